@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Test targets, one per module plus end-to-end tests that run the built `porter` binary.
+let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
+    ("PorterModelTests", ["PorterModel"]),
+    ("PorterStoreTests", ["PorterStore"]),
+    ("PorterDiffTests", ["PorterDiff", "PorterStore"]),
+    ("PorterMigrationTests", ["PorterMigration"]),
+    ("PorterBSONTests", ["PorterBSON"]),
+    ("PorterJSONTests", ["PorterJSON"]),
+    ("PorterTests", ["Porter"]),
+    ("PorterCommandsTests", ["PorterCommands"]),
+    ("PorterEndToEndTests", ["PorterModel"]),
+]
+let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
+
+let package = Package(
+    name: "Porter",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Porter", targets: ["Porter"]),
+        .library(name: "PorterCommands", targets: ["PorterCommands"]),
+        .executable(name: "porter", targets: ["porter"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian, each imported by exactly one Swift module.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+
+        .target(name: "PorterModel"),
+        .target(name: "PorterStore", dependencies: ["PorterModel", "CSQLite"]),
+        .target(name: "PorterDiff", dependencies: ["PorterModel"]),
+        .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
+        .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "CBSON"]),
+        .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterBSON", "CJSONC"]),
+        .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterBSON", "PorterJSON"]),
+        .target(name: "PorterCommands", dependencies: [
+            "Porter",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "porter", dependencies: ["PorterCommands"]),
+
+    ] + testTargets
+)

@@ -1,0 +1,4 @@
+#ifndef PORTER_CBSON_SHIM_H
+#define PORTER_CBSON_SHIM_H
+#include <bson/bson.h>
+#endif

@@ -1,0 +1,4 @@
+#ifndef PORTER_CSQLITE_SHIM_H
+#define PORTER_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

@@ -1,0 +1,7 @@
+// The umbrella module: one `import Porter` gives the engine, diff, migration and interchange APIs.
+@_exported import PorterModel
+@_exported import PorterStore
+@_exported import PorterDiff
+@_exported import PorterMigration
+@_exported import PorterBSON
+@_exported import PorterJSON

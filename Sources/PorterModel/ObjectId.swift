@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+/// A 12-byte MongoDB/Realm ObjectId: a 4-byte big-endian timestamp, 5 process-random bytes and a
+/// 3-byte counter. Ordered by its bytes, like the server orders them.
+public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible {
+    // Two fields so the type stays a trivial value; `head` holds bytes 0...7 big-endian.
+    private var head: UInt64
+    private var tail: UInt32
+
+    /// Creates an ObjectId from exactly 12 bytes; `nil` for any other count.
+    public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
+        guard bytes.count == 12 else { return nil }
+        var h: UInt64 = 0
+        var t: UInt32 = 0
+        for (i, b) in bytes.enumerated() {
+            if i < 8 { h = h << 8 | UInt64(b) } else { t = t << 8 | UInt32(b) }
+        }
+        head = h
+        tail = t
+    }
+
+    /// Parses 24 hexadecimal digits (either case).
+    /// - Throws: ``PorterError/Code/parseError`` quoting the input when it is not 24 hex digits.
+    public init(hex: String) throws {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count == 24 else {
+            throw PorterError(.parseError, "invalid ObjectId '\(hex)': expected 24 hexadecimal digits, got \(utf8.count) characters")
+        }
+        var bytes = [UInt8](repeating: 0, count: 12)
+        for i in 0..<12 {
+            guard let hi = hexNibble(utf8[2 * i]), let lo = hexNibble(utf8[2 * i + 1]) else {
+                throw PorterError(.parseError, "invalid ObjectId '\(hex)': not a hexadecimal string")
+            }
+            bytes[i] = hi << 4 | lo
+        }
+        self.init(bytes: bytes)!
+    }
+
+    /// Generates a new ObjectId from the current time, this process's random bytes and a counter.
+    public static func generate() -> ObjectId { generate(at: Date()) }
+
+    /// Generates a new ObjectId whose timestamp is `date` (seconds, truncated).
+    public static func generate(at date: Date) -> ObjectId {
+        let seconds = UInt32(truncatingIfNeeded: Int64(date.timeIntervalSince1970.rounded(.down)))
+        let count = ObjectIdGenerator.shared.next()
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(12)
+        withUnsafeBytes(of: seconds.bigEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: ObjectIdGenerator.shared.processRandom)
+        bytes.append(UInt8(truncatingIfNeeded: count >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: count >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: count))
+        return ObjectId(bytes: bytes)!
+    }
+
+    /// The 12 bytes, most significant first.
+    public var bytes: [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(12)
+        withUnsafeBytes(of: head.bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: tail.bigEndian) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The creation time stored in the first four bytes.
+    public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(UInt32(truncatingIfNeeded: head >> 32))) }
+
+    /// 24 lowercase hexadecimal digits.
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Same as ``hexString``.
+    public var description: String { hexString }
+
+    /// Orders by bytes (timestamp first).
+    public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
+        (lhs.head, lhs.tail) < (rhs.head, rhs.tail)
+    }
+}
+
+/// Value of one ASCII hex digit, or nil.
+@inline(__always)
+func hexNibble(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}
+
+/// Per-process state for ObjectId generation: random bytes fixed at start, and a counter that
+/// starts at a random value, as the ObjectId spec requires.
+private final class ObjectIdGenerator: Sendable {
+    static let shared = ObjectIdGenerator()
+    let processRandom: [UInt8]
+    private let counter: Mutex<UInt32>
+
+    private init() {
+        var rng = SystemRandomNumberGenerator()
+        processRandom = (0..<5).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        counter = Mutex(UInt32.random(in: 0..<0x100_0000, using: &rng))
+    }
+
+    func next() -> UInt32 {
+        counter.withLock { value in
+            value = (value &+ 1) & 0xFF_FFFF
+            return value
+        }
+    }
+}

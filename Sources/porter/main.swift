@@ -1,0 +1,4 @@
+import PorterCommands
+
+// Thin entry point: every command lives in PorterCommands, where tests call it in-process.
+PorterCLI.main()
