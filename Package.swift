@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
 
         .target(name: "PorterModel"),
-        .target(name: "PorterStore", dependencies: ["PorterModel", "CSQLite"]),
+        .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "CBSON"]),

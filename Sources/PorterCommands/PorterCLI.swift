@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Porter
 
 /// The `porter` command line: subcommands for creating, inspecting, diffing, migrating,
@@ -8,9 +9,62 @@ public struct PorterCLI: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "porter",
         abstract: "Move Realm-style object data between model versions and formats.",
-        subcommands: []
+        version: Database.porterVersion,
+        subcommands: [
+            CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
+        ]
     )
 
     /// Creates the command (ArgumentParser requirement).
     public init() {}
+}
+
+/// Where commands write: stdout and stderr by default, buffers in tests.
+public struct CommandOutput: Sendable {
+    /// Writes normal output.
+    public var out: @Sendable (String) -> Void
+    /// Writes diagnostics.
+    public var err: @Sendable (String) -> Void
+
+    /// The process's standard output and error.
+    public static let standard = CommandOutput(
+        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    )
+}
+
+/// Runs a command body, turning Porter errors into one clear message on stderr and exit code 1
+/// (never a stack trace).
+func reportingErrors(_ output: CommandOutput = .standard, _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as PorterError {
+        output.err("porter: error: \(error.headline)")
+        for line in error.details { output.err("  \(line)") }
+        throw ExitCode(1)
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        output.err("porter: error: \(error)")
+        throw ExitCode(1)
+    }
+}
+
+/// Whether a file starts with the SQLite header (so it is a database rather than a schema file).
+func looksLikeDatabase(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let header = (try? handle.read(upToCount: 16)) ?? Data()
+    return header == Data("SQLite format 3\0".utf8)
+}
+
+/// Loads a schema from a schema file or from a database file.
+func loadSchema(_ path: String) throws -> Schema {
+    guard FileManager.default.fileExists(atPath: path) else {
+        throw PorterError(.io, "no such file", location: path)
+    }
+    if looksLikeDatabase(path) {
+        return try Database.open(at: path, readOnly: true).schema
+    }
+    return try Schema(contentsOfFile: path)
 }

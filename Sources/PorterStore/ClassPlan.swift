@@ -1,0 +1,89 @@
+/// Everything the object operations need to know about one class, computed once per schema:
+/// which properties are columns and which are collection tables, and the SQL to use.
+final class ClassPlan {
+    let schema: ObjectSchema
+    let table: String
+    /// Non-collection stored properties, in declared order: the columns after `_key`.
+    let columns: [Property]
+    /// List, set and map properties, in declared order.
+    let collections: [Property]
+    /// All stored properties in declared order (columns and collections).
+    let persisted: [Property]
+    /// Position of each stored property in `persisted`.
+    let persistedIndex: [String: Int]
+    /// Position of each column property in `columns`.
+    let columnIndex: [String: Int]
+    let primaryKey: Property?
+    let insertSQL: String
+    let selectByKeySQL: String
+    let selectAllSQL: String
+
+    init(_ schema: ObjectSchema) {
+        self.schema = schema
+        table = quoteIdentifier(StorageLayout.table(schema.name))
+        persisted = schema.persistedProperties
+        columns = persisted.filter { !$0.isCollection }
+        collections = persisted.filter { $0.isCollection }
+        persistedIndex = Dictionary(uniqueKeysWithValues: persisted.enumerated().map { ($1.name, $0) })
+        columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        primaryKey = schema.primaryKeyProperty
+        let names = columns.map { quoteIdentifier($0.name) }
+        if names.isEmpty {
+            insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
+        } else {
+            insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        }
+        let selectList = (["_key"] + names).joined(separator: ", ")
+        selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
+        selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"
+    }
+
+    /// The SQL table of a collection property.
+    func collectionTable(_ property: Property) -> String {
+        quoteIdentifier(StorageLayout.collectionTable(schema.name, property.name))
+    }
+
+    /// `Class.property`, for messages.
+    func path(_ property: Property) -> String { "\(schema.name).\(property.name)" }
+}
+
+/// A reference from one property to objects of some class: who must be updated when such an
+/// object is deleted.
+struct IncomingReference {
+    let plan: ClassPlan
+    let property: Property
+}
+
+extension Database {
+    /// The plan of a class, built on first use.
+    func plan(for className: String) throws -> ClassPlan {
+        if let plan = plans[className] { return plan }
+        guard let cls = schema[className] else {
+            throw PorterError(.notFound, "no class named '\(className)' in the schema", location: path)
+        }
+        let plan = ClassPlan(cls)
+        plans[className] = plan
+        return plan
+    }
+
+    /// Drops plans and cached statements after a schema change.
+    func invalidatePlans() {
+        plans.removeAll()
+        incomingCache.removeAll()
+        connection.clearCache()
+    }
+
+    /// Properties anywhere in the schema that can point at objects of `className`: links and
+    /// collections of links whose target it is, and every `mixed` property (which can hold any link).
+    func incomingReferences(to className: String) throws -> [IncomingReference] {
+        if let cached = incomingCache[className] { return cached }
+        var refs: [IncomingReference] = []
+        for cls in schema.classes {
+            for property in cls.persistedProperties where (property.type == .object && property.objectType == className) || property.type == .mixed {
+                refs.append(IncomingReference(plan: try plan(for: cls.name), property: property))
+            }
+        }
+        incomingCache[className] = refs
+        return refs
+    }
+}

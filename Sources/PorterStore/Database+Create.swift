@@ -1,0 +1,139 @@
+import Foundation
+
+extension Database {
+    /// Creates an object of a top-level class from property values; missing values take their
+    /// default, unknown keys are an error. Nested `.object` values create embedded objects, and
+    /// create (or, under `update`, update) linked top-level objects, as Realm's `create` does.
+    ///
+    /// With a primary key: `update: .error` rejects an existing key (naming class and value);
+    /// `.modified` and `.all` update that object instead and return its key.
+    /// A failing call changes nothing.
+    @discardableResult
+    public func create(_ className: String, _ values: [String: Value] = [:], update: UpdatePolicy = .error) throws -> ObjectKey {
+        try requireWrite()
+        let plan = try plan(for: className)
+        if plan.schema.isEmbedded {
+            throw PorterError(.usage, "embedded objects cannot be created on their own; assign them to a parent's property", location: className)
+        }
+        return try atomically { try insertOrUpdate(plan, values, policy: update) }
+    }
+
+    /// Like ``create(_:_:update:)`` without the per-call savepoint: for loaders that roll back the
+    /// whole write transaction on any error (a failed call may leave partial changes behind).
+    @discardableResult
+    public func createInBulk(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws -> ObjectKey {
+        try requireWrite()
+        let plan = try plan(for: className)
+        if plan.schema.isEmbedded {
+            throw PorterError(.usage, "embedded objects cannot be created on their own; assign them to a parent's property", location: className)
+        }
+        return try insertOrUpdate(plan, values, policy: update)
+    }
+
+    /// Insert, or update an object with the same primary key under `policy`.
+    func insertOrUpdate(_ plan: ClassPlan, _ values: [String: Value], policy: UpdatePolicy) throws -> ObjectKey {
+        try checkKeys(plan, values)
+        guard let pk = plan.primaryKey else { return try insert(plan, values, policy: policy) }
+        var values = values
+        let pkValue = try primaryKeyValue(plan, pk, values[pk.name])
+        values[pk.name] = pkValue
+        if let existing = try findFirst(plan, pk, pkValue) {
+            guard policy != .error else {
+                throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(pkValue)): an object with it already exists", location: plan.path(pk))
+            }
+            try updateValues(plan, existing, values, policy: policy)
+            return existing
+        }
+        return try insert(plan, values, policy: policy)
+    }
+
+    /// The primary key of a new object: the given value, the declared default, or a fresh
+    /// ObjectId/UUID (as Realm's Swift models generate); int and string keys must be given.
+    private func primaryKeyValue(_ plan: ClassPlan, _ pk: Property, _ given: Value?) throws -> Value {
+        if let given { return try resolve(given, for: pk, in: plan, policy: .error) }
+        if let declared = pk.defaultValue { return declared }
+        if pk.isOptional { return .null }
+        switch pk.type {
+        case .objectId: return .objectId(.generate())
+        case .uuid: return .uuid(UUID())
+        default:
+            throw PorterError(.constraintViolation, "missing value for primary key", location: plan.path(pk))
+        }
+    }
+
+    /// Inserts a new row and its collections; returns the new key.
+    func insert(_ plan: ClassPlan, _ values: [String: Value], policy: UpdatePolicy) throws -> ObjectKey {
+        var resolved: [Value] = []
+        resolved.reserveCapacity(plan.columns.count)
+        for property in plan.columns {
+            resolved.append(try resolve(values[property.name] ?? Database.defaultValue(for: property), for: property, in: plan, policy: policy))
+        }
+        let stmt = try connection.cached(plan.insertSQL)
+        for (i, property) in plan.columns.enumerated() {
+            StorageCodec.bind(resolved[i], type: property.type, to: stmt, at: Int32(i + 1))
+        }
+        try stmt.run()
+        let key = ObjectKey(connection.lastInsertRowID)
+        for property in plan.collections {
+            try writeCollection(plan, key, property, values[property.name] ?? Database.defaultValue(for: property), policy: policy)
+        }
+        return key
+    }
+
+    /// Writes all elements of a list, set or map for a new owner (or after its old ones were cleared).
+    func writeCollection(_ plan: ClassPlan, _ owner: ObjectKey, _ property: Property, _ value: Value, policy: UpdatePolicy) throws {
+        let table = plan.collectionTable(property)
+        switch (property.collection, value) {
+        case (.list, .list(let elements)), (.list, .set(let elements)):
+            let stmt = try connection.cached("INSERT INTO \(table) (_owner, _pos, value) VALUES (?, ?, ?)")
+            for (pos, element) in elements.enumerated() {
+                let v = try resolve(element, for: property, in: plan, policy: policy)
+                stmt.bind(1, int: owner.rawValue)
+                stmt.bind(2, int: Int64(pos))
+                StorageCodec.bind(v, type: property.type, to: stmt, at: 3)
+                try stmt.run()
+            }
+        case (.set, .set(let elements)), (.set, .list(let elements)):
+            var seen = Set<Value>()
+            let stmt = try connection.cached("INSERT INTO \(table) (_owner, value) VALUES (?, ?)")
+            for element in elements {
+                let v = try resolve(element, for: property, in: plan, policy: policy)
+                guard seen.insert(v).inserted else {
+                    throw PorterError(.constraintViolation, "duplicate set element \(describe(element))", location: plan.path(property))
+                }
+                stmt.bind(1, int: owner.rawValue)
+                StorageCodec.bind(v, type: property.type, to: stmt, at: 2)
+                try stmt.run()
+            }
+        case (.map, .map(let entries)):
+            let stmt = try connection.cached("INSERT INTO \(table) (_owner, _key, value) VALUES (?, ?, ?)")
+            for key in entries.keys.sorted() {
+                try checkMapKey(key, plan, property)
+                let v = try resolve(entries[key]!, for: property, in: plan, policy: policy)
+                stmt.bind(1, int: owner.rawValue)
+                stmt.bind(2, text: key)
+                StorageCodec.bind(v, type: property.type, to: stmt, at: 3)
+                try stmt.run()
+            }
+        default:
+            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(value.kindName)", location: plan.path(property))
+        }
+    }
+
+    /// A short rendering of a value for messages: strings quoted, ids in hex.
+    func describe(_ value: Value) -> String {
+        switch value {
+        case .string(let s): return "'\(s.count > 80 ? String(s.prefix(80)) + "…" : s)'"
+        case .int(let i): return String(i)
+        case .objectId(let o): return "ObjectId('\(o.hexString)')"
+        case .uuid(let u): return "UUID('\(u.uuidString.lowercased())')"
+        case .null: return "null"
+        case .bool(let b): return String(b)
+        case .double(let d): return String(d)
+        case .float(let f): return String(f)
+        case .date(let t): return t.iso8601
+        case .link(let l): return l.description
+        default: return value.kindName
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CSQLite
+import Foundation
+
+extension Database {
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool { writeDepth > 0 }
+
+    /// Begins a write transaction, waiting up to the busy timeout for another writer.
+    /// - Throws: ``PorterError/Code/busy`` when another process keeps the write lock;
+    ///   ``PorterError/Code/usage`` when a write transaction is already open.
+    public func beginWrite() throws {
+        if isReadOnly { throw PorterError(.notInWriteTransaction, "database was opened read-only", location: path) }
+        guard writeDepth == 0 else {
+            throw PorterError(.usage, "a write transaction is already open on this database", location: path)
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        writeDepth = 1
+    }
+
+    /// Commits the open write transaction.
+    public func commitWrite() throws {
+        guard writeDepth > 0 else { throw PorterError(.usage, "no write transaction to commit", location: path) }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            cancelWrite()
+            throw error
+        }
+        writeDepth = 0
+    }
+
+    /// Rolls back the open write transaction; the file is as it was before ``beginWrite()``.
+    public func cancelWrite() {
+        guard writeDepth > 0 else { return }
+        writeDepth = 0
+        if connection.inTransaction { try? connection.execute("ROLLBACK") }
+        // Schema changes made inside the transaction are gone too.
+        if let stored = try? Database.readStoredSchema(connection), stored != schema {
+            schema = stored
+        }
+        invalidatePlans()
+    }
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    public func write<T>(_ body: () throws -> T) throws -> T {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commitWrite()
+            return result
+        } catch {
+            cancelWrite()
+            throw error
+        }
+    }
+
+    /// Runs `body` against one consistent snapshot of the file (a read transaction), unless a
+    /// transaction is already open, whose view it then shares.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        if connection.inTransaction { return try body() }
+        try connection.execute("BEGIN DEFERRED")
+        defer { try? connection.execute("COMMIT") }
+        return try body()
+    }
+
+    /// Throws unless a write transaction is open.
+    func requireWrite() throws {
+        guard writeDepth > 0 else {
+            throw PorterError(.notInWriteTransaction, "cannot modify the database outside a write transaction", location: path)
+        }
+    }
+
+    /// Runs `body` inside a savepoint so a failing operation leaves no partial change behind,
+    /// while the surrounding write transaction stays open.
+    func atomically<T>(_ body: () throws -> T) throws -> T {
+        try connection.cached("SAVEPOINT porter_op").run()
+        do {
+            let result = try body()
+            try connection.cached("RELEASE porter_op").run()
+            return result
+        } catch {
+            try? connection.cached("ROLLBACK TO porter_op").run()
+            try? connection.cached("RELEASE porter_op").run()
+            throw error
+        }
+    }
+
+    /// Runs an integrity check of the SQLite file; returns the problems found (empty when sound).
+    public func sqliteIntegrityCheck() throws -> [String] {
+        let stmt = try connection.prepare("PRAGMA integrity_check")
+        var problems: [String] = []
+        while try stmt.step() {
+            let line = stmt.text(0)
+            if line != "ok" { problems.append(line) }
+        }
+        return problems
+    }
+
+    /// Copies the database to `destination` with SQLite's online backup API (a consistent snapshot).
+    public func backup(to destination: String) throws {
+        if FileManager.default.fileExists(atPath: destination) {
+            throw PorterError(.io, "refusing to overwrite an existing file", location: destination)
+        }
+        let target = try SQLiteConnection(path: destination, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        guard let backup = sqlite3_backup_init(target.handle, "main", connection.handle, "main") else {
+            throw target.error(sqlite3_errcode(target.handle), "starting a backup")
+        }
+        let rc = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else {
+            try? FileManager.default.removeItem(atPath: destination)
+            throw connection.error(rc, "copying the database to '\(destination)'")
+        }
+    }
+}

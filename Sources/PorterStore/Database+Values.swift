@@ -1,0 +1,153 @@
+import Foundation
+
+extension Database {
+    /// Strings and data are limited to 16 MB, as in Realm.
+    public static let maxBinarySize = 16 * 1024 * 1024
+
+    /// The value a new object gets for `property` when none is given: the declared default, or
+    /// the type's default (null when optional, an empty collection, 0, "", empty data, the epoch).
+    public static func defaultValue(for property: Property) -> Value {
+        if let value = property.defaultValue { return value }
+        switch property.collection {
+        case .list: return .list([])
+        case .set: return .set([])
+        case .map: return .map([:])
+        case .none: break
+        }
+        if property.isOptional { return .null }
+        switch property.type {
+        case .bool: return .bool(false)
+        case .int: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data(Data())
+        case .date: return .date(Timestamp(microseconds: 0))
+        case .decimal128: return .decimal128(Decimal128(high: 0x3040_0000_0000_0000, low: 0))
+        case .objectId: return .objectId(ObjectId(bytes: [UInt8](repeating: 0, count: 12))!)
+        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .object, .mixed, .linkingObjects: return .null
+        }
+    }
+
+    /// Rejects keys that name no stored property of the class.
+    func checkKeys(_ plan: ClassPlan, _ values: [String: Value]) throws {
+        for name in values.keys where plan.persistedIndex[name] == nil {
+            if plan.schema.property(named: name)?.isComputed == true {
+                throw PorterError(.invalidValue, "linkingObjects property is read-only", location: "\(plan.schema.name).\(name)")
+            }
+            throw PorterError(.invalidValue, "unknown property (class '\(plan.schema.name)' has no property '\(name)')", location: "\(plan.schema.name).\(name)")
+        }
+    }
+
+    /// Checks one value (a scalar, or one element of a collection) against `property` and turns
+    /// nested objects into links: embedded ones are created, top-level ones created or updated by
+    /// primary key under `policy`. Returns the value to store.
+    func resolve(_ value: Value, for property: Property, in plan: ClassPlan, policy: UpdatePolicy) throws -> Value {
+        let where_ = plan.path(property)
+        if value.isNull {
+            guard property.isOptional else {
+                let what = property.isCollection ? "null is not allowed in a collection of required values" : "required property cannot be null"
+                throw PorterError(.constraintViolation, what, location: where_)
+            }
+            return .null
+        }
+        func mismatch() -> PorterError {
+            let expected = property.isCollection ? "an element of type '\(property.type == .object ? property.objectType ?? "" : property.type.rawValue)'" : "a value of type '\(property.typeShorthand)'"
+            return PorterError(.invalidValue, "expected \(expected) but got \(value.kindName)", location: where_)
+        }
+        switch (property.type, value) {
+        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.date, .date),
+             (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            return value
+        case (.string, .string(let s)):
+            if s.utf8.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: where_)
+            }
+            return value
+        case (.data, .data(let d)):
+            if d.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
+            }
+            return value
+        case (.mixed, .string(let s)):
+            if s.utf8.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: where_)
+            }
+            return value
+        case (.mixed, .data(let d)):
+            if d.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
+            }
+            return value
+        case (.mixed, .link(let link)):
+            let target = try self.plan(for: link.className)
+            if target.schema.isEmbedded {
+                throw PorterError(.invalidValue, "a mixed value cannot link to embedded class '\(link.className)'", location: where_)
+            }
+            try requireExists(target, link.key, for: where_)
+            return value
+        case (.mixed, _):
+            guard value.scalarType != nil else {
+                throw PorterError(.invalidValue, "a mixed value cannot hold a \(value.kindName)", location: where_)
+            }
+            return value
+        case (.object, _):
+            return try resolveLink(value, for: property, in: plan, policy: policy)
+        case (.linkingObjects, _):
+            throw PorterError(.invalidValue, "linkingObjects property is read-only", location: where_)
+        default:
+            throw mismatch()
+        }
+    }
+
+    private func resolveLink(_ value: Value, for property: Property, in plan: ClassPlan, policy: UpdatePolicy) throws -> Value {
+        let where_ = plan.path(property)
+        let targetName = property.objectType ?? ""
+        let target = try self.plan(for: targetName)
+        switch value {
+        case .object(let fields):
+            let key: ObjectKey
+            if target.schema.isEmbedded {
+                try checkKeys(target, fields)
+                key = try insert(target, fields, policy: policy)
+            } else {
+                key = try insertOrUpdate(target, fields, policy: policy)
+            }
+            return .link(ObjectLink(targetName, key))
+        case .link(let link):
+            if target.schema.isEmbedded {
+                throw PorterError(.invalidValue, "embedded objects are assigned by value, not linked (got a link to \(link))", location: where_)
+            }
+            guard link.className == targetName else {
+                throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got a link to '\(link.className)'", location: where_)
+            }
+            try requireExists(target, link.key, for: where_)
+            return value
+        default:
+            throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got \(value.kindName)", location: where_)
+        }
+    }
+
+    /// Throws ``PorterError/Code/notFound`` unless the object exists.
+    func requireExists(_ plan: ClassPlan, _ key: ObjectKey, for location: String) throws {
+        guard try exists(plan, key) else {
+            throw PorterError(.notFound, "link target \(plan.schema.name)(\(key)) does not exist", location: location)
+        }
+    }
+
+    /// Whether an object with this key exists.
+    func exists(_ plan: ClassPlan, _ key: ObjectKey) throws -> Bool {
+        let stmt = try connection.cached("SELECT 1 FROM \(plan.table) WHERE _key = ?")
+        stmt.bind(1, int: key.rawValue)
+        defer { stmt.reset() }
+        return try stmt.step()
+    }
+
+    /// Validates a map key: non-empty, no `.`, not starting with `$` (they would break MongoDB paths).
+    func checkMapKey(_ key: String, _ plan: ClassPlan, _ property: Property) throws {
+        if key.isEmpty || key.contains(".") || key.hasPrefix("$") || key.contains("\0") {
+            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must be non-empty, contain no '.' or NUL, and not start with '$'", location: plan.path(property))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CSQLite
+import Foundation
+
+/// A Porter database file ("realm file"): one SQLite file holding a schema, its version, and objects.
+///
+/// A `Database` owns one SQLite connection. It is not thread-safe; use one instance per thread, or
+/// open the same file several times (WAL mode lets readers run beside one writer).
+///
+/// Writes happen only inside ``write(_:)`` (or ``beginWrite()``/``commitWrite()``); reads may happen
+/// at any time and see the last committed state, or the open write transaction's own changes.
+public final class Database {
+    /// Identifies Porter files in the SQLite header (`PRAGMA application_id`): ASCII "PRTR".
+    public static let applicationID: Int32 = 0x5052_5452
+    /// The file-format version this build writes and reads; a larger one is refused.
+    public static let fileFormatVersion: Int64 = 1
+    /// The Porter version recorded in migration history.
+    public static let porterVersion = "0.1.0"
+
+    /// The file path (or `:memory:` identifier).
+    public let path: String
+    /// The schema currently stored in the file, including its version.
+    public internal(set) var schema: Schema
+    /// Whether the database was opened read-only.
+    public let isReadOnly: Bool
+
+    let connection: SQLiteConnection
+    var writeDepth = 0
+    var plans: [String: ClassPlan] = [:]
+    var incomingCache: [String: [IncomingReference]] = [:]
+
+    /// The schema version stored in the file.
+    public var schemaVersion: UInt64 { schema.version }
+
+    init(connection: SQLiteConnection, path: String, schema: Schema, readOnly: Bool) {
+        self.connection = connection
+        self.path = path
+        self.schema = schema
+        self.isReadOnly = readOnly
+    }
+
+    // MARK: - Creating and opening
+
+    /// Creates a new database file at `path` with `schema` (validated first).
+    /// - Throws: when the file already exists, the schema is invalid, or the file cannot be written.
+    public static func create(at path: String, schema: Schema) throws -> Database {
+        try schema.validate()
+        if FileManager.default.fileExists(atPath: path) {
+            throw PorterError(.io, "refusing to overwrite an existing file", location: path)
+        }
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        do {
+            try initialize(connection, schema: schema, wal: true)
+        } catch {
+            // A half-created file is worse than none.
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-wal")
+            try? FileManager.default.removeItem(atPath: path + "-shm")
+            throw error
+        }
+        return Database(connection: connection, path: path, schema: schema, readOnly: false)
+    }
+
+    /// Opens an in-memory database. Instances opened with the same `identifier` share their data
+    /// while at least one of them is open, like Realm's `inMemoryIdentifier`.
+    public static func inMemory(identifier: String? = nil, schema: Schema) throws -> Database {
+        try schema.validate()
+        let uri: String
+        if let identifier {
+            let escaped = identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "db"
+            uri = "file:porter-\(escaped)?mode=memory&cache=shared"
+        } else {
+            uri = ":memory:"
+        }
+        let connection = try SQLiteConnection(path: uri, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let existing = try? readStoredSchema(connection)
+        if let existing {
+            let db = Database(connection: connection, path: uri, schema: existing, readOnly: false)
+            try db.applyRequestedSchema(schema)
+            return db
+        }
+        try initialize(connection, schema: schema, wal: false)
+        return Database(connection: connection, path: uri, schema: schema, readOnly: false)
+    }
+
+    /// Opens an existing database file.
+    ///
+    /// With a requested `schema`: identical → opened as is; only automatic differences (new classes,
+    /// index changes) → applied; anything else → ``PorterError/Code/migrationRequired`` listing each change.
+    /// A file that is not a Porter database is never written to.
+    public static func open(at path: String, schema requested: Schema? = nil, readOnly: Bool = false,
+                            busyTimeout: TimeInterval = 5) throws -> Database {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PorterError(.io, "no such database file", location: path)
+        }
+        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        let connection = try SQLiteConnection(path: path, flags: flags)
+        sqlite3_busy_timeout(connection.handle, Int32(busyTimeout * 1000))
+        // Look before writing anything: journal mode changes would write to a foreign file.
+        let stored = try readStoredSchema(connection)
+        if !readOnly {
+            _ = try connection.scalar("PRAGMA journal_mode=WAL")
+        }
+        try connection.execute("PRAGMA foreign_keys=OFF; PRAGMA synchronous=NORMAL")
+        let db = Database(connection: connection, path: path, schema: stored, readOnly: readOnly)
+        if let requested { try db.applyRequestedSchema(requested) }
+        return db
+    }
+
+    /// Sets up a new file: pragmas, meta tables, the schema's tables.
+    private static func initialize(_ connection: SQLiteConnection, schema: Schema, wal: Bool) throws {
+        if wal { _ = try connection.scalar("PRAGMA journal_mode=WAL") }
+        try connection.execute("PRAGMA synchronous=NORMAL")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try connection.execute("PRAGMA application_id=\(applicationID)")
+            try connection.execute("PRAGMA user_version=\(fileFormatVersion)")
+            try connection.execute("""
+                CREATE TABLE _porter_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                CREATE TABLE _porter_history (id INTEGER PRIMARY KEY AUTOINCREMENT, from_version INTEGER,
+                    to_version INTEGER, plan_checksum TEXT, applied_at TEXT, porter_version TEXT, summary TEXT);
+                """)
+            let ddl = SchemaDDL(connection: connection)
+            for cls in schema.classes { try ddl.createClass(cls) }
+            try writeStoredSchema(connection, schema)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import CSQLite
+import Foundation
+
+/// SQLite must copy buffers we bind: they are Swift temporaries.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Owns one `sqlite3*` handle (closed in `deinit`) and a cache of prepared statements.
+///
+/// Every result code goes through ``check(_:_:)`` so that failures become ``PorterError`` values
+/// carrying SQLite's message and the file path, never a crash.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured.
+    init(path: String, flags: Int32) throws {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw PorterError(.io, "cannot open database: \(message)", location: path)
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Turns a non-OK result code into a ``PorterError`` with SQLite's message and `context`.
+    @inline(__always)
+    func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
+        if rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE { return }
+        throw error(rc, context())
+    }
+
+    /// The ``PorterError`` for result code `rc`.
+    func error(_ rc: Int32, _ context: String) -> PorterError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return PorterError(.busy, "database is busy: another connection is writing to it (\(context))", location: path)
+        case SQLITE_NOTADB:
+            return PorterError(.notADatabase, "file is not a Porter database (\(message))", location: path)
+        case SQLITE_CORRUPT:
+            return PorterError(.notADatabase, "database file is corrupt (\(message))", location: path)
+        case SQLITE_FULL:
+            return PorterError(.io, "disk full while \(context); nothing was changed", location: path)
+        case SQLITE_READONLY:
+            return PorterError(.io, "database is read-only (\(message))", location: path)
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PERM:
+            return PorterError(.io, "I/O error while \(context): \(message)", location: path)
+        default:
+            return PorterError(.sqlite, "SQLite error while \(context): \(message)", location: path)
+        }
+    }
+
+    /// Runs one or more SQL statements that return no rows.
+    func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), "running '\(sql.prefix(80))'")
+    }
+
+    /// A new prepared statement (not cached).
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil), "preparing '\(sql.prefix(120))'")
+        guard let stmt else { throw PorterError(.sqlite, "empty SQL statement '\(sql)'", location: path) }
+        return SQLiteStatement(handle: stmt, connection: self)
+    }
+
+    /// A prepared statement from the cache, reset and with its bindings cleared.
+    func cached(_ sql: String) throws -> SQLiteStatement {
+        if let stmt = cache[sql] {
+            stmt.reset()
+            return stmt
+        }
+        let stmt = try prepare(sql)
+        cache[sql] = stmt
+        return stmt
+    }
+
+    /// Drops every cached statement (after schema changes, so none refers to a dropped table).
+    func clearCache() { cache.removeAll() }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs a query and returns the first column of the first row, if any.
+    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
+        let stmt = try cached(sql)
+        for (i, v) in bindings.enumerated() { stmt.bind(Int32(i + 1), v) }
+        defer { stmt.reset() }
+        return try stmt.step() ? stmt.value(0) : nil
+    }
+}
+
+/// SQL quoting of an identifier (table, column, index name).
+func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,154 @@
+import CSQLite
+import Foundation
+
+/// How each property type is laid out in an SQLite column.
+///
+/// Columns are declared without a type, so SQLite applies no affinity and never rewrites a value
+/// (a REAL column would store 1.0 as an integer and lose -0.0). Native storage classes are used
+/// where they are exact and keep SQL comparisons meaningful: bool, int, date (microseconds) and
+/// links as INTEGER; float and double as REAL; string as TEXT; data, decimal128, objectId and uuid as
+/// BLOB. Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit
+/// pattern in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
+/// native; everything else is a blob whose first byte is a ``MixedTag``.
+enum StorageCodec {
+    /// First byte of a tagged blob in a `mixed` column.
+    enum MixedTag: UInt8 {
+        case bool = 1, float = 2, data = 3, date = 4, decimal128 = 5, objectId = 6, uuid = 7, doubleBits = 8, link = 9
+    }
+
+    /// Binds a validated value of property type `type` (links already resolved to keys).
+    static func bind(_ value: Value, type: PropertyType, to stmt: SQLiteStatement, at i: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(stmt.handle, i)
+        case .bool(let b):
+            if type == .mixed { stmt.bind(i, blob: [MixedTag.bool.rawValue, b ? 1 : 0]) } else { stmt.bind(i, int: b ? 1 : 0) }
+        case .int(let v): stmt.bind(i, int: v)
+        case .float(let f):
+            if type == .mixed {
+                stmt.bind(i, blob: [MixedTag.float.rawValue] + bigEndianBytes(UInt64(f.bitPattern), count: 4))
+            } else if f.isNaN || (f == 0 && f.sign == .minus) {
+                stmt.bind(i, blob: bigEndianBytes(UInt64(f.bitPattern), count: 4))
+            } else {
+                sqlite3_bind_double(stmt.handle, i, Double(f))
+            }
+        case .double(let d):
+            if d.isNaN || (d == 0 && d.sign == .minus) {
+                stmt.bind(i, blob: (type == .mixed ? [MixedTag.doubleBits.rawValue] : []) + bigEndianBytes(d.bitPattern, count: 8))
+            } else {
+                sqlite3_bind_double(stmt.handle, i, d)
+            }
+        case .string(let s): stmt.bind(i, text: s)
+        case .data(let d):
+            if type == .mixed { stmt.bind(i, blob: [MixedTag.data.rawValue] + d) } else { stmt.bind(i, blob: d) }
+        case .date(let t):
+            if type == .mixed {
+                stmt.bind(i, blob: [MixedTag.date.rawValue] + bigEndianBytes(UInt64(bitPattern: t.microseconds), count: 8))
+            } else {
+                stmt.bind(i, int: t.microseconds)
+            }
+        case .decimal128(let d):
+            stmt.bind(i, blob: (type == .mixed ? [MixedTag.decimal128.rawValue] : []) + d.bsonBytes)
+        case .objectId(let o):
+            stmt.bind(i, blob: (type == .mixed ? [MixedTag.objectId.rawValue] : []) + o.bytes)
+        case .uuid(let u):
+            stmt.bind(i, blob: (type == .mixed ? [MixedTag.uuid.rawValue] : []) + uuidBytes(u))
+        case .link(let link):
+            if type == .mixed { stmt.bind(i, blob: mixedLinkBytes(link)) } else { stmt.bind(i, int: link.key.rawValue) }
+        case .list, .set, .map, .object:
+            // Collections and embedded objects live in their own tables; callers never bind them.
+            sqlite3_bind_null(stmt.handle, i)
+        }
+    }
+
+    /// The blob a `mixed` column stores for a link; equal links give equal blobs, so `=` finds them.
+    static func mixedLinkBytes(_ link: ObjectLink) -> [UInt8] {
+        [MixedTag.link.rawValue] + bigEndianBytes(UInt64(bitPattern: link.key.rawValue), count: 8) + Array(link.className.utf8)
+    }
+
+    /// Reads column `i` as a value of property type `type`; `objectType` names a link's target.
+    static func read(_ stmt: SQLiteStatement, _ i: Int32, type: PropertyType, objectType: String?) throws -> Value {
+        let storage = stmt.type(i)
+        if storage == SQLITE_NULL { return .null }
+        switch type {
+        case .bool: return .bool(stmt.int64(i) != 0)
+        case .int: return .int(stmt.int64(i))
+        case .float:
+            if storage == SQLITE_BLOB { return .float(Float(bitPattern: UInt32(readBigEndian(stmt.blob(i)[...])))) }
+            return .float(Float(stmt.double(i)))
+        case .double:
+            if storage == SQLITE_BLOB { return .double(Double(bitPattern: readBigEndian(stmt.blob(i)[...]))) }
+            return .double(stmt.double(i))
+        case .string: return .string(stmt.text(i))
+        case .data: return .data(Data(stmt.blob(i)))
+        case .date: return .date(Timestamp(microseconds: stmt.int64(i)))
+        case .decimal128:
+            return try stmt.withBlob(i) { try decode(Decimal128(bsonBytes: $0), "decimal128") }.map(Value.decimal128) ?? .null
+        case .objectId:
+            return try stmt.withBlob(i) { try decode(ObjectId(bytes: $0), "objectId") }.map(Value.objectId) ?? .null
+        case .uuid:
+            return .uuid(try stmt.withBlob(i) { try decode(uuidFromBytes($0), "uuid") })
+        case .object:
+            return .link(ObjectLink(objectType ?? "", ObjectKey(stmt.int64(i))))
+        case .mixed:
+            return try readMixed(stmt, i, storage: storage)
+        case .linkingObjects:
+            return .null
+        }
+    }
+
+    private static func readMixed(_ stmt: SQLiteStatement, _ i: Int32, storage: Int32) throws -> Value {
+        switch storage {
+        case SQLITE_INTEGER: return .int(stmt.int64(i))
+        case SQLITE_FLOAT: return .double(stmt.double(i))
+        case SQLITE_TEXT: return .string(stmt.text(i))
+        default: break
+        }
+        let bytes = stmt.blob(i)
+        guard let first = bytes.first, let tag = MixedTag(rawValue: first) else {
+            throw PorterError(.notADatabase, "corrupt mixed value (unknown tag)")
+        }
+        let payload = bytes[1...]
+        switch tag {
+        case .bool: return .bool(payload.first == 1)
+        case .float: return .float(Float(bitPattern: UInt32(readBigEndian(payload))))
+        case .doubleBits: return .double(Double(bitPattern: readBigEndian(payload)))
+        case .data: return .data(Data(payload))
+        case .date: return .date(Timestamp(microseconds: Int64(bitPattern: readBigEndian(payload))))
+        case .decimal128: return .decimal128(try decode(Decimal128(bsonBytes: payload), "decimal128"))
+        case .objectId: return .objectId(try decode(ObjectId(bytes: payload), "objectId"))
+        case .uuid: return .uuid(try decode(uuidFromBytes(payload), "uuid"))
+        case .link:
+            guard payload.count >= 8 else { throw PorterError(.notADatabase, "corrupt mixed link") }
+            let key = Int64(bitPattern: readBigEndian(payload.prefix(8)))
+            let name = String(decoding: payload.dropFirst(8), as: UTF8.self)
+            return .link(ObjectLink(name, ObjectKey(key)))
+        }
+    }
+
+    private static func decode<T>(_ value: T?, _ what: String) throws -> T {
+        guard let value else { throw PorterError(.notADatabase, "corrupt \(what) value in database") }
+        return value
+    }
+}
+
+/// `count` low-order bytes of `value`, most significant first.
+func bigEndianBytes(_ value: UInt64, count: Int) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(count - 1 - $0))) }
+}
+
+/// Reads up to 8 bytes as a big-endian number.
+func readBigEndian<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+    bytes.reduce(0) { $0 << 8 | UInt64($1) }
+}
+
+/// The 16 bytes of a UUID in canonical order.
+func uuidBytes(_ u: UUID) -> [UInt8] {
+    withUnsafeBytes(of: u.uuid) { Array($0) }
+}
+
+/// A UUID from exactly 16 bytes.
+func uuidFromBytes<C: Collection>(_ bytes: C) -> UUID? where C.Element == UInt8 {
+    guard bytes.count == 16 else { return nil }
+    let b = Array(bytes)
+    return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+}

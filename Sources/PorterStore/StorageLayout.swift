@@ -1,0 +1,147 @@
+/// Names of the SQLite tables, columns and indexes that hold a schema's objects.
+///
+/// Each class `C` is a table `class_C` with an `_key INTEGER PRIMARY KEY AUTOINCREMENT` (so keys are
+/// never reused) and one column per non-collection stored property. A list, set or map property `p`
+/// is a table `class_C.p` (`_owner`, then `_pos` or `_key` for lists and maps, then `value`). Class
+/// names cannot contain `.`, so these names never collide.
+enum StorageLayout {
+    /// Table of a class.
+    static func table(_ className: String) -> String { "class_" + className }
+    /// Table of a collection property.
+    static func collectionTable(_ className: String, _ property: String) -> String { "class_" + className + "." + property }
+    /// Index on a column (or on a collection table's values).
+    static func index(_ className: String, _ property: String) -> String { "index:" + className + "." + property }
+    /// The unique index that enforces a primary key.
+    static func primaryKeyIndex(_ className: String) -> String { "pk:" + className }
+    /// Index from a collection table's owner.
+    static func ownerIndex(_ className: String, _ property: String) -> String { "owner:" + className + "." + property }
+}
+
+/// DDL for classes and properties, shared by database creation, automatic schema changes and the
+/// migration runtime.
+struct SchemaDDL {
+    let connection: SQLiteConnection
+
+    /// Creates the table, collection tables and indexes of one class.
+    func createClass(_ cls: ObjectSchema) throws {
+        let columns = cls.persistedProperties.filter { !$0.isCollection }.map { quoteIdentifier($0.name) }
+        let body = (["_key INTEGER PRIMARY KEY AUTOINCREMENT"] + columns).joined(separator: ", ")
+        try connection.execute("CREATE TABLE \(quoteIdentifier(StorageLayout.table(cls.name))) (\(body))")
+        for property in cls.persistedProperties where property.isCollection {
+            try createCollectionTable(cls.name, property)
+        }
+        try createIndexes(cls)
+    }
+
+    /// Drops a class's table and collection tables (their indexes go with them).
+    func dropClass(_ cls: ObjectSchema) throws {
+        for property in cls.persistedProperties where property.isCollection {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(cls.name, property.name)))")
+        }
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.table(cls.name)))")
+    }
+
+    /// The side table of a list, set or map property.
+    func createCollectionTable(_ className: String, _ property: Property) throws {
+        let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
+        switch property.collection {
+        case .list:
+            try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, _pos INTEGER NOT NULL, value, PRIMARY KEY (_owner, _pos)) WITHOUT ROWID")
+        case .set:
+            try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, value)")
+        case .map:
+            try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, _key TEXT NOT NULL, value, PRIMARY KEY (_owner, _key)) WITHOUT ROWID")
+        case .none:
+            return
+        }
+        try createCollectionIndexes(className, property)
+    }
+
+    /// Indexes of a collection table: owner+value for sets (uniqueness checks), and values for
+    /// links, mixed and indexed lists (reverse lookups when a target is deleted, linkingObjects).
+    func createCollectionIndexes(_ className: String, _ property: Property) throws {
+        let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
+        if property.collection == .set {
+            try connection.execute("CREATE INDEX \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name))) ON \(table) (_owner, value)")
+        }
+        if property.type == .object || property.type == .mixed || property.isIndexed {
+            try connection.execute("CREATE INDEX \(quoteIdentifier(StorageLayout.index(className, property.name))) ON \(table) (value)")
+        }
+    }
+
+    /// Drops a collection table's indexes (before a rename, so the names follow the property).
+    func dropCollectionIndexes(_ className: String, _ property: Property) throws {
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name)))")
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
+    }
+
+    /// Indexes of a class: the unique primary-key index, declared indexes, and link columns.
+    func createIndexes(_ cls: ObjectSchema) throws {
+        let table = quoteIdentifier(StorageLayout.table(cls.name))
+        if let pk = cls.primaryKey {
+            try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(cls.name))) ON \(table) (\(quoteIdentifier(pk)))")
+        }
+        for property in cls.persistedProperties where !property.isCollection && needsColumnIndex(property, in: cls) {
+            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name))) ON \(table) (\(quoteIdentifier(property.name)))")
+        }
+    }
+
+    /// Drops every index of a class's own table (collection tables keep theirs).
+    func dropIndexes(_ cls: ObjectSchema) throws {
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(cls.name)))")
+        for property in cls.persistedProperties where !property.isCollection {
+            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name)))")
+        }
+    }
+
+    /// Whether a non-collection column gets a (non-unique) index: declared, a link, or a mixed that may hold a link.
+    func needsColumnIndex(_ property: Property, in cls: ObjectSchema) -> Bool {
+        guard property.name != cls.primaryKey else { return false }
+        return property.isIndexed || property.type == .object || property.type == .mixed
+    }
+
+    /// Adds a stored property to an existing class; existing objects get `fill` (NULL when nil).
+    func addProperty(_ className: String, _ property: Property) throws {
+        if property.isCollection {
+            try createCollectionTable(className, property)
+        } else {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name))")
+        }
+    }
+
+    /// Removes a stored property's column or collection table (indexes on it first).
+    func removeProperty(_ className: String, _ property: Property) throws {
+        if property.isCollection {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property.name)))")
+        } else {
+            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
+            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(className)))")
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) DROP COLUMN \(quoteIdentifier(property.name))")
+        }
+    }
+
+    /// Renames a stored property's column or collection table.
+    func renameProperty(_ className: String, _ property: Property, to newName: String) throws {
+        if property.isCollection {
+            try dropCollectionIndexes(className, property)
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, property.name))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, newName)))")
+            var renamed = property
+            renamed.name = newName
+            try createCollectionIndexes(className, renamed)
+        } else {
+            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) RENAME COLUMN \(quoteIdentifier(property.name)) TO \(quoteIdentifier(newName))")
+        }
+    }
+
+    /// Renames a class's table and collection tables.
+    func renameClass(_ cls: ObjectSchema, to newName: String) throws {
+        try dropIndexes(cls)
+        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(cls.name))) RENAME TO \(quoteIdentifier(StorageLayout.table(newName)))")
+        for property in cls.persistedProperties where property.isCollection {
+            try dropCollectionIndexes(cls.name, property)
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(cls.name, property.name))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(newName, property.name)))")
+            try createCollectionIndexes(newName, property)
+        }
+    }
+}
