@@ -3,5 +3,6 @@
 @_exported import PorterStore
 @_exported import PorterDiff
 @_exported import PorterMigration
+@_exported import PorterInterchange
 @_exported import PorterBSON
 @_exported import PorterJSON
