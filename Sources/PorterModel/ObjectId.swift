@@ -42,7 +42,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Generates a new ObjectId whose timestamp is `date` (seconds, truncated).
     public static func generate(at date: Date) -> ObjectId {
-        let seconds = UInt32(truncatingIfNeeded: Int64(date.timeIntervalSince1970.rounded(.down)))
+        // `Int64(_:)` traps on NaN, infinities and |x| ≥ 2^63; such dates get timestamp 0 instead.
+        let seconds = UInt32(truncatingIfNeeded: Int64(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0)
         let count = ObjectIdGenerator.shared.next()
         var bytes = [UInt8]()
         bytes.reserveCapacity(12)

@@ -83,7 +83,13 @@ extension Timestamp {
         }
         guard p.atEnd else { throw fail("unexpected text after the date") }
         let days = daysFromCivil(sign * year, month, day)
-        let total = (days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds)
+        var total = (days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds)
+        // Borrow a second for negative totals so the earliest instants (down to Int64.min µs,
+        // whose whole seconds alone overflow) parse back from their own ISO form.
+        if total < 0 && micros > 0 {
+            total += 1
+            micros -= 1_000_000
+        }
         let (scaled, o1) = total.multipliedReportingOverflow(by: 1_000_000)
         let (value, o2) = scaled.addingReportingOverflow(micros)
         guard !o1, !o2 else { throw fail("outside the supported range") }

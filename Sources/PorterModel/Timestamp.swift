@@ -22,9 +22,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         microseconds = value
     }
 
-    /// From a Foundation date, rounded to the nearest microsecond.
+    /// From a Foundation date, rounded to the nearest microsecond. Dates beyond the int64 range
+    /// saturate and a NaN date becomes the epoch, so a conversion never traps.
     public init(_ date: Date) {
-        microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        if micros.isNaN {
+            microseconds = 0
+        } else if micros >= 9.223372036854775e18 {
+            microseconds = .max
+        } else if micros <= -9.223372036854775e18 {
+            microseconds = .min
+        } else {
+            microseconds = Int64(micros)
+        }
     }
 
     /// Milliseconds since the epoch, rounded toward negative infinity (finer digits dropped).
@@ -50,5 +60,9 @@ extension Int64 {
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }
     /// Remainder with the sign of the divisor.
-    @inlinable func floorMod(_ d: Int64) -> Int64 { self - floorDiv(d) * d }
+    @inlinable func floorMod(_ d: Int64) -> Int64 {
+        // Adjusting `%` directly: `self - floorDiv(d) * d` overflows near Int64.min.
+        let r = self % d
+        return (r != 0 && (r < 0) != (d < 0)) ? r + d : r
+    }
 }
