@@ -66,5 +66,10 @@ func loadSchema(_ path: String) throws -> Schema {
     if looksLikeDatabase(path) {
         return try Database.open(at: path, readOnly: true).schema
     }
-    return try Schema(contentsOfFile: path)
+    do {
+        return try Schema(contentsOfFile: path)
+    } catch let error as PorterError where !path.hasSuffix(".json") && error.message.hasPrefix("invalid JSON") {
+        // Neither an SQLite file nor JSON: most likely a damaged or foreign database file.
+        throw PorterError(.notADatabase, "file is not a Porter database, nor a schema file (\(error.message))", location: path)
+    }
 }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs the built `porter` executable as a child process, the way users and CI run it.
+struct PorterBinary {
+    /// What one run printed and returned.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Non-empty stderr lines.
+        var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// The package root (two levels above this file's folder).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bundled fixtures folder.
+    static let fixtures = packageRoot.appendingPathComponent("Fixtures")
+
+    /// The `porter` binary next to the test executable (`swift build --build-tests` builds both
+    /// into the same products folder).
+    static func locate() throws -> URL {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = here.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("porter")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        struct Missing: Error, CustomStringConvertible {
+            var description: String { "the porter binary was not found next to the test executable; run 'swift build' first" }
+        }
+        throw Missing()
+    }
+
+    /// Runs `porter args…` in `directory` with no standard input.
+    static func run(_ args: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = args
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes before waiting so a large output cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
