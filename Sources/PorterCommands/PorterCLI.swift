@@ -19,12 +19,18 @@ public struct PorterCLI: ParsableCommand {
     public init() {}
 }
 
-/// Where commands write: stdout and stderr by default, buffers in tests.
+/// Where commands write: stdout and stderr by default, memory in in-process tests.
 public struct CommandOutput: Sendable {
-    /// Writes normal output.
+    /// Writes one line of normal output.
     public var out: @Sendable (String) -> Void
-    /// Writes diagnostics.
+    /// Writes one line of diagnostics.
     public var err: @Sendable (String) -> Void
+
+    /// Creates an output from two line sinks.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
 
     /// The process's standard output and error.
     public static let standard = CommandOutput(
@@ -33,9 +39,22 @@ public struct CommandOutput: Sendable {
     )
 }
 
+/// A command that can run in-process with its output captured (tests call `run(output:)`).
+public protocol OutputCommand: ParsableCommand {
+    /// Runs the command, writing through `output`; throws `ExitCode` or a `PorterError` on failure.
+    func run(output: CommandOutput) throws
+}
+
+extension OutputCommand {
+    /// ArgumentParser entry point: runs with standard output, turning errors into exit code 1.
+    public func run() throws {
+        try reportingErrors(.standard) { try run(output: .standard) }
+    }
+}
+
 /// Runs a command body, turning Porter errors into one clear message on stderr and exit code 1
 /// (never a stack trace).
-func reportingErrors(_ output: CommandOutput = .standard, _ body: () throws -> Void) throws {
+public func reportingErrors(_ output: CommandOutput = .standard, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as PorterError {
