@@ -12,6 +12,8 @@ public struct PorterCLI: ParsableCommand {
         version: Database.porterVersion,
         subcommands: [
             CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
+            ExportCommand.self, ImportCommand.self,
+            DiffCommand.self, PlanCommand.self, MigrateCommand.self,
         ]
     )
 

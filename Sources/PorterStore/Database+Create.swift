@@ -116,7 +116,7 @@ extension Database {
                 try stmt.run()
             }
         default:
-            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(value.kindName)", location: plan.path(property))
+            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(describeWithKind(value))", location: plan.path(property))
         }
     }
 
@@ -135,5 +135,13 @@ extension Database {
         case .link(let l): return l.description
         default: return value.kindName
         }
+    }
+
+    /// The kind of a value followed by the value where it is short (`string 'old'`, `int 7`,
+    /// `bool true`, `link to Dog(3)`), or the kind alone (`list`, `data`), for type-mismatch messages.
+    func describeWithKind(_ value: Value) -> String {
+        if case .link(let link) = value { return "link to \(link)" }
+        let shown = describe(value)
+        return shown == value.kindName ? shown : "\(value.kindName) \(shown)"
     }
 }

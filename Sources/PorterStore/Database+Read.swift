@@ -222,6 +222,8 @@ public final class ObjectCursor {
     let database: Database
     let plan: ClassPlan
     let statement: SQLiteStatement
+    /// Set once the statement reported its end: stepping it again would restart from the first row.
+    private var finished = false
 
     init(database: Database, plan: ClassPlan, statement: SQLiteStatement) {
         self.database = database
@@ -229,9 +231,14 @@ public final class ObjectCursor {
         self.statement = statement
     }
 
-    /// The next object, or nil at the end.
+    /// The next object, or nil at the end (and on every call after that).
     public func next() throws -> DynamicObject? {
-        guard try statement.step() else { return nil }
+        guard !finished else { return nil }
+        guard try statement.step() else {
+            finished = true
+            statement.reset()  // Ends the statement's read transaction.
+            return nil
+        }
         let key = ObjectKey(statement.int64(0))
         let columns = try database.readColumns(plan, statement)
         return try database.assemble(plan, key, columns)

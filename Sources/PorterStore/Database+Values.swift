@@ -54,7 +54,7 @@ extension Database {
         }
         func mismatch() -> PorterError {
             let expected = property.isCollection ? "an element of type '\(property.type == .object ? property.objectType ?? "" : property.type.rawValue)'" : "a value of type '\(property.typeShorthand)'"
-            return PorterError(.invalidValue, "expected \(expected) but got \(value.kindName)", location: where_)
+            return PorterError(.invalidValue, "expected \(expected) but got \(describeWithKind(value))", location: where_)
         }
         switch (property.type, value) {
         case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.date, .date),
@@ -125,7 +125,7 @@ extension Database {
             try requireExists(target, link.key, for: where_)
             return value
         default:
-            throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got \(value.kindName)", location: where_)
+            throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got \(describeWithKind(value))", location: where_)
         }
     }
 

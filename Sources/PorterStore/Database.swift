@@ -92,6 +92,12 @@ public final class Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PorterError(.io, "no such database file", location: path)
         }
+        if !readOnly, FileManager.default.fileExists(atPath: path + "-wal") {
+            // A WAL left by another program holds its newest pages, and a read-write connection
+            // that closes last checkpoints them into the main file. Check such a file read-only
+            // first (read-only connections never checkpoint), so a foreign one is not written to.
+            _ = try readStoredSchema(SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY))
+        }
         let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         let connection = try SQLiteConnection(path: path, flags: flags)
         sqlite3_busy_timeout(connection.handle, Int32(busyTimeout * 1000))

@@ -1,0 +1,105 @@
+import Foundation
+import Porter
+
+extension BenchRun {
+    /// `porter diff` of two 500-class schemas that differ in a few places per class.
+    mutating func runSchemaDiff() throws {
+        let dir = "\(work)/diff"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func schema(_ version: Int) -> Schema {
+            let classes = (0..<500).map { i -> ObjectSchema in
+                var properties = [Property(name: "_id", type: .objectId)]
+                for p in 0..<12 {
+                    let type: PropertyType = [.int, .string, .double, .bool, .date][p % 5]
+                    let name = version == 2 && p == 3 ? "renamed\(p)" : "field\(p)"
+                    let optional = version == 2 && p == 5 && i % 2 == 0
+                    properties.append(Property(name: name, type: type, optional: optional, indexed: version == 2 && p == 1 && type != .double))
+                }
+                if version == 2 { properties.append(Property(name: "added", type: .string, optional: true)) }
+                return ObjectSchema(name: "Class\(i)", properties: properties, primaryKey: "_id")
+            }
+            return Schema(version: UInt64(version), classes: classes)
+        }
+        try schema(1).jsonString().write(toFile: "\(dir)/v1.json", atomically: true, encoding: .utf8)
+        try schema(2).jsonString().write(toFile: "\(dir)/v2.json", atomically: true, encoding: .utf8)
+        let m = try measure(porter, ["diff", "\(dir)/v1.json", "\(dir)/v2.json"])
+        record("diff 500-class schemas", "schema", m, bytes: diskSize("\(dir)/v1.json") + diskSize("\(dir)/v2.json"), objects: 500,
+               note: "no reference")
+    }
+
+    /// pymongo's `bson.encode`/`decode_all` and `json_util` on the same documents, when available.
+    mutating func runPymongo() throws {
+        let bsonFile = "\(work)/flat/export-bson/Item.bson"
+        guard FileManager.default.fileExists(atPath: bsonFile) else { return }
+        let script = """
+        import sys, time, json
+        try:
+            import bson
+            from bson import json_util
+        except ImportError:
+            print(json.dumps({"skipped": "pymongo is not installed"})); sys.exit(0)
+        data = open(sys.argv[1], 'rb').read()
+        t = time.perf_counter(); docs = bson.decode_all(data); decode = time.perf_counter() - t
+        t = time.perf_counter(); out = b''.join(bson.encode(d) for d in docs); encode = time.perf_counter() - t
+        opts = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED)
+        t = time.perf_counter(); text = '\\n'.join(json_util.dumps(d, json_options=opts) for d in docs); dumps = time.perf_counter() - t
+        t = time.perf_counter(); [json_util.loads(line) for line in text.split('\\n')]; loads = time.perf_counter() - t
+        print(json.dumps({"docs": len(docs), "bytes": len(data), "decode": decode, "encode": encode, "dumps": dumps, "loads": loads}))
+        """
+        let scriptPath = "\(work)/pymongo_bench.py"
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("  pymongo comparison skipped: python3 not found")
+            return
+        }
+        let m = try ChildProcess.run(python, [scriptPath, bsonFile])
+        guard m.status == 0, let data = m.stdout.data(using: .utf8),
+              let result = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            print("  pymongo comparison failed: \(m.stderr.prefix(300))")
+            return
+        }
+        if let skipped = result["skipped"] as? String {
+            print("  pymongo comparison skipped: \(skipped)")
+            rows.append(ResultRow(operation: "pymongo comparison", shape: "flat", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
+                                  note: "skipped: \(skipped)"))
+            return
+        }
+        let docs = result["docs"] as? Int ?? 0
+        let bytes = result["bytes"] as? Int ?? 0
+        func porterRow(_ op: String) -> ResultRow? { rows.first { $0.operation == op && $0.shape == "flat" } }
+        let pairs: [(String, String, String)] = [("export bson", "encode", "pymongo bson.encode"),
+                                                ("import bson", "decode", "pymongo bson.decode_all"),
+                                                ("export ejson", "dumps", "pymongo json_util.dumps"),
+                                                ("import ejson", "loads", "pymongo json_util.loads")]
+        for (op, key, label) in pairs {
+            guard let porterRow = porterRow(op), let seconds = result[key] as? Double else { continue }
+            var row = porterRow
+            row.reference = label
+            row.referenceSeconds = seconds
+            row.target = nil
+            row.note = "vs pymongo"
+            rows.append(row)
+            print(String(format: "  %-28@ flat    %.2f× %@ (%d docs, %d bytes)", op as NSString, row.ratio ?? 0, label, docs, bytes))
+        }
+    }
+
+    /// The migration scenario: rename one property, add one, convert one int→string.
+    mutating func runMigration(_ shape: Shape, dir: String, source: String) throws {
+        let porterCopy = "\(dir)/migrate.realm"
+        let referenceCopy = "\(dir)/migrate-reference.realm"
+        for copy in [porterCopy, referenceCopy] {
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: source, toPath: copy)
+            if FileManager.default.fileExists(atPath: source + "-wal") {
+                try? FileManager.default.removeItem(atPath: copy + "-wal")
+                try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
+            }
+        }
+        let target = try MigrationScenario.writeFiles(shape, dir: dir)
+        let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target))
+        let extra = shape == .linked ? ["owner"] : (shape == .nested ? ["address"] : [])
+        let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")])
+        record("migrate rename+add+convert", shape.rawValue, m, bytes: diskSize(porterCopy),
+               reference: ("SQL table rebuild", reference), target: 3.0)
+    }
+}

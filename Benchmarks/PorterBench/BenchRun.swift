@@ -1,0 +1,88 @@
+import Foundation
+import Porter
+
+/// Orchestrates one `make bench` run.
+struct BenchRun {
+    let objects: Int
+    let shapes: [Shape]
+    let work: String
+    let jsonPath: String
+    let porter: String
+    let selfPath: String
+    var rows: [ResultRow] = []
+
+    init(objects: Int, shapes: [Shape], work: String, jsonPath: String) throws {
+        self.objects = objects
+        self.shapes = shapes
+        self.work = work
+        self.jsonPath = jsonPath
+        selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        porter = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("porter").path
+        guard FileManager.default.isExecutableFile(atPath: porter) else {
+            throw BenchError("the porter binary is missing next to porter-bench (\(porter)); build it with 'swift build -c release'")
+        }
+    }
+
+    /// Runs a child and fails loudly when it fails (a benchmark of a failing command means nothing).
+    func measure(_ executable: String, _ args: [String]) throws -> Measured {
+        let m = try ChildProcess.run(executable, args)
+        guard m.status == 0 || (m.status == 2 && args.first == "diff") else {
+            throw BenchError("\(URL(fileURLWithPath: executable).lastPathComponent) \(args.joined(separator: " ")) failed (\(m.status)): \(m.stderr.prefix(500))")
+        }
+        return m
+    }
+
+    func child(_ args: [String]) throws -> Measured { try measure(selfPath, ["child"] + args) }
+
+    mutating func record(_ operation: String, _ shape: String, _ m: Measured, bytes: Int, objects: Int? = nil,
+                         reference: (String, Measured)? = nil, target: Double? = nil, note: String? = nil) {
+        let row = ResultRow(operation: operation, shape: shape, objects: objects ?? self.objects, seconds: m.seconds, bytes: bytes,
+                            peakRSSBytes: m.peakRSSBytes, reference: reference?.0, referenceSeconds: reference?.1.seconds,
+                            target: target, note: note)
+        rows.append(row)
+        let ratio = row.ratio.map { String(format: " (%.2f× %@)", $0, reference!.0) } ?? ""
+        print(String(format: "  %-28@ %-7@ %10.0f obj/s %8.1f MB/s %6.0f MB peak%@", operation as NSString, shape as NSString,
+                     row.objectsPerSecond, row.megabytesPerSecond, Double(m.peakRSSBytes) / 1_048_576, ratio))
+    }
+
+    mutating func runAll() throws {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        print("porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), work folder \(work)")
+        for shape in shapes { try runShape(shape) }
+        try runSchemaDiff()
+        try runPymongo()
+        print("")
+        print(Report.format(rows))
+        try Report.writeJSON(rows, objects: objects, to: jsonPath)
+        print("\nResults written to \(jsonPath)")
+    }
+
+    mutating func runShape(_ shape: Shape) throws {
+        let dir = "\(work)/\(shape.rawValue)"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let db = "\(dir)/source.realm"
+        let built = try child(["build", shape.rawValue, String(objects), db])
+        print(String(format: "%@: built %d objects in %.1f s (%.0f MB on disk)", shape.rawValue, objects, built.seconds, Double(diskSize(db)) / 1_048_576))
+
+        let refBSON = try child(["ref-bson", db, shape.rawValue, "\(dir)/reference.bson"])
+        let refRow = ("sqlite3+libbson loop", refBSON)
+        record("reference: sqlite3+libbson", shape.rawValue, refBSON, bytes: diskSize("\(dir)/reference.bson"))
+        let exportTargets: [String: Double] = ["bson": 1.5, "ejson": 2.0]
+        for format in ["bson", "ejson", "ejson-canonical", "json"] {
+            let out = "\(dir)/export-\(format)"
+            let m = try measure(porter, ["export", db, "--out", out, "--format", format])
+            record("export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
+                   target: shape == .linked ? exportTargets[format] : nil)
+        }
+        let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.realm"])
+        record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.realm"))
+        for format in ["bson", "ejson", "json"] {
+            let target = "\(dir)/import-\(format).realm"
+            let m = try measure(porter, ["import", target, "\(dir)/export-\(format)", "--create"])
+            record("import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
+                   reference: ("prepared-insert loop", refInsert), target: shape == .linked ? 2.0 : nil)
+        }
+        try runMigration(shape, dir: dir, source: db)
+    }
+}

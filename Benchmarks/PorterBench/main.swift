@@ -1,0 +1,31 @@
+import Foundation
+import Porter
+import PorterBenchReference
+
+// `porter-bench`: generates seeded datasets, runs each operation in its own process (so peak
+// memory is per operation), and prints Porter next to its reference as ratios.
+//
+//   porter-bench [--objects N] [--shapes flat,linked,nested] [--work DIR] [--json FILE]
+//   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String, _ fallback: String) -> String {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return fallback }
+    return arguments[i + 1]
+}
+
+do {
+    if arguments.first == "child" {
+        try ChildOperations.run(Array(arguments.dropFirst()))
+    } else {
+        let objects = Int(option("--objects", "1000000")) ?? 1_000_000
+        let shapes = option("--shapes", "flat,linked,nested").split(separator: ",").compactMap { Shape(rawValue: String($0)) }
+        var bench = try BenchRun(objects: objects, shapes: shapes,
+                                 work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"))
+        try bench.runAll()
+    }
+} catch {
+    FileHandle.standardError.write(Data("porter-bench: error: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Finds the property name behind a key path without the Objective-C runtime: read the key path
+/// on a fresh prototype that records which `@Persisted` property it touches (Realm does the same).
+enum KeyPathNames {
+    /// The name of the one `@Persisted` property `keyPath` reads on `T`, or nil when it reads
+    /// none (an ignored or computed property) or several.
+    static func name<T: ObjectBase, V>(of keyPath: KeyPath<T, V>) -> String? {
+        let prototype = T.init()
+        let recorder = KeyPathRecorder()
+        prototype._keyPathRecorder = recorder
+        _ = prototype[keyPath: keyPath]
+        prototype._keyPathRecorder = nil
+        return recorder.names.count == 1 ? recorder.names[0] : nil
+    }
+}

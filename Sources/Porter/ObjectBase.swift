@@ -1,0 +1,154 @@
+import Foundation
+
+/// The common base of ``Object`` and ``EmbeddedObject``: a model class whose `@Persisted`
+/// properties are stored, unmanaged (holding its own values) until it is added to a ``Realm``,
+/// then managed (reading and writing through to the database).
+///
+/// Model objects are reference types meant for one thread, like Realm's: they are not `Sendable`.
+/// Subclasses need no initializer of their own; Porter creates instances with `init()`.
+open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
+    /// Where the object lives once managed; nil while unmanaged.
+    var _managed: ManagedState?
+    /// Set while a query or sort key path is being resolved on a prototype.
+    var _keyPathRecorder: KeyPathRecorder?
+
+    /// Creates an unmanaged object with its declared initial values.
+    public required init() {}
+
+    /// Override to store the class under another name than the Swift class name (Realm's hook).
+    open class func _realmObjectName() -> String? { nil }
+
+    /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
+    public class func className() -> String { _realmObjectName() ?? String(describing: self) }
+
+    /// The realm managing this object, or nil while it is unmanaged.
+    public var realm: Realm? { _managed?.realm }
+
+    /// Whether the object was managed and no longer exists (deleted, or its write was rolled back).
+    public var isInvalidated: Bool {
+        guard let managed = _managed else { return false }
+        return !((try? managed.realm.database.exists(managed.className, managed.key)) ?? false)
+    }
+
+    /// The object's schema in its realm, or nil while unmanaged.
+    public var objectSchema: ObjectSchema? {
+        guard let managed = _managed else { return nil }
+        return managed.realm.database.schema[managed.className]
+    }
+
+    /// Whether both are the same stored object (or the same instance, when unmanaged).
+    public func isSameObject(as other: ObjectBase?) -> Bool {
+        guard let other else { return false }
+        return self == other
+    }
+
+    /// `Dog { name = Rex; age = 3 }`: the current values of the persisted properties.
+    open var description: String {
+        let fields = _persistedProperties().map { "\($0.name) = \(describeValue($0.property.currentValue(of: self)))" }
+        return "\(type(of: self).className()) { \(fields.joined(separator: "; ")) }"
+    }
+
+    // MARK: Equality
+
+    /// Same instance, or managed by the same database and naming the same stored object.
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
+        if lhs === rhs { return true }
+        guard let l = lhs._managed, let r = rhs._managed else { return false }
+        return l.realm.database === r.realm.database && l.className == r.className && l.key == r.key
+    }
+
+    /// Hashes the stored identity when managed, the instance otherwise.
+    public func hash(into hasher: inout Hasher) {
+        if let managed = _managed {
+            hasher.combine(managed.className)
+            hasher.combine(managed.key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+
+    // MARK: _Persistable (a link, or an embedded object)
+
+    /// A link to this class.
+    public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.object, objectClass: self) }
+
+    /// A new unmanaged object (only used for non-optional links, which the schema rejects).
+    public static func _porterDefault() -> Self { Self() }
+
+    /// The managed object a stored link points to.
+    public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self {
+        guard case .link(let link) = value else { throw mismatch(value, Self.self) }
+        guard let realm else { throw PorterError(.usage, "a link can only be read through a realm") }
+        return realm.managedObject(Self.self, link)
+    }
+
+    /// A link (adding the object first when it is unmanaged), or the fields of an embedded object.
+    public func _porterEncode(_ writer: _PorterWriter) throws -> Value {
+        self is EmbeddedObject ? try writer.embedded(self) : try writer.link(to: self)
+    }
+
+    /// An unmanaged copy (one per stored object, so cycles stay cycles).
+    public func _porterDetached(_ copier: _DetachCopier) -> Self { copier.detached(self) }
+
+    /// Itself when embedded.
+    public func _porterEmbeddedObjects() -> [(key: String?, object: ObjectBase)] {
+        self is EmbeddedObject ? [(nil, self)] : []
+    }
+}
+
+/// A top-level model class: objects live on their own, can have a primary key, and can be linked
+/// to from any number of objects.
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     @Persisted var name = ""
+/// }
+/// ```
+open class Object: ObjectBase {}
+
+/// A model class whose objects live inside one parent object (Realm's embedded objects): assigned
+/// by value, deleted with their parent or when replaced, never queried on their own, and never
+/// with a primary key.
+open class EmbeddedObject: ObjectBase {}
+
+/// Where a managed object lives.
+struct ManagedState {
+    /// The realm; objects keep it open, as Realm's do.
+    let realm: Realm
+    /// The class name in the schema.
+    let className: String
+    /// The object's key.
+    let key: ObjectKey
+
+    /// A link to the object.
+    var link: ObjectLink { ObjectLink(className, key) }
+}
+
+/// Collects the property names a key path reads on a prototype (see `KeyPathNames.swift`).
+final class KeyPathRecorder {
+    /// Names in the order they were read.
+    var names: [String] = []
+}
+
+/// A short rendering of a property value for ``ObjectBase/description``.
+func describeValue(_ value: Any) -> String {
+    if let object = value as? ObjectBase {
+        if let managed = object._managed { return "\(managed.className)(\(managed.key))" }
+        return "\(type(of: object).className())(unmanaged)"
+    }
+    if let optional = value as? OptionalDescribing { return optional.describedOrNil }
+    // An object held in a mixed value is named, not described, so a cycle cannot recurse forever.
+    if let mixed = value as? AnyRealmValue, case .object(let object) = mixed { return "object(\(describeValue(object)))" }
+    return String(describing: value)
+}
+
+/// Lets ``describeValue(_:)`` print `nil` instead of `Optional(…)`.
+protocol OptionalDescribing {
+    /// The wrapped value's rendering, or `nil`.
+    var describedOrNil: String { get }
+}
+
+extension Optional: OptionalDescribing {
+    var describedOrNil: String { map { describeValue($0) } ?? "nil" }
+}

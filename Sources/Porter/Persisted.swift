@@ -1,0 +1,85 @@
+import Foundation
+
+/// Marks a property of an ``Object`` or ``EmbeddedObject`` subclass as stored, as Realm's
+/// `@Persisted` does. Properties without it are ignored.
+///
+/// ```swift
+/// @Persisted(primaryKey: true) var _id: ObjectId   // primary key (generated when not set)
+/// @Persisted(indexed: true) var name = ""          // indexed
+/// @Persisted var breed: String?                    // optional
+/// @Persisted var status = Status.active            // PersistableEnum, default "active"
+/// @Persisted(originProperty: "owner") var walkers: LinkingObjects<Dog>
+/// ```
+///
+/// The property name is the Swift name. An initial value that is the same for every new instance
+/// becomes the schema default (`= 3`, `= Status.active`); one that differs each time (`= Date()`,
+/// `= ObjectId.generate()`) is computed per object and not part of the schema.
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    let storage: PersistedStorage<Value>
+
+    /// A property declared without an initial value: it starts at the type's default.
+    public init() {
+        storage = PersistedStorage(initial: nil, options: PersistedOptions())
+    }
+
+    /// A property declared with an initial value.
+    public init(wrappedValue: Value) {
+        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions())
+    }
+
+    /// A property that is (or, with `false`, is not) the primary key.
+    public init(primaryKey: Bool) {
+        storage = PersistedStorage(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
+    }
+
+    /// A primary-key property with an initial value.
+    public init(wrappedValue: Value, primaryKey: Bool) {
+        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
+    }
+
+    /// A property with (or without) an index.
+    public init(indexed: Bool) {
+        storage = PersistedStorage(initial: nil, options: PersistedOptions(isIndexed: indexed))
+    }
+
+    /// An indexed property with an initial value.
+    public init(wrappedValue: Value, indexed: Bool) {
+        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
+    }
+
+    /// Not used: the value is read and written through the enclosing object (below). Declaring
+    /// `@Persisted` outside an `Object`/`EmbeddedObject` subclass is a compile-time error.
+    @available(*, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses")
+    public var wrappedValue: Value {
+        get { storage.current() }
+        set { storage.value = newValue }
+    }
+
+    /// Reads and writes the property of `object`: its own value while unmanaged, the database's
+    /// once managed.
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
+        set { object[keyPath: storageKeyPath].storage.write(newValue, in: object, keyPath: storageKeyPath) }
+    }
+}
+
+extension Persisted where Value: _LinkingObjectsProtocol {
+    /// The objects whose `originProperty` links to this one (Realm's inverse relationship).
+    /// The origin class is the element type: `LinkingObjects<Dog>` with origin `"owner"`
+    /// lists the dogs whose `owner` is this object.
+    public init(originProperty: String) {
+        storage = PersistedStorage(initial: nil, options: PersistedOptions(originProperty: originProperty))
+    }
+}
+
+/// The options given in `@Persisted(…)`.
+struct PersistedOptions {
+    var isPrimaryKey = false
+    var isIndexed = false
+    var originProperty: String?
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
+/// hands out copies of the wrapper struct) still reaches the object's own storage.
+final class PersistedStorage<Value: _Persistable> {
+    /// The unmanaged value; nil until first read when the property had no initial value (so a
+    /// non-optional link's default object, or an ObjectId, is only made when needed).
+    var value: Value?
+    /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
+    let hasInitialValue: Bool
+    /// The `@Persisted(…)` options.
+    let options: PersistedOptions
+    /// The property name, learned from the enclosing object's `Mirror`.
+    var name: String?
+
+    init(initial: Value?, options: PersistedOptions) {
+        value = initial
+        hasInitialValue = initial != nil
+        self.options = options
+    }
+
+    /// The unmanaged value, made from the type's default on first use.
+    func current() -> Value {
+        if let value { return value }
+        let made = Value._porterDefault()
+        value = made
+        return made
+    }
+
+    /// The property name. Objects a realm hands out learn it from the realm's cache (keyed by
+    /// the storage key path); otherwise the object is reflected once, which names all its properties.
+    func resolvedName(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> String {
+        if let name { return name }
+        let realm = object._managed?.realm
+        if let keyPath, let cached = realm?.propertyNames[keyPath] {
+            name = cached
+            return cached
+        }
+        _ = object._persistedProperties()
+        let resolved = name ?? "?"
+        if let keyPath { realm?.propertyNames[keyPath] = resolved }
+        return resolved
+    }
+
+    /// The value of the property of `object`: its own while unmanaged, the database's once managed.
+    func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
+        if let recorder = object._keyPathRecorder {
+            recorder.names.append(resolvedName(in: object))
+            return current()
+        }
+        guard let managed = object._managed else { return current() }
+        return managed.realm.readProperty(Value.self, managed, resolvedName(in: object, keyPath: keyPath))
+    }
+
+    /// Sets the property of `object`: its own value while unmanaged, the database's once managed.
+    func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
+        if Value._porterType.type == .linkingObjects {
+            // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
+            preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
+        }
+        guard let managed = object._managed else {
+            value = newValue
+            return
+        }
+        managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
+    }
+}
+
+/// Type-erased access to a `@Persisted` property found by reflection.
+protocol AnyPersistedProperty {
+    /// The storage object (identity of the property within its object).
+    var storageObject: AnyObject { get }
+    /// The `@Persisted(…)` options.
+    var options: PersistedOptions { get }
+    /// The schema shape of the property's type.
+    var typeInfo: _PorterTypeInfo { get }
+    /// The Swift type, for messages.
+    var swiftTypeName: String { get }
+    /// Records the property name.
+    func setName(_ name: String)
+    /// The declared initial value as a stored value, when there is one and it can be a default.
+    func initialStoredValue() -> Value?
+    /// The unmanaged value's stored form (objects added or linked through `writer`).
+    func encodeUnmanaged(_ writer: _PorterWriter) throws -> Value
+    /// The embedded objects the unmanaged value holds.
+    func embeddedObjects() -> [(key: String?, object: ObjectBase)]
+    /// The current value of this property of `object` (through the database when managed).
+    func currentValue(of object: ObjectBase) -> Any
+    /// Sets the unmanaged value to a detached copy of `value` when it has the property's type.
+    func assignDetached(from value: Any, copier: _DetachCopier)
+}
+
+extension Persisted: AnyPersistedProperty {
+    var storageObject: AnyObject { storage }
+    var options: PersistedOptions { storage.options }
+    var typeInfo: _PorterTypeInfo { Value._porterType }
+    var swiftTypeName: String { String(describing: Value.self) }
+
+    func setName(_ name: String) { storage.name = name }
+
+    func initialStoredValue() -> PorterModel.Value? {
+        let info = Value._porterType
+        guard storage.hasInitialValue, let initial = storage.value,
+              info.type != .object, info.type != .linkingObjects else { return nil }
+        return try? initial._porterEncode(_PorterWriter.schemaDefaults)
+    }
+
+    func encodeUnmanaged(_ writer: _PorterWriter) throws -> PorterModel.Value {
+        try storage.current()._porterEncode(writer)
+    }
+
+    func embeddedObjects() -> [(key: String?, object: ObjectBase)] {
+        storage.current()._porterEmbeddedObjects()
+    }
+
+    func currentValue(of object: ObjectBase) -> Any { storage.read(in: object) }
+
+    func assignDetached(from value: Any, copier: _DetachCopier) {
+        guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
+        storage.value = typed._porterDetached(copier)
+    }
+}
+
+extension ObjectBase {
+    /// The `@Persisted` properties of this object, superclass properties first, each in declared
+    /// order, named by their Swift name (the `Mirror` label without the wrapper's `_`).
+    func _persistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var out: [(name: String, property: AnyPersistedProperty)] = []
+        for current in mirrors.reversed() {
+            for child in current.children {
+                guard let label = child.label, let property = child.value as? AnyPersistedProperty else { continue }
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                property.setName(name)
+                out.append((name, property))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A database opened with a typed Swift model, as Realm's `Realm` is: add, query, update and
+/// delete model objects; change data only inside ``write(_:)``.
+///
+/// ```swift
+/// let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self, Person.self]))
+/// let dog = Dog()
+/// dog.name = "Rex"
+/// try realm.write { try realm.add(dog) }
+/// let rexes = realm.objects(Dog.self).where { $0.name == "Rex" }
+/// ```
+///
+/// A realm and its objects are used on one thread, like Realm's (they are not `Sendable`).
+/// Objects keep their realm open; the file closes when the realm and all its objects are gone.
+public final class Realm {
+    /// The configuration the realm was opened with.
+    public let configuration: Configuration
+    /// The underlying database, for the dynamic (untyped) API.
+    public let database: Database
+    /// Model classes by schema class name.
+    let typesByName: [String: ObjectBase.Type]
+    /// Property names by `@Persisted` storage key path, so objects handed out by the realm need
+    /// no reflection to find their property names.
+    var propertyNames: [AnyKeyPath: String] = [:]
+    /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
+    var attachedInWrite: [ObjectBase] = []
+    /// The first failed change of a managed object in the current write transaction.
+    ///
+    /// Property setters cannot throw, so a failing change (a primary key changed, a value too
+    /// large, an embedded object assigned twice …) is kept here, later changes in the same
+    /// transaction are skipped, and ``write(_:)`` / ``commitWrite()`` roll back and throw it.
+    public internal(set) var pendingWriteError: PorterError?
+    /// The last failed read of a managed property (the stored value does not fit the Swift type,
+    /// or the object was deleted). Getters cannot throw, so they return the property's fallback
+    /// (nil, the type's default, an empty collection) and record the problem here.
+    public internal(set) var lastReadError: PorterError?
+
+    /// Opens (or creates) the realm the configuration describes.
+    /// - Throws: ``PorterError`` when the model is invalid (naming class and property), the file
+    ///   cannot be opened, or it needs a migration the configuration does not provide.
+    public init(configuration: Configuration = Configuration()) throws {
+        var seen = Set<ObjectIdentifier>()
+        let types = configuration.objectTypes.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
+        self.configuration = configuration
+        self.database = try Realm.openDatabase(configuration, schema)
+        self.typesByName = Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The schema of the file (the model's classes, plus any other classes the file holds).
+    public var schema: Schema { database.schema }
+
+    /// Forgets the last read error.
+    public func clearReadError() { lastReadError = nil }
+
+    // MARK: - Objects
+
+    /// The managed object of type `T` for a stored link.
+    func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
+        let object = type.init()
+        object._managed = ManagedState(realm: self, className: link.className, key: link.key)
+        return object
+    }
+
+    /// The managed object for a stored link, of the model class registered under its class name.
+    func managedObject(for link: ObjectLink) throws -> ObjectBase {
+        guard let type = typesByName[link.className] else {
+            throw PorterError(.notFound, "class '\(link.className)' has no model class in this realm's objectTypes", location: link.className)
+        }
+        return managedObject(type, link)
+    }
+
+    /// The schema of a model class, which must be one of the configuration's object types.
+    func objectSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
+        let name = type.className()
+        guard typesByName[name] != nil, let schema = database.schema[name] else {
+            throw PorterError(.notFound, "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes", location: name)
+        }
+        return schema
+    }
+
+    /// The schema of one property of a class.
+    func schemaProperty(_ className: String, _ name: String) throws -> Property {
+        guard let property = database.schema[className]?.property(named: name) else {
+            throw PorterError(.notFound, "class '\(className)' has no property '\(name)' in the realm's schema", location: "\(className).\(name)")
+        }
+        return property
+    }
+
+    /// The object of type `T` whose primary key is `key`, or nil when there is none. A key of
+    /// the wrong type finds nothing and is reported in ``lastReadError``.
+    public func object<T: Object, Key: _Persistable>(ofType type: T.Type, forPrimaryKey key: Key) -> T? {
+        do {
+            let schema = try objectSchema(for: type)
+            let value = try key._porterEncode(_PorterWriter(realm: self, mode: .query))
+            guard let found = try database.key(schema.name, primaryKey: value) else { return nil }
+            return managedObject(type, ObjectLink(schema.name, found))
+        } catch {
+            recordReadError(error, location: type.className())
+            return nil
+        }
+    }
+
+    /// Every object of type `T`, as lazy, live results to filter and sort.
+    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
+        Results(realm: self, className: type.className())
+    }
+
+    /// Keeps `error` as ``lastReadError``, with `location` when it has none.
+    func recordReadError(_ error: Error, location: String) {
+        var porterError = error as? PorterError ?? PorterError(.io, String(describing: error))
+        if porterError.location == nil { porterError.location = location }
+        lastReadError = porterError
+    }
+}

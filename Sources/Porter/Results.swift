@@ -1,0 +1,109 @@
+import Foundation
+
+/// The objects of one class that match a query, in a given order: lazy and live, as Realm's
+/// `Results`. Nothing is read until the results are used (`count`, iteration, `first`,
+/// `results[i]`), and each use sees the current data (the matching keys are cached while the
+/// database is unchanged).
+///
+/// ```swift
+/// let adults = realm.objects(Person.self).where { $0.age >= 18 }.sorted(byKeyPath: "name")
+/// for person in adults { print(person.name) }
+/// ```
+///
+/// A query that cannot run (a property that does not exist or cannot be compared) gives empty
+/// results and is reported in ``Realm/lastReadError``; ``snapshot()`` throws it instead.
+public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+    /// The realm the objects belong to.
+    public let realm: Realm
+    let className: String
+    let predicates: [QueryPredicate]
+    let filters: [(Element) -> Bool]
+    let sortKeys: [Realm.SortDescriptor]
+    private let cache = LiveCache<[ObjectKey]>()
+
+    init(realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
+         sortKeys: [Realm.SortDescriptor] = []) {
+        self.realm = realm
+        self.className = className
+        self.predicates = predicates
+        self.filters = filters
+        self.sortKeys = sortKeys
+    }
+
+    /// The matching keys, in result order, from the cache while the database is unchanged.
+    var keys: [ObjectKey] {
+        cache.value(realm.database) {
+            realm.read(className, fallback: []) { try evaluateKeys() }
+        }
+    }
+
+    /// The position of the first object.
+    public var startIndex: Int { 0 }
+    /// One past the last position.
+    public var endIndex: Int { keys.count }
+
+    /// The object at `position`. An index outside `0..<count` stops the program, as for `Array`.
+    public subscript(position: Int) -> Element {
+        let current = keys
+        precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
+        return realm.managedObject(Element.self, ObjectLink(className, current[position]))
+    }
+
+    /// Iterates over the objects matching now.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        keys.map { realm.managedObject(Element.self, ObjectLink(className, $0)) }.makeIterator()
+    }
+
+    /// The matching objects now, or the error that keeps the query from running.
+    public func snapshot() throws -> [Element] {
+        try evaluateKeys().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+    }
+
+    // MARK: - Refining
+
+    /// The results that also match a type-safe query (see ``Query``).
+    public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        Results(realm: realm, className: className, predicates: predicates + [query(Query(.root)).predicate],
+                filters: filters, sortKeys: sortKeys)
+    }
+
+    /// The results for which a Swift closure returns true (evaluated lazily, on managed objects).
+    public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Results<Element> {
+        Results(realm: realm, className: className, predicates: predicates, filters: filters + [isIncluded], sortKeys: sortKeys)
+    }
+
+    /// The results sorted by a property (null first when ascending); ties keep key order.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [Realm.SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The results sorted by the property a key path names.
+    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
+        return sorted(byKeyPath: name, ascending: ascending)
+    }
+
+    /// The results sorted by several properties, the first deciding first.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
+        Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: Array(descriptors))
+    }
+
+    /// `Results<Dog>(3 objects)`.
+    public var description: String { "Results<\(Element.self)>(\(count) objects)" }
+}
+
+extension Realm {
+    /// One sort key of ``Results``: a property name and a direction.
+    public struct SortDescriptor: Sendable, Hashable {
+        /// The property to sort by.
+        public var keyPath: String
+        /// Whether smaller values come first.
+        public var ascending: Bool
+
+        /// Creates a sort key.
+        public init(keyPath: String, ascending: Bool = true) {
+            self.keyPath = keyPath
+            self.ascending = ascending
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CBSON
+import Foundation
+import PorterInterchange
+
+/// Builds one BSON document at a time with libbson's append API.
+///
+/// libbson's `bson_t` is over-aligned and imports into Swift as an opaque pointer: the top-level
+/// document comes from `bson_new()`, and nested documents use 128-byte buffers (the size libbson
+/// asserts for `bson_t`) allocated once per nesting level and reused for every document.
+final class BSONBuilder {
+    /// How dates outside 1970–9999 are written (relaxed Extended JSON needs a workaround, see below).
+    enum DateStyle {
+        case native
+        /// libbson 1.x writes years after 9999 as ISO strings in relaxed mode, which the
+        /// Extended JSON spec forbids; such dates are built as `{"$date": {"$numberLong": …}}`
+        /// documents, which libbson renders with exactly the text the spec requires.
+        case relaxedExtendedJSON
+    }
+
+    private let top: OpaquePointer
+    private var levels: [OpaquePointer] = []
+    private var buffers: [UnsafeMutableRawPointer] = []
+    /// For each open level: whether it is an array, and the next array index.
+    private var arrays: [(isArray: Bool, next: UInt32)] = [(false, 0)]
+    let dateStyle: DateStyle
+    /// Dates whose microseconds were floored to milliseconds.
+    var flooredDates = 0
+
+    init(dateStyle: DateStyle = .native) throws {
+        guard let top = bson_new() else { throw PorterError(.io, "libbson could not allocate a document") }
+        self.top = top
+        self.dateStyle = dateStyle
+        levels = [top]
+    }
+
+    deinit {
+        bson_destroy(top)
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// The document being built (the innermost open level).
+    var current: OpaquePointer { levels[levels.count - 1] }
+
+    /// Clears the top-level document for the next one (keeps its buffer).
+    func reset() {
+        bson_reinit(top)
+        levels = [top]
+        arrays = [(false, 0)]
+    }
+
+    /// The finished top-level document's bytes, valid until the next change.
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let data = bson_get_data(top)!
+        let length = Int(UInt32(data[0]) | UInt32(data[1]) << 8 | UInt32(data[2]) << 16 | UInt32(data[3]) << 24)
+        return try body(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// The top-level document as libbson's `bson_t`, for the Extended JSON conversion.
+    var document: OpaquePointer { top }
+
+    /// Calls `body` with the C key: the field name, or the next index inside an array.
+    func withKey<T>(_ key: String?, _ body: (UnsafePointer<CChar>, Int32) throws -> T) throws -> T {
+        if arrays[arrays.count - 1].isArray || key == nil {
+            let index = arrays[arrays.count - 1].next
+            arrays[arrays.count - 1].next += 1
+            var buffer = [CChar](repeating: 0, count: 16)
+            return try buffer.withUnsafeMutableBufferPointer { buf in
+                var keyPointer: UnsafePointer<CChar>?
+                let length = bson_uint32_to_string(index, &keyPointer, buf.baseAddress, 16)
+                return try body(keyPointer ?? UnsafePointer(buf.baseAddress!), Int32(length))
+            }
+        }
+        let original = key ?? ""
+        var name = original
+        return try name.withUTF8 { utf8 in
+            if utf8.contains(0) {
+                throw PorterError(.invalidValue, "field name '\(original.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold")
+            }
+            return try utf8.withMemoryRebound(to: CChar.self) { chars in
+                // An empty key still needs a valid pointer.
+                try "".withCString { empty in try body(chars.baseAddress ?? empty, Int32(chars.count)) }
+            }
+        }
+    }
+
+    private func check(_ ok: Bool, _ key: String?) throws {
+        guard ok else {
+            throw PorterError(.invalidValue, "the document is too large for BSON (at field '\(key ?? "?")')")
+        }
+    }
+
+    /// Starts a nested document or array.
+    func open(_ key: String?, array: Bool) throws {
+        let depth = levels.count
+        if buffers.count < depth {
+            buffers.append(UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128))
+        }
+        let child = OpaquePointer(buffers[depth - 1])
+        let parent = current
+        let ok = try withKey(key) { k, n in
+            array ? bson_append_array_begin(parent, k, n, child) : bson_append_document_begin(parent, k, n, child)
+        }
+        try check(ok, key)
+        levels.append(child)
+        arrays.append((array, 0))
+    }
+
+    /// Ends the innermost nested document or array.
+    func close() throws {
+        guard levels.count > 1, let isArray = arrays.last?.isArray else { return }
+        let child = levels.removeLast()
+        arrays.removeLast()
+        let ok = isArray ? bson_append_array_end(current, child) : bson_append_document_end(current, child)
+        try check(ok, nil)
+    }
+}

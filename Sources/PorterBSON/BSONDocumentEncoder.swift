@@ -1,0 +1,78 @@
+import CBSON
+import Foundation
+import PorterInterchange
+
+/// Writes documents as concatenated BSON (as mongodump does) or as Extended JSON text (libbson's
+/// canonical or relaxed conversion of the same BSON document), one per line or as an array.
+public final class BSONDocumentEncoder: DocumentEncoder {
+    /// What the encoder writes.
+    public enum Output: Sendable, Equatable {
+        /// Raw BSON documents, back to back.
+        case bson
+        /// Extended JSON v2, canonical (every type wrapped) or relaxed (numbers and dates plain).
+        case extendedJSON(canonical: Bool, array: Bool)
+    }
+
+    private let output: ByteOutput
+    private let mode: Output
+    private let builder: BSONBuilder
+    private var documentsWritten = 0
+
+    /// Creates an encoder writing to `output`.
+    public init(output: ByteOutput, mode: Output) throws {
+        self.output = output
+        self.mode = mode
+        let relaxed: Bool
+        if case .extendedJSON(false, _) = mode { relaxed = true } else { relaxed = false }
+        builder = try BSONBuilder(dateStyle: relaxed ? .relaxedExtendedJSON : .native)
+    }
+
+    /// Dates whose sub-millisecond digits were dropped.
+    public var flooredDates: Int { builder.flooredDates }
+
+    /// Starts a top-level document.
+    public func beginDocument() throws { builder.reset() }
+
+    /// Ends the document and writes it out.
+    public func endDocument() throws {
+        switch mode {
+        case .bson:
+            try builder.withBytes { try output.write($0) }
+        case .extendedJSON(let canonical, let array):
+            var length = 0
+            let text = canonical
+                ? bson_as_canonical_extended_json(builder.document, &length)
+                : bson_as_relaxed_extended_json(builder.document, &length)
+            guard let text else {
+                throw PorterError(.invalidValue, "libbson could not convert a document to Extended JSON")
+            }
+            defer { bson_free(text) }
+            if array { try output.write(documentsWritten == 0 ? "[" : ",\n") }
+            try output.write(UnsafeRawBufferPointer(start: text, count: length))
+            if !array { try output.write([0x0A]) }
+        }
+        documentsWritten += 1
+    }
+
+    /// Starts a nested document.
+    public func openDocument(_ key: String?) throws { try builder.open(key, array: false) }
+    /// Ends a nested document.
+    public func closeDocument() throws { try builder.close() }
+    /// Starts an array.
+    public func openArray(_ key: String?) throws { try builder.open(key, array: true) }
+    /// Ends an array.
+    public func closeArray() throws { try builder.close() }
+
+    /// Writes a scalar; BSON spells mixed and typed values alike.
+    public func write(_ key: String?, _ value: Value, mixed: Bool) throws {
+        try builder.append(key, value)
+    }
+
+    /// Closes the JSON array, if any, and flushes.
+    public func finish() throws {
+        if case .extendedJSON(_, true) = mode {
+            try output.write(documentsWritten == 0 ? "[]\n" : "]\n")
+        }
+        try output.flush()
+    }
+}

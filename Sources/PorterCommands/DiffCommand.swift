@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+/// `porter diff OLD NEW`: the changes between two schemas, classified, with data diagnostics when
+/// OLD is a database, and likely renames.
+public struct DiffCommand: ParsableCommand {
+    /// Help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show the schema changes between two schema or database files.",
+        discussion: """
+            OLD and NEW are each a schema file (JSON) or a database file (its stored schema). When OLD is a \
+            database, each change also shows what its data says: objects affected, values a change would \
+            lose, nulls blocking a required property, duplicates blocking a primary key, orphans. \
+            With --exit-code: 0 when the schemas are the same, 2 when they differ, 1 on error.
+            """)
+
+    /// The old side.
+    @Argument(help: "The old schema: a schema file or a database file.") public var old: String
+    /// The new side.
+    @Argument(help: "The new schema: a schema file or a database file.") public var new: String
+    /// Output format.
+    @Option(name: .long, help: "Output format: text or json.") public var format: OutputFormat = .text
+    /// Exit with 2 when there are changes.
+    @Flag(name: .long, help: "Exit with 0 when there are no changes, 2 when there are, 1 on error.") public var exitCode = false
+    /// Property renames to apply before comparing.
+    @Option(name: .customLong("rename"), help: ArgumentHelp("Treat a property as renamed.", valueName: "Class.old=new")) public var renames: [String] = []
+    /// Class renames to apply before comparing.
+    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Treat a class as renamed.", valueName: "Old=New")) public var classRenames: [String] = []
+
+    /// ArgumentParser requirement.
+    public init() {}
+
+    /// Output formats.
+    public enum OutputFormat: String, ExpressibleByArgument, Sendable {
+        /// For people.
+        case text
+        /// For programs.
+        case json
+    }
+
+    /// Prints the diff.
+    public func run() throws {
+        var changed = false
+        try reportingErrors {
+            let oldSchema = try loadSchema(old)
+            let newSchema = try loadSchema(new)
+            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            var report = try DiffReport(old: oldSchema, new: newSchema, renames: renameSet)
+            if looksLikeDatabase(old) {
+                let db = try Database.open(at: old, readOnly: true)
+                try db.read { try report.addDiagnostics(from: db) }
+            }
+            switch format {
+            case .text: print(report.text(oldName: old, newName: new))
+            case .json: print(report.jsonValue(oldName: old, newName: new).serialized(pretty: true))
+            }
+            changed = report.hasChanges
+        }
+        if exitCode && changed { throw ExitCode(2) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+/// `porter migrate DB --to NEW.json`: migrates a database in one transaction, with checks.
+public struct MigrateCommand: ParsableCommand {
+    /// Help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a database to a new schema.",
+        discussion: """
+            Applies the plans (in version order), renames, conversions and fills in one write transaction, \
+            then checks primary keys, required values, links and embedded objects; any failure rolls \
+            everything back. Destructive changes nothing covers are refused, with counts, before anything \
+            is written. --dry-run does everything and rolls back.
+            """)
+
+    /// The database file.
+    @Argument(help: "The database file.") public var database: String
+    /// The target schema.
+    @Option(name: .long, help: "The new schema file.") public var to: String
+    /// Plans to apply.
+    @Option(name: .customLong("plan"), help: ArgumentHelp("A plan from 'porter plan' (repeat for a chain).", valueName: "plan.json")) public var plans: [String] = []
+    /// Property renames.
+    @Option(name: .customLong("rename"), help: ArgumentHelp("Rename a property.", valueName: "Class.old=new")) public var renames: [String] = []
+    /// Class renames.
+    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Rename a class.", valueName: "Old=New")) public var classRenames: [String] = []
+    /// Fill values.
+    @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
+    /// Dry run.
+    @Flag(name: .long, help: "Run the whole migration and its checks, then roll back.") public var dryRun = false
+    /// Backup path.
+    @Option(name: .long, help: "Copy the database here first (must not exist).") public var backup: String?
+    /// Accept data loss.
+    @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
+
+    /// ArgumentParser requirement.
+    public init() {}
+
+    /// Runs the migration and prints the summary.
+    public func run() throws {
+        try reportingErrors {
+            guard FileManager.default.fileExists(atPath: database) else {
+                throw PorterError(.io, "no such database file", location: database)
+            }
+            let schema = try loadSchema(to)
+            let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
+            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
+                                           fills: try fills.map(FillArgument.init(parsing:)),
+                                           progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
+            let report = try Migrator.migrate(databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
+            if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            print(report.text)
+        }
+    }
+
+    /// Progress on a terminal: one line, rewritten in place.
+    @Sendable static func showProgress(_ progress: MigrationProgress) {
+        let line = "\r\u{1B}[K\(progress.phase) \(progress.className): \(progress.done)/\(progress.total)"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

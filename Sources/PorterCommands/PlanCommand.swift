@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+/// `porter plan OLD NEW`: writes a migration plan people can review and edit.
+public struct PlanCommand: ParsableCommand {
+    /// Help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Write a migration plan from one schema to another.",
+        discussion: """
+            The plan lists the renames you ask for, a conversion for every type change that has one, \
+            fills, and every other change. Destructive changes are covered (deleteData) only with \
+            --allow-data-loss; otherwise a warning on stderr says what is uncovered and how to accept it. \
+            Apply it with 'porter migrate DB --to NEW --plan PLAN'.
+            """)
+
+    /// The old side.
+    @Argument(help: "The old schema: a database file or a schema file.") public var old: String
+    /// The new side.
+    @Argument(help: "The new schema file.") public var new: String
+    /// Property renames.
+    @Option(name: .customLong("rename"), help: ArgumentHelp("Rename a property.", valueName: "Class.old=new")) public var renames: [String] = []
+    /// Class renames.
+    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Rename a class.", valueName: "Old=New")) public var classRenames: [String] = []
+    /// Fill values.
+    @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
+    /// Cover destructive changes.
+    @Flag(name: .long, help: "Cover destructive changes with deleteData operations.") public var allowDataLoss = false
+    /// Output file.
+    @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public var output: String?
+
+    /// ArgumentParser requirement.
+    public init() {}
+
+    /// Writes the plan.
+    public func run() throws {
+        try reportingErrors {
+            let oldSchema = try loadSchema(old)
+            let newSchema = try loadSchema(new)
+            try newSchema.validate()
+            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let (plan, warnings) = try MigrationPlan.make(from: oldSchema, to: newSchema, renames: renameSet,
+                                                          fills: try fills.map(FillArgument.init(parsing:)), allowDataLoss: allowDataLoss)
+            for warning in warnings { CommandOutput.standard.err("porter: warning: \(warning)") }
+            if let output {
+                do {
+                    try Data(plan.jsonString().utf8).write(to: URL(fileURLWithPath: output))
+                } catch {
+                    throw PorterError(.io, "cannot write plan: \(error.localizedDescription)", location: output)
+                }
+                CommandOutput.standard.err("Wrote \(output): \(plan.operations.count) operations, schema version \(plan.fromVersion) -> \(plan.toVersion)")
+            } else {
+                print(plan.jsonString(), terminator: "")
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Exports a database: `schema.json` plus one file per top-level class, in one format.
+///
+/// Everything is read in one read transaction (a consistent snapshot), streamed one object at a
+/// time, and written to temporary files that are renamed into place only when every file is
+/// complete, so a failed export leaves no half-written files behind.
+public final class Exporter {
+    /// The database being exported.
+    public let database: Database
+    /// The output format.
+    public let format: DocumentOutputFormat
+    /// Which classes, and array or line-delimited JSON.
+    public let options: ExportOptions
+
+    /// Creates an exporter.
+    public init(database: Database, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
+        self.database = database
+        self.format = format
+        self.options = options
+    }
+
+    /// The classes to export, in schema order: the requested ones (checked), or every top-level class.
+    public func exportedClasses() throws -> [ObjectSchema] {
+        if options.classes.isEmpty { return database.schema.classes.filter { !$0.isEmbedded } }
+        return try options.classes.map { name in
+            guard let cls = database.schema[name] else {
+                throw PorterError(.notFound, "no class named '\(name)' in the database's schema", location: database.path)
+            }
+            if cls.isEmbedded {
+                throw PorterError(.usage, "'\(name)' is an embedded class: its objects are exported inside their parents' documents", location: database.path)
+            }
+            return cls
+        }
+    }
+
+    /// Writes `schema.json` and the class files into `directory` (created when missing).
+    public func export(toDirectory directory: String) throws -> ExportReport {
+        let classes = try exportedClasses()
+        var isDirectory: ObjCBool = false
+        let existed = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        if existed && !isDirectory.boolValue {
+            throw PorterError(.io, "output path exists and is not a folder", location: directory)
+        }
+        if !existed {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PorterError(.io, "cannot create the output folder: \(error.localizedDescription)", location: directory)
+            }
+        }
+        var staged: [(temp: String, final: String)] = []
+        var report = ExportReport()
+        do {
+            try database.read {
+                for cls in classes {
+                    let fileName = ExportFileNames.fileName(forClass: cls.name, extension: format.fileExtension)
+                    let final = try ExportFileNames.path(in: directory, fileName: fileName)
+                    let temp = try ExportFileNames.path(in: directory, fileName: ".\(fileName).\(UUID().uuidString.prefix(8)).porter-tmp")
+                    let output = try ByteOutput.creatingFile(at: temp, name: final)
+                    staged.append((temp, final))
+                    do {
+                        let (count, floored) = try writeClass(cls, to: output)
+                        try output.close()
+                        report.files.append(ExportReport.ClassFile(className: cls.name, path: final, documents: count))
+                        report.flooredDates += floored
+                    } catch {
+                        output.abandon()
+                        throw error
+                    }
+                }
+                let schemaPath = try ExportFileNames.path(in: directory, fileName: ExportFileNames.schemaFile)
+                let temp = try ExportFileNames.path(in: directory, fileName: ".schema.json.\(UUID().uuidString.prefix(8)).porter-tmp")
+                let output = try ByteOutput.creatingFile(at: temp, name: schemaPath)
+                staged.append((temp, schemaPath))
+                do {
+                    try output.write(database.schema.jsonString(pretty: true))
+                    try output.close()
+                } catch {
+                    output.abandon()
+                    throw error
+                }
+                report.schemaPath = schemaPath
+            }
+            for file in staged where rename(file.temp, file.final) != 0 {
+                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: file.final)
+            }
+        } catch {
+            for file in staged { try? FileManager.default.removeItem(atPath: file.temp) }
+            if !existed { try? FileManager.default.removeItem(atPath: directory) }
+            throw error
+        }
+        return report
+    }
+
+    /// Streams one class to `output` (for `--out -`); the output is flushed but not closed.
+    public func export(className: String, to output: ByteOutput) throws -> ExportReport {
+        guard let cls = database.schema[className] else {
+            throw PorterError(.notFound, "no class named '\(className)' in the database's schema", location: database.path)
+        }
+        if cls.isEmbedded {
+            throw PorterError(.usage, "'\(className)' is an embedded class: its objects are exported inside their parents' documents", location: database.path)
+        }
+        var report = ExportReport()
+        try database.read {
+            let (count, floored) = try writeClass(cls, to: output)
+            try output.flush()
+            report.files.append(ExportReport.ClassFile(className: cls.name, path: output.name, documents: count))
+            report.flooredDates = floored
+        }
+        return report
+    }
+
+    /// Encodes every object of a class; returns the count and the dates whose precision was cut.
+    private func writeClass(_ cls: ObjectSchema, to output: ByteOutput) throws -> (Int, Int) {
+        let encoder = try format.makeEncoder(output: output, options: options)
+        let mapper = ExportMapper(database: database)
+        let cursor = try database.makeCursor(cls.name)
+        var count = 0
+        while let object = try cursor.next() {
+            try mapper.writeDocument(object, cls, to: encoder)
+            count += 1
+        }
+        try encoder.finish()
+        return (count, encoder.flooredDates)
+    }
+}
+
+/// What an export wrote.
+public struct ExportReport: Sendable, Equatable {
+    /// One class file.
+    public struct ClassFile: Sendable, Equatable {
+        /// The class.
+        public var className: String
+        /// The file (or `-`).
+        public var path: String
+        /// How many documents it holds.
+        public var documents: Int
+    }
+
+    /// The class files, in schema order.
+    public var files: [ClassFile] = []
+    /// The schema file, when one was written.
+    public var schemaPath: String?
+    /// Dates whose digits below the millisecond were dropped (BSON and Extended JSON hold milliseconds).
+    public var flooredDates = 0
+
+    /// Warning lines for the user (empty when nothing was lost).
+    public var warnings: [String] {
+        guard flooredDates > 0 else { return [] }
+        return ["warning: \(flooredDates) date value\(flooredDates == 1 ? " had" : "s had") sub-millisecond precision and \(flooredDates == 1 ? "was" : "were") floored to milliseconds (BSON dates hold milliseconds; use --format json to keep microseconds)"]
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// One thing to import: a file, an export folder, or `-` for standard input.
+public struct ImportSource: Sendable, Equatable {
+    /// A file, a folder, or `-`.
+    public var path: String
+    /// The class of single-class files (`--class`); otherwise taken from each file's name.
+    public var className: String?
+
+    /// Creates a source.
+    public init(path: String, className: String? = nil) {
+        self.path = path
+        self.className = className
+    }
+}
+
+/// Imports documents into a database: every source in one write transaction, all or nothing.
+///
+/// Documents stream through one at a time: each is read by the schema, written, and forgotten;
+/// only links to objects not seen yet are remembered, and completed at the end. Errors are
+/// collected (up to ``ImportOptions/maxErrors``) as `FILE:DOC#:field.path: message` lines; if
+/// there is any, the transaction is rolled back and the error lists them all.
+public final class Importer {
+    /// The target database.
+    public let database: Database
+    /// Readers for the input formats.
+    public let formats: [DocumentInputFormat]
+    /// Mode, unknown-field policy and error limit.
+    public let options: ImportOptions
+
+    var problems: ImportProblems
+    var report = ImportReport()
+    lazy var resolver = LinkResolver(database: database)
+    lazy var reader = ObjectReader(schema: database.schema, options: options, resolver: resolver)
+    /// Properties waiting for forward references; nil once cancelled by a later rewrite.
+    var pending: [PendingEntry?] = []
+    /// Indexes into `pending` per owner (upsert and merge only, where an owner can be rewritten).
+    var pendingByOwner: [ObjectLink: [Int]] = [:]
+
+    /// Creates an importer.
+    public init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
+        self.database = database
+        self.formats = formats
+        self.options = options
+        problems = ImportProblems(limit: options.maxErrors)
+    }
+
+    /// Imports the sources; `format` is a reader name (`bson`, `json`, `ejson`) or nil/`auto`
+    /// to choose by file extension and content.
+    /// - Throws: ``PorterError/Code/invalidInput`` listing every problem (nothing written), or the
+    ///   store's error when the database itself fails.
+    @discardableResult
+    public func run(_ sources: [ImportSource], format: String? = nil) throws -> ImportReport {
+        try transaction {
+            for source in sources where !problems.isFull {
+                try importSource(source, format: format)
+            }
+        }
+    }
+
+    /// Imports documents held in memory (`name` is used in messages and to infer the class).
+    @discardableResult
+    public func run(data: Data, name: String, className: String? = nil, format: String? = nil) throws -> ImportReport {
+        try transaction {
+            let input = ByteInput(data: data, name: name)
+            try importInput(input, className: className ?? classHint(fromFileName: name), format: format, extensionHint: fileExtension(name))
+        }
+    }
+
+    /// Runs `body` in a write transaction, completes pending links, and commits only when
+    /// nothing went wrong.
+    private func transaction(_ body: () throws -> Void) throws -> ImportReport {
+        try database.beginWrite()
+        do {
+            try body()
+            if !problems.isFull { try completePendingLinks() }
+            guard problems.isEmpty else { throw problems.failure(database: database.path) }
+            try database.commitWrite()
+        } catch {
+            database.cancelWrite()
+            throw error
+        }
+        return report
+    }
+
+    /// Reads every document of one decoder.
+    func importDocuments(_ decoder: DocumentDecoder, source: String, className: String?) throws {
+        var checkedVersion = false
+        while !problems.isFull {
+            let decoded: DecodedDocument?
+            do {
+                decoded = try decoder.next()
+            } catch let error as DocumentInputError {
+                problems.add(source: source, label: error.label, path: error.path, message: error.message)
+                if error.recoverable { continue }
+                return
+            }
+            if !checkedVersion, let version = decoder.fixtureSchemaVersion {
+                checkedVersion = true
+                // TODO: migrate documents of an older fixture through the migration runtime once
+                // PorterMigration has an API; until then older fixtures are read by the current schema.
+                if version > database.schemaVersion {
+                    problems.add(source: source, label: "", message: "fixture schemaVersion \(version) is newer than the database's schema version \(database.schemaVersion)")
+                    return
+                }
+            }
+            guard let decoded else { return }
+            guard let name = decoded.className ?? className else {
+                problems.add(source: source, label: "", message: "cannot tell which class these documents belong to: name the file after the class (Person.json) or pass --class")
+                return
+            }
+            try importDocument(decoded, className: name, source: source)
+        }
+    }
+
+    /// Reads, checks and writes one document.
+    private func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
+        guard let cls = database.schema[className] else {
+            problems.add(source: source, label: decoded.label, message: "no class named '\(abbreviated(className))' in the database's schema")
+            return
+        }
+        if cls.isEmbedded {
+            problems.add(source: source, label: decoded.label, message: "'\(className)' is an embedded class: its objects are imported inside their parents' documents")
+            return
+        }
+        report.count(className)
+        let read = reader.read(decoded.document, as: cls)
+        for error in read.errors {
+            problems.add(source: source, label: decoded.label, path: error.path, message: error.message)
+        }
+        guard read.errors.isEmpty else { return }
+        if let label = read.label, resolver.hasLabel(label, className: className) {
+            problems.add(source: source, label: decoded.label, path: "_key", message: "duplicate _key \(label.description): another \(className) document of this import already uses it")
+            return
+        }
+        let key: ObjectKey
+        do {
+            key = try write(read, cls)
+        } catch let error as PorterError where error.code != .busy && error.code != .io && error.code != .notADatabase && error.code != .sqlite {
+            let (path, message) = storeProblem(error, cls)
+            problems.add(source: source, label: decoded.label, path: path, message: message)
+            return
+        }
+        if let label = read.label { _ = resolver.register(label: label, className: className, key: key) }
+        let owner = ObjectLink(className, key)
+        if options.mode != .insert { cancelPending(of: owner, rewritten: read) }
+        for deferred in read.deferred {
+            pending.append(PendingEntry(owner: owner, property: deferred, source: source, label: decoded.label))
+            if options.mode != .insert { pendingByOwner[owner, default: []].append(pending.count - 1) }
+        }
+    }
+
+    /// Writes one object by the import mode; returns its key.
+    private func write(_ read: ReadObject, _ cls: ObjectSchema) throws -> ObjectKey {
+        switch options.mode {
+        case .insert:
+            return try database.createInBulk(cls.name, read.values, update: .error)
+        case .upsert:
+            return try database.createInBulk(cls.name, read.values, update: .all)
+        case .merge:
+            if let pk = cls.primaryKey, let pkValue = read.values[pk], let existing = try database.key(cls.name, primaryKey: pkValue) {
+                var values = read.values
+                values.removeValue(forKey: pk)
+                try database.update(cls.name, existing, values, policy: .modified)
+                return existing
+            }
+            return try database.createInBulk(cls.name, read.values, update: .error)
+        }
+    }
+
+    /// A store error as a field path and message within the document.
+    private func storeProblem(_ error: PorterError, _ cls: ObjectSchema) -> (String, String) {
+        if error.code == .duplicatePrimaryKey { return (cls.primaryKey ?? "", error.message) }
+        if let location = error.location, location.hasPrefix(cls.name + ".") {
+            return (String(location.dropFirst(cls.name.count + 1)), error.message)
+        }
+        return ("", error.message + (error.location.map { " (at \($0))" } ?? ""))
+    }
+}

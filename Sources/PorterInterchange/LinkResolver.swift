@@ -1,0 +1,126 @@
+import Foundation
+
+/// A `_key` label of an object of a class without a primary key: any int or string, scoped to
+/// one import.
+enum ImportLabel: Hashable {
+    case int(Int64)
+    case string(String)
+
+    var description: String {
+        switch self {
+        case .int(let i): return String(i)
+        case .string(let s): return "'\(abbreviated(s))'"
+        }
+    }
+}
+
+/// How a document names a link target.
+enum LinkKey: Hashable {
+    /// The target's primary-key value (typed by the target's primary-key property).
+    case primaryKey(Value)
+    /// The target's `_key` label in this import.
+    case label(ImportLabel)
+
+    var description: String {
+        switch self {
+        case .primaryKey(let v): return "primary key \(describeKey(v))"
+        case .label(let l): return "_key \(l.description)"
+        }
+    }
+}
+
+/// A link that could not be resolved when its document was read (a forward reference).
+struct PendingReference {
+    var targetClass: String
+    var key: LinkKey
+    /// Field path of the reference inside its document, for messages.
+    var path: String
+}
+
+/// One element of a link-holding property whose value is completed at the end of the import.
+enum LinkSlot {
+    case value(Value)
+    case reference(PendingReference)
+}
+
+/// The shape of a property value waiting for its links.
+enum PendingValue {
+    case single(LinkSlot)
+    case list([LinkSlot])
+    case set([LinkSlot])
+    case map([(String, LinkSlot)])
+}
+
+/// A step from a top-level object down to an embedded one.
+enum PathStep: Hashable {
+    case property(String)
+    case index(Int)
+    case key(String)
+}
+
+/// A property of an imported object that still needs links patched in.
+struct DeferredProperty {
+    /// Steps from the top-level object to the (embedded) object holding the property.
+    var ownerSteps: [PathStep]
+    var property: String
+    var value: PendingValue
+}
+
+/// Maps link keys to objects: `_key` labels seen in this import, primary keys through the store.
+/// Keeps the properties waiting for forward references, so memory grows only with what is unresolved.
+final class LinkResolver {
+    let database: Database
+    private var labels: [String: [ImportLabel: ObjectKey]] = [:]
+    /// Classes whose labels must be remembered: some property (or any mixed) can link to them.
+    private let labelledClasses: Set<String>
+
+    init(database: Database) {
+        self.database = database
+        let schema = database.schema
+        let anyMixed = schema.classes.contains { $0.persistedProperties.contains { $0.type == .mixed } }
+        if anyMixed {
+            labelledClasses = Set(schema.classes.filter { $0.primaryKey == nil && !$0.isEmbedded }.map(\.name))
+        } else {
+            labelledClasses = Set(schema.classes.flatMap { $0.persistedProperties.compactMap { $0.type == .object ? $0.objectType : nil } })
+        }
+    }
+
+    /// Records the object a `_key` label names; false when the label is already taken.
+    func register(label: ImportLabel, className: String, key: ObjectKey) -> Bool {
+        guard labelledClasses.contains(className) else { return true }
+        return labels[className, default: [:]].updateValue(key, forKey: label) == nil
+    }
+
+    /// Whether a label is already used in a class.
+    func hasLabel(_ label: ImportLabel, className: String) -> Bool {
+        labels[className]?[label] != nil
+    }
+
+    /// The object a key names, if any: an object imported earlier, or one already in the database.
+    ///
+    /// An int `_key` this import does not define names the existing object with that object key
+    /// (so one class file of an export re-imports into its database), but only once `final` says
+    /// every document has been read: the import's own labels always win.
+    func lookup(_ className: String, _ key: LinkKey, final: Bool) throws -> ObjectKey? {
+        switch key {
+        case .label(let label):
+            if let found = labels[className]?[label] { return found }
+            guard final, case .int(let raw) = label, try database.exists(className, ObjectKey(raw)) else { return nil }
+            return ObjectKey(raw)
+        case .primaryKey(let value):
+            return try database.key(className, primaryKey: value)
+        }
+    }
+}
+
+/// A key value as messages show it: strings quoted, ids with their type.
+func describeKey(_ value: Value) -> String {
+    switch value {
+    case .string(let s): return "'\(abbreviated(s))'"
+    case .int(let i): return String(i)
+    case .objectId(let o): return "ObjectId('\(o.hexString)')"
+    case .uuid(let u): return "UUID('\(UUIDCodec.string(u))')"
+    case .null: return "null"
+    default: return value.kindName
+    }
+}

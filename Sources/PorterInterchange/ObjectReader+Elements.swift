@@ -1,0 +1,137 @@
+import Foundation
+
+extension ObjectReader {
+    /// One value or collection element of `property`; nil after recording an error.
+    func readElement(_ value: DocumentValue, _ property: Property, path: String, steps: [PathStep],
+                     into result: inout ReadObject) -> LinkSlot? {
+        func fail(_ message: String) -> LinkSlot? {
+            result.errors.append(FieldError(path: path, message: message))
+            return nil
+        }
+        if case .null = value {
+            if property.isOptional { return .value(.null) }
+            if property.isCollection {
+                return fail("null is not allowed in a \(collectionName(property)) of required \(elementName(property)) values")
+            }
+            return fail("required property cannot be null")
+        }
+        switch property.type {
+        case .object:
+            guard let targetName = property.objectType, let target = schema[targetName] else {
+                return fail("property links to unknown class '\(property.objectType ?? "")'")
+            }
+            if target.isEmbedded {
+                guard case .document(let doc) = value else {
+                    return fail("expected an embedded \(target.name) document but got \(value.kindDescription)")
+                }
+                // `steps` already ends with this property (and index or key): the child's place.
+                let fields = readFields(doc, target, path: path, steps: steps, topLevel: false, into: &result)
+                return .value(.object(fields))
+            }
+            do {
+                return try link(to: target, key: try linkKey(value, target), path: path)
+            } catch {
+                return fail(error.message)
+            }
+        case .mixed:
+            return readMixed(value, path: path, into: &result)
+        default:
+            do {
+                return .value(try ScalarReader.read(value, as: property.type))
+            } catch {
+                return fail(error.message)
+            }
+        }
+    }
+
+    /// A link value now, or a pending reference when the target is not known yet.
+    private func link(to target: ObjectSchema, key: LinkKey, path: String) throws(FieldErrorMessage) -> LinkSlot {
+        let found: ObjectKey?
+        do {
+            found = try resolver.lookup(target.name, key, final: false)
+        } catch let error as PorterError {
+            throw FieldErrorMessage("cannot look up the link target: \(error.message)")
+        } catch {
+            throw FieldErrorMessage("cannot look up the link target: \(error)")
+        }
+        if let found { return .value(.link(ObjectLink(target.name, found))) }
+        return .reference(PendingReference(targetClass: target.name, key: key, path: path))
+    }
+
+    /// How a document names the target of a link: its primary key, or its `_key` label.
+    func linkKey(_ value: DocumentValue, _ target: ObjectSchema) throws(FieldErrorMessage) -> LinkKey {
+        guard let pk = target.primaryKeyProperty else {
+            switch value {
+            case .int32(let i): return .label(.int(Int64(i)))
+            case .int64(let i): return .label(.int(i))
+            case .double(let d) where Int64(exactly: d) != nil: return .label(.int(Int64(d)))
+            case .string(let s): return .label(.string(s))
+            default:
+                throw FieldErrorMessage("expected the _key (an integer or string label) of a \(target.name) but got \(value.kindDescription)")
+            }
+        }
+        if case .document = value {
+            throw FieldErrorMessage("expected the primary key of a \(target.name) (\(pk.type.rawValue)) but got a document: links are written as the target's primary key")
+        }
+        do {
+            return .primaryKey(try ScalarReader.read(value, as: pk.type))
+        } catch {
+            throw FieldErrorMessage("link to \(target.name): \(error.message)")
+        }
+    }
+
+    /// A `mixed` value: any scalar Porter stores, or a DBRef naming a link.
+    private func readMixed(_ value: DocumentValue, path: String, into result: inout ReadObject) -> LinkSlot? {
+        func fail(_ message: String) -> LinkSlot? {
+            result.errors.append(FieldError(path: path, message: message))
+            return nil
+        }
+        switch value {
+        case .null: return .value(.null)
+        case .bool(let b): return .value(.bool(b))
+        case .int32(let i): return .value(.int(Int64(i)))
+        case .int64(let i): return .value(.int(i))
+        case .double(let d): return .value(.double(d))
+        case .string(let s):
+            do { try ScalarReader.checkSize(s.utf8.count, "string") } catch { return fail(error.message) }
+            return .value(.string(s))
+        case .binary(let d, 0), .binary(let d, 2):
+            do { try ScalarReader.checkSize(d.count, "data") } catch { return fail(error.message) }
+            return .value(.data(d))
+        case .binary(_, 4):
+            do { return .value(try ScalarReader.read(value, as: .uuid)) } catch { return fail(error.message) }
+        case .binary(_, let subtype):
+            return fail("binary subtype 0x\(hexByte(subtype)) cannot be stored (Porter keeps data as subtype 0x00 and UUIDs as subtype 0x04)")
+        case .objectId(let o): return .value(.objectId(o))
+        case .dateTime(let t): return .value(.date(t))
+        case .decimal128(let d): return .value(.decimal128(d))
+        case .dbRef(let className, let id):
+            guard let target = schema[className] else {
+                return fail("DBRef to unknown class '\(abbreviated(className))'")
+            }
+            if target.isEmbedded {
+                return fail("DBRef to embedded class '\(className)': a mixed value can only link to top-level objects")
+            }
+            do {
+                return try link(to: target, key: try linkKey(id, target), path: path)
+            } catch {
+                return fail(error.message)
+            }
+        case .document:
+            return fail("a mixed value cannot hold a document (only scalars, or a link written as {\"$ref\": …, \"$id\": …})")
+        case .array:
+            return fail("a mixed value cannot hold an array")
+        case .unsupported(let name):
+            return fail("a BSON \(name) cannot be stored in a mixed property")
+        }
+    }
+
+    func collectionName(_ property: Property) -> String {
+        switch property.collection {
+        case .list: return "list"
+        case .set: return "set"
+        case .map: return "map"
+        case .none: return "value"
+        }
+    }
+}

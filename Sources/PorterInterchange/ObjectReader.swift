@@ -1,0 +1,200 @@
+import Foundation
+
+/// What reading one document produced.
+struct ReadObject {
+    /// Values for the store, keyed by property (links not yet resolvable hold placeholders).
+    var values: [String: Value] = [:]
+    /// The document's `_key` label, for a class without a primary key.
+    var label: ImportLabel?
+    /// Properties to complete once every document has been read.
+    var deferred: [DeferredProperty] = []
+    /// Every problem found, with its field path.
+    var errors: [FieldError] = []
+}
+
+/// Reads documents by the schema: matches fields to properties, reads each value with the forms
+/// its type accepts, recurses into embedded objects, and turns link keys into links (or pending
+/// references). It reports every bad field of a document, not just the first.
+final class ObjectReader {
+    let schema: Schema
+    let options: ImportOptions
+    let resolver: LinkResolver
+    private var propertyMaps: [String: [String: Property]] = [:]
+
+    init(schema: Schema, options: ImportOptions, resolver: LinkResolver) {
+        self.schema = schema
+        self.options = options
+        self.resolver = resolver
+    }
+
+    /// Reads a top-level document of `cls`.
+    func read(_ doc: Document, as cls: ObjectSchema) -> ReadObject {
+        var result = ReadObject()
+        result.values = readFields(doc, cls, path: "", steps: [], topLevel: true, into: &result)
+        if let pk = cls.primaryKeyProperty, result.values[pk.name] == nil, !doc.fields.contains(where: { $0.key == pk.name }),
+           pk.defaultValue == nil, !pk.isOptional, pk.type == .int || pk.type == .string {
+            result.errors.append(FieldError(path: pk.name, message: "missing primary key field '\(pk.name)'"))
+        }
+        return result
+    }
+
+    private func properties(of cls: ObjectSchema) -> [String: Property] {
+        if let map = propertyMaps[cls.name] { return map }
+        let map = Dictionary(cls.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        propertyMaps[cls.name] = map
+        return map
+    }
+
+    /// The fields of one object (top-level or embedded).
+    func readFields(_ doc: Document, _ cls: ObjectSchema, path: String, steps: [PathStep], topLevel: Bool,
+                            into result: inout ReadObject) -> [String: Value] {
+        let props = properties(of: cls)
+        var values: [String: Value] = Dictionary(minimumCapacity: doc.fields.count)
+        var seen = Set<String>()
+        for (key, value) in doc.fields {
+            // A hostile document may hold a million bad fields: stop at the error limit.
+            if result.errors.count >= options.maxErrors { break }
+            let fieldPath = path.isEmpty ? key : path + "." + key
+            guard seen.insert(key).inserted else {
+                result.errors.append(FieldError(path: fieldPath, message: "duplicate field '\(abbreviated(key))'"))
+                continue
+            }
+            guard let property = props[key] else {
+                if topLevel, key == "_key", cls.primaryKey == nil {
+                    readLabel(value, fieldPath, into: &result)
+                } else if key == "_id", cls.isEmbedded {
+                    result.errors.append(FieldError(path: fieldPath, message: "embedded objects have no _id ('\(cls.name)' is an embedded class without a primary key)"))
+                } else if !options.ignoreUnknown {
+                    result.errors.append(FieldError(path: fieldPath, message: "unknown field (class '\(cls.name)' has no property '\(abbreviated(key))'; use --ignore-unknown to skip it)"))
+                }
+                continue
+            }
+            if property.isComputed {
+                if !options.ignoreUnknown {
+                    result.errors.append(FieldError(path: fieldPath, message: "'\(key)' is a computed linkingObjects property and cannot be imported"))
+                }
+                continue
+            }
+            if let read = readProperty(value, property, path: fieldPath, steps: steps, into: &result) {
+                values[key] = read
+            }
+        }
+        // Upsert replaces objects: every field the document leaves out goes back to its default.
+        if topLevel, options.mode == .upsert {
+            for property in cls.persistedProperties where values[property.name] == nil && property.name != cls.primaryKey {
+                if !seen.contains(property.name) { values[property.name] = Database.defaultValue(for: property) }
+            }
+        }
+        return values
+    }
+
+    private func readLabel(_ value: DocumentValue, _ path: String, into result: inout ReadObject) {
+        switch value {
+        case .int32(let i): result.label = .int(Int64(i))
+        case .int64(let i): result.label = .int(i)
+        case .double(let d) where Int64(exactly: d) != nil: result.label = .int(Int64(d))
+        case .string(let s): result.label = .string(s)
+        default:
+            result.errors.append(FieldError(path: path, message: "_key must be an integer or a string label, not \(value.kindDescription)"))
+        }
+    }
+
+    /// One property's value; nil after recording an error.
+    private func readProperty(_ value: DocumentValue, _ property: Property, path: String, steps: [PathStep],
+                              into result: inout ReadObject) -> Value? {
+        let errorCount = result.errors.count
+        var slots: [LinkSlot] = []
+        var hasReference = false
+        func element(_ v: DocumentValue, _ elementPath: String, _ step: [PathStep]) -> LinkSlot? {
+            let slot = readElement(v, property, path: elementPath, steps: steps + step, into: &result)
+            if case .reference? = slot { hasReference = true }
+            return slot
+        }
+        switch property.collection {
+        case .none:
+            guard let slot = element(value, path, [.property(property.name)]) else { return nil }
+            if case .value(let v) = slot { return v }
+            result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name, value: .single(slot)))
+            return .null
+        case .list, .set:
+            guard case .array(let elements) = value else {
+                result.errors.append(FieldError(path: path, message: "expected an array (\(property.collection == .list ? "list" : "set") of \(elementName(property))) but got \(value.kindDescription)"))
+                return nil
+            }
+            slots.reserveCapacity(elements.count)
+            for (i, v) in elements.enumerated() {
+                if let slot = element(v, path + "." + String(i), [.property(property.name), .index(i)]) { slots.append(slot) }
+            }
+            guard result.errors.count == errorCount else { return nil }
+            if property.collection == .set, let duplicate = firstDuplicate(slots) {
+                result.errors.append(FieldError(path: path, message: "duplicate set element \(duplicate)"))
+                return nil
+            }
+            if hasReference {
+                result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name,
+                                                        value: property.collection == .list ? .list(slots) : .set(slots)))
+                return property.collection == .list ? .list([]) : .set([])
+            }
+            let values = slots.map { if case .value(let v) = $0 { return v } else { return Value.null } }
+            return property.collection == .list ? .list(values) : .set(values)
+        case .map:
+            guard case .document(let doc) = value else {
+                result.errors.append(FieldError(path: path, message: "expected a document (map of \(elementName(property))) but got \(value.kindDescription)"))
+                return nil
+            }
+            var entries: [(String, LinkSlot)] = []
+            var keys: [String: String] = [:]
+            for (key, v) in doc.fields {
+                let entryPath = path + "." + key
+                if let problem = mapKeyProblem(key) {
+                    result.errors.append(FieldError(path: entryPath, message: problem))
+                    continue
+                }
+                if let earlier = keys.updateValue(key, forKey: key) {
+                    let message = earlier.utf8.elementsEqual(key.utf8)
+                        ? "duplicate map key '\(abbreviated(key))'"
+                        : "map keys '\(abbreviated(earlier))' and '\(abbreviated(key))' are canonically equivalent Unicode; a map cannot hold both"
+                    result.errors.append(FieldError(path: entryPath, message: message))
+                    continue
+                }
+                if let slot = element(v, entryPath, [.property(property.name), .key(key)]) { entries.append((key, slot)) }
+            }
+            guard result.errors.count == errorCount else { return nil }
+            if hasReference {
+                result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name, value: .map(entries)))
+                return .map([:])
+            }
+            var map: [String: Value] = Dictionary(minimumCapacity: entries.count)
+            for (key, slot) in entries { if case .value(let v) = slot { map[key] = v } }
+            return .map(map)
+        }
+    }
+
+    /// Why a map key is not allowed, or nil (the store's rule, checked here to name the entry).
+    private func mapKeyProblem(_ key: String) -> String? {
+        if key.isEmpty { return "invalid map key '': keys must not be empty" }
+        if key.hasPrefix("$") { return "invalid map key '\(abbreviated(key))': keys must not start with '$'" }
+        if key.contains(".") { return "invalid map key '\(abbreviated(key))': keys must not contain '.'" }
+        if key.utf8.contains(0) { return "invalid map key '\(abbreviated(key))': keys must not contain NUL" }
+        return nil
+    }
+
+    private func firstDuplicate(_ slots: [LinkSlot]) -> String? {
+        var seenValues = Set<Value>()
+        var seenKeys = Set<LinkKey>()
+        for slot in slots {
+            switch slot {
+            case .value(let v):
+                if !seenValues.insert(v).inserted { return describeKey(v) }
+            case .reference(let ref):
+                if !seenKeys.insert(ref.key).inserted { return ref.key.description }
+            }
+        }
+        return nil
+    }
+
+    func elementName(_ property: Property) -> String {
+        let base = property.type == .object ? (property.objectType ?? "?") : property.type.rawValue
+        return base + (property.isOptional && property.type != .mixed ? "?" : "")
+    }
+}

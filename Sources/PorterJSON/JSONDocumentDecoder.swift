@@ -1,0 +1,47 @@
+import Foundation
+import PorterInterchange
+
+/// Reads JSON documents — plain, relaxed or canonical Extended JSON, in any mix — from one
+/// document per line, a JSON array, or a fixture file, one document at a time.
+public final class JSONDocumentDecoder: DocumentDecoder {
+    private let reader: JSONLayoutReader
+    private let parser: JSONCParser
+
+    /// Creates a decoder over `input`; `context` tells fixtures from class files.
+    public init(input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth) throws {
+        reader = JSONLayoutReader(input: input, context: context, maxDepth: maxDepth)
+        parser = try JSONCParser(maxDepth: maxDepth)
+    }
+
+    /// The `schemaVersion` of a fixture file, once read.
+    public var fixtureSchemaVersion: UInt64? { reader.fixtureVersion }
+
+    /// Whether the input is a fixture file (known after the first call to ``next()``).
+    public var isFixture: Bool { reader.layout == .fixture }
+
+    /// The next document, or nil at the end.
+    public func next() throws -> DecodedDocument? {
+        guard let (className, label, element) = try reader.next() else { return nil }
+        if let problem = element.problem {
+            throw DocumentInputError(label: label, message: "\(problem) (document starting on line \(element.line))", recoverable: true)
+        }
+        let buffer = reader.buffer
+        do {
+            let doc: Document
+            if element.bigIntegers.isEmpty {
+                doc = try parser.parse(buffer.storage.bytes(element.range), expectedMembers: element.memberCount)
+            } else {
+                // json-c saturates integers outside the 64-bit range; written with a fraction
+                // they parse as the nearest double instead, which every integer reader rejects.
+                var copy = buffer.slice(element.range)
+                for range in element.bigIntegers.reversed() {
+                    copy.insert(contentsOf: Array(".0".utf8), at: range.upperBound)
+                }
+                doc = try copy.withUnsafeBytes { try parser.parse($0, expectedMembers: element.memberCount) }
+            }
+            return DecodedDocument(className: className, label: label, document: doc)
+        } catch let error as JSONCParser.Failure {
+            throw DocumentInputError(label: label, path: error.path, message: "\(error.message)\(error.path.isEmpty ? " (document starting on line \(element.line))" : "")", recoverable: true)
+        }
+    }
+}

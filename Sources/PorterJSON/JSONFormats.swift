@@ -1,0 +1,56 @@
+import Foundation
+import PorterBSON
+import PorterInterchange
+
+/// Plain, schema-typed JSON output (`--format json`) and the JSON reader for every JSON flavour:
+/// plain, relaxed and canonical Extended JSON, line-delimited, arrays and fixture files.
+public struct JSONFormat: DocumentOutputFormat, DocumentInputFormat {
+    /// Creates the format.
+    public init() {}
+
+    /// `json`.
+    public var name: String { "json" }
+    /// The names `--format` accepts for JSON input (Extended JSON is read by the same reader).
+    public var names: [String] { ["json", "ejson", "ejson-canonical", "extended-json"] }
+    /// `json`.
+    public var fileExtension: String { "json" }
+    /// `.json`, `.ndjson`, `.jsonl` files.
+    public var fileExtensions: [String] { ["json", "ndjson", "jsonl"] }
+
+    /// A plain JSON encoder.
+    public func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
+        PlainJSONEncoder(output: output, array: options.array)
+    }
+
+    /// A JSON decoder.
+    public func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
+        try JSONDocumentDecoder(input: input, context: context)
+    }
+
+    /// Input whose first significant byte opens an object or an array.
+    public func recognizes(prefix: [UInt8]) -> Bool {
+        guard !prefix.contains(0) else { return false }
+        let significant = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        return significant.first == UInt8(ascii: "{") || significant.first == UInt8(ascii: "[")
+    }
+}
+
+/// The formats Porter ships, by command-line name.
+public enum InterchangeFormats {
+    /// Output formats: `bson`, `json`, `ejson` (relaxed), `ejson-canonical`.
+    public static let output: [DocumentOutputFormat] = [
+        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true),
+    ]
+
+    /// Input readers: BSON, and JSON for every JSON flavour.
+    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat()]
+
+    /// The output format named `name`.
+    /// - Throws: ``PorterError/Code/usage`` listing the known names.
+    public static func outputFormat(named name: String) throws -> DocumentOutputFormat {
+        guard let format = output.first(where: { $0.name == name }) else {
+            throw PorterError(.usage, "unknown export format '\(name)' (known: \(output.map(\.name).joined(separator: ", ")))")
+        }
+        return format
+    }
+}

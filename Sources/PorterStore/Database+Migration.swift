@@ -1,0 +1,252 @@
+import CSQLite
+import Foundation
+import PorterDiff
+
+/// Storage-level primitives for the migration runtime (PorterMigration), kept apart from the
+/// object API: they work on tables and columns as they physically are, which during a migration
+/// is neither the old nor the new schema. Every primitive must run inside a write transaction
+/// (except the snapshot ones), and rows are processed in key order in bounded batches or through
+/// one streaming statement, never a whole class at once.
+public struct MigrationStorage {
+    /// The database the primitives work on.
+    public let database: Database
+    /// Rows per batch when a primitive reads and rewrites the same table.
+    public static let batchSize = 2_000
+
+    /// Wraps a database.
+    public init(_ database: Database) { self.database = database }
+
+    var connection: SQLiteConnection { database.connection }
+    var ddl: SchemaDDL { SchemaDDL(connection: connection) }
+
+    // MARK: - Snapshot (the "old Realm")
+
+    /// Starts a read transaction and pins its snapshot, so this connection keeps seeing the file
+    /// as it was even while another connection writes (WAL). Ends with ``endSnapshot()``.
+    public func beginSnapshot() throws {
+        try connection.execute("BEGIN DEFERRED")
+        _ = try connection.scalar("SELECT count(*) FROM _porter_meta")
+    }
+
+    /// Ends the snapshot started by ``beginSnapshot()``.
+    public func endSnapshot() {
+        if connection.inTransaction { try? connection.execute("COMMIT") }
+    }
+
+    // MARK: - What is physically there
+
+    /// Whether the class has a table.
+    public func hasTable(_ className: String) throws -> Bool {
+        try database.storageTableExists(StorageLayout.table(className))
+    }
+
+    /// The class table's columns (without `_key`).
+    public func columns(_ className: String) throws -> [String] { try database.storageColumns(className) }
+
+    /// Names of the properties that have a collection table for this class.
+    public func collectionProperties(_ className: String) throws -> [String] {
+        let prefix = StorageLayout.collectionTable(className, "")
+        let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
+        stmt.bind(1, int: Int64(prefix.utf8.count))
+        stmt.bind(2, text: prefix)
+        var names: [String] = []
+        while try stmt.step() { names.append(String(stmt.text(0).utf8.dropFirst(prefix.utf8.count)) ?? "") }
+        return names.filter { !$0.isEmpty && !$0.contains(".") }
+    }
+
+    /// Whether the property has storage: a column, or a collection table.
+    public func hasStorage(_ className: String, _ property: String, collection: Bool) throws -> Bool {
+        collection ? try database.storageTableExists(StorageLayout.collectionTable(className, property))
+            : try columns(className).contains(property)
+    }
+
+    /// Up to `limit` object keys of a class greater than `after` and at most `upTo`, in order:
+    /// for walking a class that is being modified without seeing objects created meanwhile.
+    public func keys(_ className: String, after: Int64, upTo: Int64, limit: Int) throws -> [ObjectKey] {
+        let stmt = try connection.cached("SELECT _key FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key > ? AND _key <= ? ORDER BY _key LIMIT ?")
+        stmt.bind(1, int: after)
+        stmt.bind(2, int: upTo)
+        stmt.bind(3, int: Int64(limit))
+        defer { stmt.reset() }
+        var keys: [ObjectKey] = []
+        while try stmt.step() { keys.append(ObjectKey(stmt.int64(0))) }
+        return keys
+    }
+
+    /// The largest object key of a class, if it has objects.
+    public func maxKey(_ className: String) throws -> Int64? {
+        let stmt = try connection.prepare("SELECT max(_key) FROM \(quoteIdentifier(StorageLayout.table(className)))")
+        guard try stmt.step(), stmt.type(0) != SQLITE_NULL else { return nil }
+        return stmt.int64(0)
+    }
+
+    // MARK: - Classes
+
+    /// Creates a class's tables and indexes.
+    public func createClass(_ cls: ObjectSchema) throws { try ddl.createClass(cls) }
+
+    /// Drops a class's table and every collection table it has.
+    public func dropClass(_ className: String) throws {
+        for property in try collectionProperties(className) {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property)))")
+        }
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.table(className)))")
+    }
+
+    /// Renames a class's tables (indexes must have been dropped) and rewrites `mixed` links that
+    /// name it, in every property of `mixedSources`.
+    public func renameClass(from: String, to: String, mixedSources: [LinkSource]) throws {
+        for property in try collectionProperties(from) {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(from, property))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(to, property)))")
+        }
+        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(from))) RENAME TO \(quoteIdentifier(StorageLayout.table(to)))")
+        for source in mixedSources {
+            try rewriteMixedLinks(in: source, from: from) { link in .link(ObjectLink(to, link.key)) }
+        }
+    }
+
+    // MARK: - Indexes
+
+    /// Drops every index on a class's table and collection tables (SQLite cannot drop or rename
+    /// an indexed column, and index names follow class and property names).
+    public func dropIndexes(_ className: String) throws {
+        var tables = [StorageLayout.table(className)]
+        tables += try collectionProperties(className).map { StorageLayout.collectionTable(className, $0) }
+        for table in tables {
+            let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+            stmt.bind(1, text: table)
+            var names: [String] = []
+            while try stmt.step() { names.append(stmt.text(0)) }
+            for name in names { try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
+        }
+    }
+
+    /// Drops only a class's primary-key index (so duplicates may exist while a migration runs).
+    public func dropPrimaryKeyIndex(_ className: String) throws {
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(className)))")
+    }
+
+    /// Creates the indexes `cls` declares (primary key, indexed and link columns, and, with
+    /// `collections`, those of its collection tables). Existing class-table indexes are kept.
+    public func createIndexes(_ cls: ObjectSchema, collections: Bool = true) throws {
+        try ddl.createIndexes(cls)
+        for property in cls.persistedProperties where property.isCollection && collections {
+            // SchemaDDL's collection indexes, made only where missing (existing ones are kept).
+            let table = quoteIdentifier(StorageLayout.collectionTable(cls.name, property.name))
+            if property.collection == .set {
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(cls.name, property.name))) ON \(table) (_owner, value)")
+            }
+            if property.type == .object || property.type == .mixed || property.isIndexed {
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name))) ON \(table) (value)")
+            }
+        }
+    }
+
+    // MARK: - Properties
+
+    /// Adds storage for a property; existing objects get `fill`, or the property's default (null
+    /// for optional properties and links, empty for collections). A value SQL can write as a
+    /// literal becomes the column's default, so existing rows are not rewritten.
+    public func addProperty(_ className: String, _ property: Property, fill: Value? = nil) throws {
+        let value = fill ?? Database.defaultValue(for: property)
+        if !property.isCollection, !value.isNull, let literal = try sqlLiteral(value, type: property.type) {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name)) DEFAULT \(literal)")
+            return
+        }
+        try ddl.addProperty(className, property)
+        guard !property.isCollection, !value.isNull else { return }
+        let stmt = try connection.prepare("UPDATE \(quoteIdentifier(StorageLayout.table(className))) SET \(quoteIdentifier(property.name)) = ?")
+        StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
+        try stmt.run()
+    }
+
+    /// The SQL literal of a value as the codec stores it, when SQL reads it back exactly
+    /// (integers, text without NUL, blobs, and doubles that are small integers); else nil.
+    func sqlLiteral(_ value: Value, type: PropertyType) throws -> String? {
+        let stmt = try connection.prepare("SELECT ?")
+        StorageCodec.bind(value, type: type, to: stmt, at: 1)
+        guard try stmt.step() else { return nil }
+        switch stmt.value(0) {
+        case .null: return nil
+        case .integer(let i): return String(i)
+        case .real(let d):
+            guard d == d.rounded(), abs(d) < 9_007_199_254_740_992, !(d == 0 && d.sign == .minus) else { return nil }
+            return String(Int64(d)) + ".0"
+        case .text(let t):
+            guard !t.contains("\0") else { return nil }
+            return "'" + t.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let bytes):
+            let digits = Array("0123456789ABCDEF")
+            return "X'" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) + "'"
+        }
+    }
+
+    /// Drops a property's column (and every index on it) or collection table.
+    public func dropProperty(_ className: String, _ name: String, collection: Bool) throws {
+        if collection {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, name)))")
+        } else if try columns(className).contains(name) {
+            for index in try indexes(onColumn: name, of: StorageLayout.table(className)) {
+                try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(index))")
+            }
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) DROP COLUMN \(quoteIdentifier(name))")
+        }
+    }
+
+    /// Renames a property's column or collection table. Its indexes, named after the property,
+    /// are dropped; ``createIndexes(_:collections:)`` makes them again under the new name.
+    public func renameProperty(_ className: String, from: String, to: String, collection: Bool) throws {
+        try dropPropertyIndexes(className, from)
+        if collection {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, to)))")
+        } else {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
+        }
+    }
+
+    /// Drops the indexes named after a property (its column index, or its collection table's).
+    public func dropPropertyIndexes(_ className: String, _ property: String) throws {
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property)))")
+        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property)))")
+    }
+
+    /// Whether an index with this name exists.
+    public func hasIndex(_ name: String) throws -> Bool {
+        let stmt = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
+        stmt.bind(1, text: name)
+        return try stmt.step()
+    }
+
+    /// Whether the class's unique primary-key index exists.
+    public func hasPrimaryKeyIndex(_ className: String) throws -> Bool {
+        try hasIndex(StorageLayout.primaryKeyIndex(className))
+    }
+
+    /// The names of the indexes of `table` that include `column`.
+    func indexes(onColumn column: String, of table: String) throws -> [String] {
+        let list = try connection.prepare("SELECT name FROM pragma_index_list(?) WHERE origin = 'c'")
+        list.bind(1, text: table)
+        var names: [String] = []
+        while try list.step() { names.append(list.text(0)) }
+        return try names.filter { name in
+            let info = try connection.prepare("SELECT 1 FROM pragma_index_info(?) WHERE name = ?")
+            info.bind(1, text: name)
+            info.bind(2, text: column)
+            return try info.step()
+        }
+    }
+
+    /// Sets every null of a property (every null element of a collection) to `value`; returns
+    /// how many were filled.
+    @discardableResult
+    public func fillNulls(_ className: String, _ property: Property, with value: Value) throws -> Int {
+        let (table, column) = property.isCollection
+            ? (StorageLayout.collectionTable(className, property.name), "value")
+            : (StorageLayout.table(className), property.name)
+        guard try database.storageTableExists(table) else { return 0 }
+        let stmt = try connection.prepare("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE \(quoteIdentifier(column)) IS NULL")
+        StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
+        try stmt.run()
+        return connection.changes
+    }
+}

@@ -1,0 +1,62 @@
+import CSQLite
+import Foundation
+import PorterDiff
+
+/// The checks a migration runs before it commits, as streaming SQL over the final tables.
+extension MigrationStorage {
+    /// Objects whose single-value property is null (or, for a collection, that hold a null element).
+    public func nullValues(_ className: String, _ property: Property) throws -> SampledCount {
+        let slot = slot(className, property)
+        guard try exists(slot, collection: property.isCollection, className: className) else { return SampledCount(count: 0) }
+        let stmt = try connection.prepare("SELECT \(slot.owner) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) IS NULL ORDER BY \(slot.owner)")
+        var result = SampledCount(count: 0)
+        while try stmt.step() {
+            result.count += 1
+            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(stmt.int64(0)))") }
+        }
+        return result
+    }
+
+    /// Links of a property (link, collection of links, or `mixed`) whose target object does not exist.
+    public func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
+        let slot = slot(className, property)
+        var result = SampledCount(count: 0)
+        guard try exists(slot, collection: property.isCollection, className: className) else { return result }
+        let column = quoteIdentifier(slot.column)
+        func note(_ owner: Int64, _ target: String) {
+            result.count += 1
+            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(owner)).\(property.name) -> \(target)") }
+        }
+        if property.type == .object, let target = property.objectType {
+            guard try hasTable(target) else {
+                let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL")
+                while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
+                return result
+            }
+            let stmt = try connection.prepare("""
+                SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL
+                  AND \(column) NOT IN (SELECT _key FROM \(quoteIdentifier(StorageLayout.table(target))))
+                """)
+            while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
+        } else if property.type == .mixed {
+            let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = x'09'")
+            while try stmt.step() {
+                guard case .link(let link) = try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil) else { continue }
+                let found = try hasTable(link.className) && rowExists(link.className, link.key.rawValue)
+                if !found { note(stmt.int64(0), link.description) }
+            }
+        }
+        return result
+    }
+
+    /// Whether the class table has a row with this key (no schema needed).
+    func rowExists(_ className: String, _ key: Int64) throws -> Bool {
+        let stmt = try connection.cached("SELECT 1 FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key = ?")
+        stmt.bind(1, int: key)
+        defer { stmt.reset() }
+        return try stmt.step()
+    }
+
+    /// `PRAGMA integrity_check` problems (empty when the file is sound).
+    public func integrityProblems() throws -> [String] { try database.sqliteIntegrityCheck() }
+}

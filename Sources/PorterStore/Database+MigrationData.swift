@@ -1,0 +1,212 @@
+import CSQLite
+import Foundation
+import PorterDiff
+
+/// Values that could not be converted: how many, and which objects (a bounded sample).
+public struct ConversionFailures: Sendable, Equatable {
+    /// How many values failed.
+    public var count = 0
+    /// Up to ``MigrationStorage/sampleLimit`` lines such as `Dog(3): 'abc' is not an integer`.
+    public var sample: [String] = []
+
+    mutating func add(_ line: String) {
+        count += 1
+        if sample.count < MigrationStorage.sampleLimit { sample.append(line) }
+    }
+}
+
+extension MigrationStorage {
+    /// How many examples failures and checks keep.
+    public static let sampleLimit = 10
+
+    /// Reports `(done, total)` while a primitive works through a class.
+    public typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// Converts the values of `from` (stored under `from.name`) into `to`'s type and shape, in
+    /// place: a single value, element-wise for lists, sets and maps, or a single value into a list
+    /// or set holding it. Nulls stay null when `to` allows it, else take `fill`.
+    /// - Throws: ``PorterError/Code/migrationFailed`` naming the objects whose values do not
+    ///   convert (after scanning all of them, so the count is complete); nothing is left half done
+    ///   as long as the caller rolls back.
+    @discardableResult
+    public func convert(_ className: String, from: Property, to: Property, rule: ConversionRule, fill: Value?,
+                        progress: Progress? = nil) throws -> Int {
+        var failures = ConversionFailures()
+        func convertOne(_ value: Value, owner: Int64, element: Bool) -> Value? {
+            if value.isNull {
+                if to.isOptional || (to.isCollection && !element) { return .null }
+                if let fill { return fill }
+                failures.add("\(className)(\(owner)): null but '\(className).\(to.name)' is required (add a fill value)")
+                return nil
+            }
+            do {
+                return try ValueConversion.convertElement(value, to: to.type, rule: rule)
+            } catch let error as PorterError {
+                failures.add("\(className)(\(owner)): \(error.message)")
+            } catch {
+                failures.add("\(className)(\(owner)): \(error)")
+            }
+            return nil
+        }
+        let total = try database.objectCount(className)
+        var converted = 0
+        switch (from.collection, to.collection) {
+        case (.none, .none):
+            converted = try convertColumn(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: false) }
+        case (.none, _):
+            converted = try wrapColumn(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: true) }
+        default:
+            converted = try convertCollection(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: true) }
+        }
+        if failures.count > 0 {
+            throw PorterError(.migrationFailed,
+                              "Cannot convert '\(className).\(to.name)' from '\(from.typeShorthand)' to '\(to.typeShorthand)' (\(rule.rawValue)): \(failures.count) value\(failures.count == 1 ? "" : "s") cannot be converted.",
+                              location: "\(className).\(to.name)", details: failures.sample + (failures.count > failures.sample.count ? ["… and \(failures.count - failures.sample.count) more"] : []))
+        }
+        return converted
+    }
+
+    /// Single value → single value, in place (columns are untyped, and each batch is read before
+    /// it is rewritten). Conversions SQL performs exactly take one `UPDATE`.
+    private func convertColumn(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+                               _ convert: (Value, Int64) -> Value?) throws -> Int {
+        if let converted = try convertWithSQL(className, from: from, to: to, convert) {
+            progress?(total, total)
+            return converted
+        }
+        let table = quoteIdentifier(StorageLayout.table(className))
+        let column = quoteIdentifier(from.name)
+        let select = try connection.prepare("SELECT _key, \(column) FROM \(table) WHERE _key > ? ORDER BY _key LIMIT \(MigrationStorage.batchSize)")
+        let update = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE _key = ?")
+        var last = Int64.min, done = 0, converted = 0
+        while true {
+            select.reset()
+            select.bind(1, int: last)
+            var batch: [(Int64, Value)] = []
+            while try select.step() {
+                batch.append((select.int64(0), try StorageCodec.read(select, 1, type: from.type, objectType: from.objectType)))
+            }
+            guard let tail = batch.last else { break }
+            last = tail.0
+            for (key, value) in batch {
+                guard let result = convert(value, key), !(result.isNull && value.isNull) else { continue }
+                StorageCodec.bind(result, type: to.type, to: update, at: 1)
+                update.bind(2, int: key)
+                try update.run()
+                if !value.isNull { converted += 1 }
+            }
+            done += batch.count
+            progress?(done, total)
+        }
+        return converted
+    }
+
+    /// int → string and int → double as one SQL `UPDATE` when SQL's conversion is exactly Porter's
+    /// (decimal text; doubles only for integers within ±2^53). Nulls go through `convert` (fill or
+    /// failure). Returns nil when the fast path does not apply.
+    private func convertWithSQL(_ className: String, from: Property, to: Property, _ convert: (Value, Int64) -> Value?) throws -> Int? {
+        guard from.type == .int, to.type == .string || to.type == .double else { return nil }
+        let table = quoteIdentifier(StorageLayout.table(className))
+        let column = quoteIdentifier(from.name)
+        if to.type == .double {
+            let limit = "9007199254740992"
+            guard try database.integer("SELECT count(*) FROM \(table) WHERE \(column) > \(limit) OR \(column) < -\(limit)") == 0 else { return nil }
+        }
+        if !to.isOptional {
+            let nulls = try connection.prepare("SELECT _key FROM \(table) WHERE \(column) IS NULL ORDER BY _key")
+            var fill: Value?
+            while try nulls.step() {
+                // `convert` gives the fill value, or records a failure for this object when there is none.
+                if let value = convert(.null, nulls.int64(0)), !value.isNull, fill == nil { fill = value }
+            }
+            if let fill {
+                let stmt = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE \(column) IS NULL")
+                StorageCodec.bind(fill, type: to.type, to: stmt, at: 1)
+                try stmt.run()
+            }
+        }
+        try connection.execute("UPDATE \(table) SET \(column) = CAST(\(column) AS \(to.type == .string ? "TEXT" : "REAL")) WHERE typeof(\(column)) = 'integer'")
+        return connection.changes
+    }
+
+    /// Single value → list or set: each non-null value becomes the one element of its object's
+    /// collection (null gives an empty collection).
+    private func wrapColumn(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+                            _ convert: (Value, Int64) -> Value?) throws -> Int {
+        try ddl.createCollectionTable(className, to)
+        let collection = quoteIdentifier(StorageLayout.collectionTable(className, to.name))
+        let insert = try connection.prepare(to.collection == .list
+            ? "INSERT INTO \(collection) (_owner, _pos, value) VALUES (?, 0, ?)"
+            : "INSERT INTO \(collection) (_owner, value) VALUES (?, ?)")
+        let column = quoteIdentifier(from.name)
+        // Reads the class table while writing the collection table: different tables, so one
+        // streaming statement is safe.
+        let select = try connection.prepare("SELECT _key, \(column) FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE \(column) IS NOT NULL ORDER BY _key")
+        var done = 0
+        while try select.step() {
+            let key = select.int64(0)
+            let value = try StorageCodec.read(select, 1, type: from.type, objectType: from.objectType)
+            done += 1
+            if done % MigrationStorage.batchSize == 0 { progress?(done, total) }
+            guard let result = convert(value, key) else { continue }
+            insert.bind(1, int: key)
+            StorageCodec.bind(result, type: to.type, to: insert, at: 2)
+            try insert.run()
+        }
+        progress?(total, total)
+        try dropProperty(className, from.name, collection: false)
+        return done
+    }
+
+    /// Collection → collection of the same kind, element-wise, into a fresh table.
+    private func convertCollection(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+                                   _ convert: (Value, Int64) -> Value?) throws -> Int {
+        let oldName = StorageLayout.collectionTable(className, from.name) + ".__porter_convert"
+        try ddl.dropCollectionIndexes(className, from)
+        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from.name))) RENAME TO \(quoteIdentifier(oldName))")
+        try ddl.createCollectionTable(className, to)
+        let table = quoteIdentifier(StorageLayout.collectionTable(className, to.name))
+        let (extra, insertSQL): (String, String)
+        switch to.collection {
+        case .list: (extra, insertSQL) = ("_pos", "INSERT INTO \(table) (_owner, _pos, value) VALUES (?, ?, ?)")
+        case .map: (extra, insertSQL) = ("_key", "INSERT INTO \(table) (_owner, _key, value) VALUES (?, ?, ?)")
+        default: (extra, insertSQL) = ("NULL", "INSERT INTO \(table) (_owner, value) VALUES (?, ?)")
+        }
+        let insert = try connection.prepare(insertSQL)
+        let select = try connection.prepare("SELECT _owner, \(extra), value FROM \(quoteIdentifier(oldName)) ORDER BY _owner")
+        var done = 0, lastOwner = Int64.min
+        while try select.step() {
+            let owner = select.int64(0)
+            if owner != lastOwner { done += 1; lastOwner = owner; if done % MigrationStorage.batchSize == 0 { progress?(done, total) } }
+            let value = try StorageCodec.read(select, 2, type: from.type, objectType: from.objectType)
+            guard let result = convert(value, owner) else { continue }
+            insert.bind(1, int: owner)
+            var next: Int32 = 2
+            if to.collection != .set {
+                insert.bind(2, select.value(1))
+                next = 3
+            }
+            StorageCodec.bind(result, type: to.type, to: insert, at: next)
+            try insert.run()
+        }
+        progress?(total, total)
+        try connection.execute("DROP TABLE \(quoteIdentifier(oldName))")
+        if to.collection == .set {
+            let duplicates = try connection.prepare("SELECT _owner FROM \(table) GROUP BY _owner, value HAVING count(*) > 1")
+            var failures = ConversionFailures()
+            while try duplicates.step() { failures.add("\(className)(\(duplicates.int64(0))): two elements become equal") }
+            if failures.count > 0 {
+                throw PorterError(.migrationFailed, "Cannot convert '\(className).\(to.name)': \(failures.count) set\(failures.count == 1 ? "" : "s") would hold duplicate elements.",
+                                  location: "\(className).\(to.name)", details: failures.sample)
+            }
+        }
+        return done
+    }
+
+    /// Replaces a property's storage with fresh storage for `to`, every object getting `to`'s
+    /// default (a type change nothing converts: realm-core's behaviour).
+    public func resetProperty(_ className: String, from: Property, to: Property) throws {
+        try dropProperty(className, from.name, collection: from.isCollection)
+        try addProperty(className, to)
+    }
+}

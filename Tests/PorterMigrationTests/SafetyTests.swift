@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import PorterMigration
+
+/// The file is exactly as before after a dry run or a failed migration; backups are consistent
+/// copies; history is recorded only by real runs.
+@Suite struct SafetyTests {
+    let v1 = try! schema(1, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "int", "tags": "string[]"}}"#)
+    let v2 = try! schema(2, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#)
+
+    private func file(_ dir: MigTempDir, count: Int = 500) throws -> String {
+        try makeDatabase(dir.path("db.porter"), v1) { db in
+            for i in 0..<count { try db.createInBulk("Dog", ["name": .string("dog\(i)"), "age": .int(Int64(i)), "tags": .list([.string("t\(i)")])]) }
+        }
+    }
+
+    @Test func dryRunLeavesTheFileBytesUnchanged() throws {
+        let dir = try MigTempDir()
+        let path = try file(dir)
+        let before = try fileBytes(path)
+        let report = try migrate(path, to: v2, options: MigrationOptions(dryRun: true))
+        #expect(report.outcome == .dryRun)
+        #expect(report.steps.first?.conversions["Dog.age (int -> string)"] == 500)
+        #expect(try fileBytes(path) == before)
+        let walBytes = FileManager.default.fileExists(atPath: path + "-wal") ? try fileBytes(path + "-wal").count : 0
+        #expect(walBytes == 0)
+        #expect(try reopen(path).schema == v1)
+        #expect(try reopen(path).history().isEmpty)
+    }
+
+    @Test func failedChecksRollBackToTheSameBytes() throws {
+        let dir = try MigTempDir()
+        let path = try file(dir)
+        let before = try fileBytes(path)
+        // The block breaks the primary key after all the conversion work is done.
+        let error = expectError(.migrationFailed) {
+            try migrate(path, to: v2) { migration, _ in
+                try migration.enumerateObjects(ofType: "Dog") { _, new in new?["name"] = .string("same") }
+            }
+        }
+        #expect(error?.message == "Primary key property 'Dog.name' has duplicate values after migration.")
+        #expect(try fileBytes(path) == before)
+        #expect(try column(path, "Dog", "age").first == .int(0))
+    }
+
+    @Test func backupIsAConsistentCopyOfTheOldFile() throws {
+        let dir = try MigTempDir()
+        let path = try file(dir)
+        let oldChecksum = try dataChecksum(path)
+        let report = try migrate(path, to: v2, options: MigrationOptions(backupPath: dir.path("backup.porter")))
+        #expect(report.backupPath == dir.path("backup.porter"))
+        #expect(try dataChecksum(dir.path("backup.porter")) == oldChecksum)
+        #expect(try reopen(path).schema == v2)
+        expectError(.io) { try migrate(path, to: try schema(3, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#),
+                                       options: MigrationOptions(backupPath: dir.path("backup.porter"))) }
+        #expect(try reopen(path).schemaVersion == 2)
+    }
+
+    @Test func migratedFilesPassIntegrityAndOpenWithTheTargetSchema() throws {
+        let dir = try MigTempDir()
+        let path = try file(dir)
+        try migrate(path, to: v2)
+        let db = try Database.open(at: path, schema: v2)
+        #expect(try db.sqliteIntegrityCheck().isEmpty)
+        #expect(try db.key("Dog", primaryKey: .string("dog7")) != nil)
+        #expect(try db.value("Dog", try #require(try db.key("Dog", primaryKey: .string("dog7"))), "tags") == .list([.string("t7")]))
+        // Unique index is back: a duplicate is refused.
+        try db.write {
+            expectError(.duplicatePrimaryKey) { try db.create("Dog", ["name": .string("dog1"), "age": .string("1")]) }
+        }
+    }
+}
