@@ -29,7 +29,8 @@ extension DiffReport {
             if ValueConversion.isSupported(from: from, to: to) {
                 let rule = ValueConversion.defaultRule(from: from.type, to: to.type)
                 d.conversion = "\(from.typeShorthand) -> \(to.typeShorthand) (\(rule.rawValue))"
-                d.unconvertible = try inspector.unconvertibleValues(oldClass, source, to: to, rule: rule, sampleLimit: limit)
+                d.unconvertible = ValueConversion.isTotal(from.type, to.type) ? SampledCount(count: 0)
+                    : try inspector.unconvertibleValues(oldClass, source, to: to, rule: rule, sampleLimit: limit)
                 d.valuesLost = 0
                 if !to.isOptional && !to.isCollection && from.isOptional { d.nullsBlockingRequired = counts.null }
             } else {

@@ -47,7 +47,7 @@ extension DiffReport {
         } else if d.valuesLost == 0, change.isDestructive, d.conversion == nil {
             parts.append("no data would be lost")
         }
-        if let nulls = d.nullsBlockingRequired, nulls > 0 { parts.append("\(nulls) null\(nulls == 1 ? "" : "s") need a fill value (--fill)") }
+        if let nulls = d.nullsBlockingRequired, nulls > 0 { parts.append("\(nulls) null\(nulls == 1 ? " needs" : "s need") a fill value (--fill)") }
         if let o = d.orphans, o > 0 { parts.append("\(o) object\(o == 1 ? " has" : "s have") no parent and would be deleted") }
         if let m = d.multiplyLinked, m > 0 { parts.append("\(m) object\(m == 1 ? " has" : "s have") several parents and would be copied") }
         var lines = parts.isEmpty ? [] : [parts.joined(separator: "; ")]

@@ -49,6 +49,17 @@ public enum ValueConversion {
         from == to || to == .mixed || from == .mixed || supportedPairs.contains("\(from.rawValue)->\(to.rawValue)")
     }
 
+    /// Base-type pairs whose conversion never fails (so no value needs checking).
+    public static let totalPairs: Set<String> = [
+        "int->string", "int->decimal128", "bool->int", "bool->string", "float->double", "float->string", "double->string",
+        "date->string", "objectId->string", "uuid->string", "decimal128->string",
+    ]
+
+    /// Whether every non-null value of `from` converts to `to` (nulls aside).
+    public static func isTotal(_ from: PropertyType, _ to: PropertyType) -> Bool {
+        from == to || to == .mixed || totalPairs.contains("\(from.rawValue)->\(to.rawValue)")
+    }
+
     /// The rule used when a plan names none: `nearest` for double → float (every double with a
     /// fraction would fail `exact`), `exact` for everything else.
     public static func defaultRule(from: PropertyType, to: PropertyType) -> ConversionRule {

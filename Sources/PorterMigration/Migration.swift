@@ -117,7 +117,6 @@ public final class Migration {
         guard let source = runner.physical[typeName]?[oldName] else {
             throw fail("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
         }
-        try storage.dropIndexes(typeName)
         runner.markTouched(typeName)
         if let destination = runner.physical[typeName]?[newName] {
             if destination.type != source.type || destination.objectType != source.objectType || destination.collection != source.collection {

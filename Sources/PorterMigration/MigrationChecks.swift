@@ -8,25 +8,29 @@ enum MigrationChecks {
         func sample(_ s: SampledCount) -> String { s.sample.joined(separator: ", ") + (s.count > s.sample.count ? ", …" : "") }
         for (index, cls) in schema.classes.enumerated() {
             progress?(MigrationProgress(phase: "check", className: cls.name, done: index, total: schema.classes.count))
-            if let pk = cls.primaryKeyProperty {
+            // A unique index already guarantees distinct keys; without one, look for duplicates.
+            if let pk = cls.primaryKeyProperty, try !storage.hasPrimaryKeyIndex(cls.name) {
                 let duplicates = try db.duplicateValues(cls.name, pk, sampleLimit: MigrationStorage.sampleLimit)
                 if duplicates.count > 0 {
                     problems.append("Primary key property '\(cls.name).\(pk.name)' has duplicate values after migration: \(sample(duplicates))")
                 }
             }
-            for property in cls.persistedProperties {
-                if !property.isOptional && property.type != .object {
-                    let nulls = try storage.nullValues(cls.name, property)
-                    if nulls.count > 0 {
-                        let what = property.isCollection ? "hold null elements" : "have no value"
-                        problems.append("Property '\(cls.name).\(property.name)' is required but \(nulls.count) object\(nulls.count == 1 ? "" : "s") \(what) (give a fill value: --fill \(cls.name).\(property.name)=VALUE or a fill operation): \(sample(nulls))")
-                    }
+            // Required values: one pass over the table counts every column's nulls; only a column
+            // that has some is scanned again for examples.
+            let required = cls.persistedProperties.filter { !$0.isOptional && $0.type != .object }
+            let single = required.filter { !$0.isCollection }
+            let counts = try storage.nullCounts(cls.name, single)
+            for property in zip(single, counts).filter({ $0.1 > 0 }).map(\.0) + required.filter(\.isCollection) {
+                let nulls = try storage.nullValues(cls.name, property)
+                if nulls.count > 0 {
+                    let what = property.isCollection ? "hold null elements" : "have no value"
+                    problems.append("Property '\(cls.name).\(property.name)' is required but \(nulls.count) object\(nulls.count == 1 ? "" : "s") \(what) (give a fill value: --fill \(cls.name).\(property.name)=VALUE or a fill operation): \(sample(nulls))")
                 }
-                if property.type == .object || property.type == .mixed {
-                    let dangling = try storage.danglingLinks(cls.name, property)
-                    if dangling.count > 0 {
-                        problems.append("Property '\(cls.name).\(property.name)' has \(dangling.count) link\(dangling.count == 1 ? "" : "s") to objects that do not exist: \(sample(dangling))")
-                    }
+            }
+            for property in cls.persistedProperties where property.type == .object || property.type == .mixed {
+                let dangling = try storage.danglingLinks(cls.name, property)
+                if dangling.count > 0 {
+                    problems.append("Property '\(cls.name).\(property.name)' has \(dangling.count) link\(dangling.count == 1 ? "" : "s") to objects that do not exist: \(sample(dangling))")
                 }
             }
             if cls.isEmbedded {

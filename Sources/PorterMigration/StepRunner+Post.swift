@@ -91,22 +91,40 @@ extension StepRunner {
     // MARK: - Data-loss guard
 
     /// Refuses, before anything is written, destructive changes that nothing covers and that
-    /// would lose data on this file, listing each with its counts (unless data loss is allowed).
-    /// With a migration block, removed properties and unconverted type changes are the block's
-    /// business (realm-core semantics); removed classes are checked after the block.
+    /// would lose data on this file, listing each with its counts (unless data loss is allowed),
+    /// together with nulls of properties made required that have no fill (which would fail the
+    /// checks later). Duplicate primary keys and mixed links fail later with realm-core's messages.
+    /// With a migration block this is the block's business (realm-core semantics); removed
+    /// classes are still checked after it.
     func refuseUncoveredDataLoss() throws {
-        guard !options.allowDataLoss else { return }
-        var report = try DiffReport(old: step.oldSchema, new: step.targetSchema, renames: step.renames)
-        report.entries = report.entries.filter { entry in step.uncoveredDestructiveChanges.contains(entry.change) }
-        // The block decides (removed classes are checked after it, since it may delete them).
         if hasBlock { return }
-        try report.addDiagnostics(from: db)
-        let losing = report.entries.filter { $0.diagnostics?.losesData == true }
-        guard !losing.isEmpty else { return }
-        let lines = losing.map { entry in
-            ([entry.change.message] + DiffReport.describe(entry.diagnostics ?? ChangeDiagnostics(), entry.change)).joined(separator: " ")
+        let uncovered = options.allowDataLoss ? [] : step.uncoveredDestructiveChanges
+        var report = try DiffReport(old: step.oldSchema, new: step.targetSchema, renames: step.renames)
+        report.entries = report.entries.filter { entry in
+            switch entry.change {
+            case .makeRequired(let c, let p): return step.fills[key(c, p.name)] == nil
+            default: return uncovered.contains(entry.change)
+            }
         }
-        throw PorterError(.migrationFailed, "Refusing to lose data: \(losing.count) destructive change\(losing.count == 1 ? "" : "s") not covered by a plan, rename, conversion or --allow-data-loss. Nothing was changed.",
-                          details: lines + ["cover them with deleteData/deleteOrphans operations in a plan, --rename/--rename-class, or pass --allow-data-loss"])
+        guard !report.entries.isEmpty else { return }
+        try report.addDiagnostics(from: db)
+        var losing: [String] = [], blocked: [String] = []
+        for entry in report.entries {
+            guard let d = entry.diagnostics else { continue }
+            let line = ([entry.change.message] + DiffReport.describe(d, entry.change)).joined(separator: " ")
+            if uncovered.contains(entry.change) && d.losesData {
+                losing.append(line)
+            } else if (d.nullsBlockingRequired ?? 0) > 0 {
+                blocked.append(line)
+            }
+        }
+        guard !losing.isEmpty || !blocked.isEmpty else { return }
+        var hints: [String] = []
+        if !losing.isEmpty { hints.append("cover data loss with deleteData/deleteOrphans operations in a plan, --rename/--rename-class, or pass --allow-data-loss") }
+        if blocked.contains(where: { $0.contains("need a fill value") }) { hints.append("give nulls a value with --fill Class.property=VALUE or a fill operation") }
+        let headline = losing.isEmpty
+            ? "The data blocks this migration (\(blocked.count) problem\(blocked.count == 1 ? "" : "s")). Nothing was changed."
+            : "Refusing to lose data: \(losing.count) destructive change\(losing.count == 1 ? "" : "s") not covered by a plan, rename, conversion or --allow-data-loss. Nothing was changed."
+        throw PorterError(.migrationFailed, headline, details: losing + blocked + hints)
     }
 }

@@ -22,8 +22,7 @@ final class StepRunner {
     var blockRenamed: Set<String> = []
     /// Classes whose data was deleted (plan or block).
     var deletedClasses: Set<String> = []
-    /// Classes whose tables and indexes change (old names before renames, new names after).
-    private(set) var touchedOld: Set<String> = []
+    /// Classes whose tables or indexes change (new names): their missing indexes are made afterwards.
     private(set) var touchedNew: Set<String> = []
 
     init(db: Database, step: MigrationStep, options: MigrationOptions, hasBlock: Bool) {
@@ -51,7 +50,6 @@ final class StepRunner {
         touched.formUnion(step.fills.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
         touched.formUnion(step.renames.classes.map(\.to))
         touchedNew = touched
-        touchedOld = Set(touched.map { name in step.renames.classes.first { $0.to == name }?.from ?? name })
     }
 
     // MARK: - Pre-migration pass
@@ -82,7 +80,8 @@ final class StepRunner {
     /// changes, is converted, or (with a block, as Realm unsets keys during migrations) may hold
     /// duplicates for a while loses its unique index, re-made after a duplicate check.
     private func dropStaleIndexes() throws {
-        let oldName = { (name: String) in step.renames.classes.first { $0.to == name }?.from ?? name }
+        let classRenames = step.renames.classes
+        let oldName = { (name: String) in classRenames.first { $0.to == name }?.from ?? name }
         for rename in step.renames.classes where try storage.hasTable(rename.from) {
             try storage.dropIndexes(rename.from)
         }

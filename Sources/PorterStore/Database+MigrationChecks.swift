@@ -17,6 +17,19 @@ extension MigrationStorage {
         return result
     }
 
+    /// Null counts of several single-value properties of a class, in one pass over its table.
+    public func nullCounts(_ className: String, _ properties: [Property]) throws -> [Int] {
+        let present = Set(try columns(className))
+        let wanted = properties.filter { !$0.isCollection && present.contains($0.name) }
+        guard !wanted.isEmpty else { return properties.map { _ in 0 } }
+        let sums = wanted.map { "coalesce(sum(\(quoteIdentifier($0.name)) IS NULL), 0)" }.joined(separator: ", ")
+        let stmt = try connection.prepare("SELECT \(sums) FROM \(quoteIdentifier(StorageLayout.table(className)))")
+        guard try stmt.step() else { return properties.map { _ in 0 } }
+        var counts: [String: Int] = [:]
+        for (i, property) in wanted.enumerated() { counts[property.name] = Int(stmt.int64(Int32(i))) }
+        return properties.map { counts[$0.name] ?? 0 }
+    }
+
     /// Links of a property (link, collection of links, or `mixed`) whose target object does not exist.
     public func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
         let slot = slot(className, property)

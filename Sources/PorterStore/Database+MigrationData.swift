@@ -133,6 +133,8 @@ extension MigrationStorage {
     /// collection (null gives an empty collection).
     private func wrapColumn(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
                             _ convert: (Value, Int64) -> Value?) throws -> Int {
+        // The column's index has the name the collection table's index will get.
+        try dropPropertyIndexes(className, from.name)
         try ddl.createCollectionTable(className, to)
         let collection = quoteIdentifier(StorageLayout.collectionTable(className, to.name))
         let insert = try connection.prepare(to.collection == .list

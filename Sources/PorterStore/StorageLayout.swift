@@ -33,14 +33,6 @@ struct SchemaDDL {
         try createIndexes(cls)
     }
 
-    /// Drops a class's table and collection tables (their indexes go with them).
-    func dropClass(_ cls: ObjectSchema) throws {
-        for property in cls.persistedProperties where property.isCollection {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(cls.name, property.name)))")
-        }
-        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.table(cls.name)))")
-    }
-
     /// The side table of a list, set or map property.
     func createCollectionTable(_ className: String, _ property: Property) throws {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
@@ -57,15 +49,15 @@ struct SchemaDDL {
         try createCollectionIndexes(className, property)
     }
 
-    /// Indexes of a collection table: owner+value for sets (uniqueness checks), and values for
+    /// Indexes of a collection table (those missing): owner+value for sets (uniqueness checks), and values for
     /// links, mixed and indexed lists (reverse lookups when a target is deleted, linkingObjects).
     func createCollectionIndexes(_ className: String, _ property: Property) throws {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
         if property.collection == .set {
-            try connection.execute("CREATE INDEX \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name))) ON \(table) (_owner, value)")
+            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name))) ON \(table) (_owner, value)")
         }
         if property.type == .object || property.type == .mixed || property.isIndexed {
-            try connection.execute("CREATE INDEX \(quoteIdentifier(StorageLayout.index(className, property.name))) ON \(table) (value)")
+            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name))) ON \(table) (value)")
         }
     }
 
@@ -86,62 +78,18 @@ struct SchemaDDL {
         }
     }
 
-    /// Drops every index of a class's own table (collection tables keep theirs).
-    func dropIndexes(_ cls: ObjectSchema) throws {
-        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(cls.name)))")
-        for property in cls.persistedProperties where !property.isCollection {
-            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name)))")
-        }
-    }
-
     /// Whether a non-collection column gets a (non-unique) index: declared, a link, or a mixed that may hold a link.
     func needsColumnIndex(_ property: Property, in cls: ObjectSchema) -> Bool {
         guard property.name != cls.primaryKey else { return false }
         return property.isIndexed || property.type == .object || property.type == .mixed
     }
 
-    /// Adds a stored property to an existing class; existing objects get `fill` (NULL when nil).
+    /// Adds a stored property to an existing class (existing objects read NULL until filled).
     func addProperty(_ className: String, _ property: Property) throws {
         if property.isCollection {
             try createCollectionTable(className, property)
         } else {
             try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name))")
-        }
-    }
-
-    /// Removes a stored property's column or collection table (indexes on it first).
-    func removeProperty(_ className: String, _ property: Property) throws {
-        if property.isCollection {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property.name)))")
-        } else {
-            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
-            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(className)))")
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) DROP COLUMN \(quoteIdentifier(property.name))")
-        }
-    }
-
-    /// Renames a stored property's column or collection table.
-    func renameProperty(_ className: String, _ property: Property, to newName: String) throws {
-        if property.isCollection {
-            try dropCollectionIndexes(className, property)
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, property.name))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, newName)))")
-            var renamed = property
-            renamed.name = newName
-            try createCollectionIndexes(className, renamed)
-        } else {
-            try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) RENAME COLUMN \(quoteIdentifier(property.name)) TO \(quoteIdentifier(newName))")
-        }
-    }
-
-    /// Renames a class's table and collection tables.
-    func renameClass(_ cls: ObjectSchema, to newName: String) throws {
-        try dropIndexes(cls)
-        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(cls.name))) RENAME TO \(quoteIdentifier(StorageLayout.table(newName)))")
-        for property in cls.persistedProperties where property.isCollection {
-            try dropCollectionIndexes(cls.name, property)
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(cls.name, property.name))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(newName, property.name)))")
-            try createCollectionIndexes(newName, property)
         }
     }
 }

@@ -15,8 +15,15 @@ import Testing
         }
         let required = try schema(2, #"{"name": "P", "properties": {"city": "string", "n": "int"}}"#)
         let error = expectError(.migrationFailed) { try migrate(path, to: required) }
-        #expect(error?.details.contains { $0.hasPrefix("Property 'P.city' is required but 2 objects have no value") } == true)
-        #expect(error?.details.contains { $0.hasPrefix("Property 'P.n' is required but 1 object have no value") } == true)
+        #expect(error?.message == "The data blocks this migration (2 problems). Nothing was changed.")
+        #expect(error?.details == ["Property 'P.city' has been made required. 3 objects; 2 nulls need a fill value (--fill)",
+                                   "Property 'P.n' has been made required. 3 objects; 1 null needs a fill value (--fill)",
+                                   "give nulls a value with --fill Class.property=VALUE or a fill operation"])
+        #expect(try reopen(path).schemaVersion == 1)
+        // With a block that leaves nulls behind, the checks after it catch them.
+        let checked = expectError(.migrationFailed) { try migrate(path, to: required) { _, _ in } }
+        #expect(checked?.message == "The migrated data fails 2 checks; nothing was changed.")
+        #expect(checked?.details.first == "Property 'P.city' is required but 2 objects have no value (give a fill value: --fill P.city=VALUE or a fill operation): P(2), P(3)")
         #expect(try reopen(path).schemaVersion == 1)
         let report = try migrate(path, to: required, options: MigrationOptions(fills: [try FillArgument(parsing: "P.city=Unknown"), try FillArgument(parsing: "P.n=0")]))
         #expect(report.steps.first?.fills == ["P.city": 2, "P.n": 1])
