@@ -33,9 +33,11 @@ test: deps
 demo: release
 	@bash Fixtures/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/porter" "$(DEMO_DIR)"
 
+# Release build, seeded datasets of N objects per shape, each operation in its own process.
+# pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo).
 bench: deps
-	$(SWIFT) build -c release --product porter-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N)
+	$(SWIFT) build -c release --product porter --product porter-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --work .build/bench --json bench-results.json
 
 clean:
 	rm -rf .build

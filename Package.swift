@@ -11,6 +11,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterTests", ["Porter"]),
     ("PorterCommandsTests", ["PorterCommands"]),
     ("PorterEndToEndTests", ["PorterModel"]),
+    ("PorterHardeningTests", ["Porter"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
 
@@ -49,6 +50,8 @@ let package = Package(
         // are the physical floor Porter is measured against, not part of the product.
         .target(name: "PorterBenchReference", dependencies: ["CSQLite", "CBSON"], path: "Benchmarks/Reference"),
         .executableTarget(name: "porter-bench", dependencies: ["Porter", "PorterBenchReference"], path: "Benchmarks/PorterBench"),
+        // The child process the hardening tests kill, lock against and limit (not a product).
+        .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 
     ] + testTargets
 )

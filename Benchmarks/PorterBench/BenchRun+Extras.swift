@@ -27,6 +27,27 @@ extension BenchRun {
                note: "no reference")
     }
 
+    /// Typed-model writes and reads through managed objects, and the per-test fixture load.
+    mutating func runTypedAndFixtures() throws {
+        let dir = "\(work)/typed"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let count = max(1000, objects / 10)
+        let path = "\(dir)/typed.realm"
+        let written = try child(["typed-write", String(count), path])
+        let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.realm"])
+        record("typed writes (managed objects)", "flat", written, bytes: diskSize(path), objects: count,
+               reference: ("prepared-insert loop", refInsert), referenceObjects: count)
+        let read = try child(["typed-read", path])
+        let scan = try child(["ref-scan", path])
+        record("typed reads (managed objects)", "flat", read, bytes: diskSize(path), objects: count,
+               reference: ("sqlite3_step loop", scan), referenceObjects: count)
+        let rounds = 20
+        let fixture = try child(["fixture-load", String(rounds)])
+        record("fixture load (1,000 objects)", "linked", fixture, bytes: 0, objects: rounds * 1000,
+               note: "in-memory realm, \(String(format: "%.1f", fixture.seconds / Double(rounds) * 1000)) ms per load")
+    }
+
     /// pymongo's `bson.encode`/`decode_all` and `json_util` on the same documents, when available.
     mutating func runPymongo() throws {
         let bsonFile = "\(work)/flat/export-bson/Item.bson"

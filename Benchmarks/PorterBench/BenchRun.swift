@@ -35,10 +35,10 @@ struct BenchRun {
     func child(_ args: [String]) throws -> Measured { try measure(selfPath, ["child"] + args) }
 
     mutating func record(_ operation: String, _ shape: String, _ m: Measured, bytes: Int, objects: Int? = nil,
-                         reference: (String, Measured)? = nil, target: Double? = nil, note: String? = nil) {
+                         reference: (String, Measured)? = nil, referenceObjects: Int? = nil, target: Double? = nil, note: String? = nil) {
         let row = ResultRow(operation: operation, shape: shape, objects: objects ?? self.objects, seconds: m.seconds, bytes: bytes,
                             peakRSSBytes: m.peakRSSBytes, reference: reference?.0, referenceSeconds: reference?.1.seconds,
-                            target: target, note: note)
+                            referenceObjects: referenceObjects, target: target, note: note)
         rows.append(row)
         let ratio = row.ratio.map { String(format: " (%.2f× %@)", $0, reference!.0) } ?? ""
         print(String(format: "  %-28@ %-7@ %10.0f obj/s %8.1f MB/s %6.0f MB peak%@", operation as NSString, shape as NSString,
@@ -50,6 +50,7 @@ struct BenchRun {
         print("porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), work folder \(work)")
         for shape in shapes { try runShape(shape) }
         try runSchemaDiff()
+        try runTypedAndFixtures()
         try runPymongo()
         print("")
         print(Report.format(rows))

@@ -26,6 +26,15 @@ enum ChildOperations {
             let extra = rest.count > 1 ? rest[1].split(separator: ",").map(String.init) : []
             let rows = try ReferenceLoops.migrationRebuild(database: try arg(0), extraColumns: extra)
             print("\(rows) 0")
+        case "ref-scan":
+            print("\(try ReferenceLoops.scan(database: try arg(0))) 0")
+        case "typed-write":
+            guard let count = Int(try arg(0)) else { throw BenchError("typed-write N PATH") }
+            try TypedOperations.write(count: count, path: try arg(1))
+        case "typed-read":
+            try TypedOperations.read(path: try arg(0))
+        case "fixture-load":
+            try TypedOperations.fixtureLoad(rounds: Int(try arg(0)) ?? 20)
         default:
             throw BenchError("unknown child operation '\(op)'")
         }

@@ -10,8 +10,14 @@ struct ResultRow: Codable {
     var peakRSSBytes: Int
     var reference: String?
     var referenceSeconds: Double?
-    /// Porter's time divided by the reference's (lower is better).
-    var ratio: Double? { referenceSeconds.map { seconds / max($0, 1e-9) } }
+    /// Objects the reference processed (its time is scaled to Porter's object count).
+    var referenceObjects: Int?
+    /// Porter's time per object divided by the reference's (lower is better; 1.0 = the floor).
+    var ratio: Double? {
+        guard let referenceSeconds else { return nil }
+        let referencePerObject = referenceSeconds / Double(max(referenceObjects ?? objects, 1))
+        return (seconds / Double(max(objects, 1))) / max(referencePerObject, 1e-12)
+    }
     var target: Double?
     var note: String?
 
@@ -19,7 +25,7 @@ struct ResultRow: Codable {
     var megabytesPerSecond: Double { Double(bytes) / 1_048_576 / max(seconds, 1e-9) }
 
     enum CodingKeys: String, CodingKey {
-        case operation, shape, objects, seconds, bytes, peakRSSBytes, reference, referenceSeconds, target, note
+        case operation, shape, objects, seconds, bytes, peakRSSBytes, reference, referenceSeconds, referenceObjects, target, note
     }
 }
 

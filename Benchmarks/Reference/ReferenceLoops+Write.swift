@@ -92,3 +92,29 @@ extension ReferenceLoops {
         }
     }
 }
+
+extension ReferenceLoops {
+    /// sqlite3_step over every row of the typed benchmark's table, reading each column: the floor
+    /// of reading objects. Returns the rows read.
+    public static func scan(database: String) throws -> Int {
+        let db = try openDatabase(database)
+        defer { sqlite3_close_v2(db) }
+        let stmt = try prepareStatement(db, "SELECT * FROM class_BenchItem ORDER BY _key")
+        defer { sqlite3_finalize(stmt) }
+        var rows = 0
+        var checksum = 0
+        let columns = sqlite3_column_count(stmt)
+        while sqlite3_step(stmt) == SQLITE_ROW {
+            for c in 0..<columns {
+                switch sqlite3_column_type(stmt, c) {
+                case SQLITE_INTEGER: checksum &+= Int(sqlite3_column_int64(stmt, c))
+                case SQLITE_FLOAT: checksum &+= Int(sqlite3_column_double(stmt, c))
+                case SQLITE_TEXT, SQLITE_BLOB: checksum &+= Int(sqlite3_column_bytes(stmt, c))
+                default: break
+                }
+            }
+            rows += 1
+        }
+        return checksum == .min ? -1 : rows
+    }
+}
