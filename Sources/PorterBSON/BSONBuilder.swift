@@ -17,20 +17,26 @@ final class BSONBuilder {
         case relaxedExtendedJSON
     }
 
+    /// One open document or array: its `bson_t`, and for arrays the next index.
+    private struct Level {
+        var document: OpaquePointer
+        var isArray: Bool
+        var next: UInt32
+    }
+
     private let top: OpaquePointer
-    private var levels: [OpaquePointer] = []
+    // Unchecked: touched for every value written, and never accessed reentrantly.
+    @exclusivity(unchecked) private var levels: [Level] = []
     private var buffers: [UnsafeMutableRawPointer] = []
-    /// For each open level: whether it is an array, and the next array index.
-    private var arrays: [(isArray: Bool, next: UInt32)] = [(false, 0)]
     let dateStyle: DateStyle
     /// Dates whose microseconds were floored to milliseconds.
-    var flooredDates = 0
+    @exclusivity(unchecked) var flooredDates = 0
 
     init(dateStyle: DateStyle = .native) throws {
         guard let top = bson_new() else { throw PorterError(.io, "libbson could not allocate a document") }
         self.top = top
         self.dateStyle = dateStyle
-        levels = [top]
+        levels = [Level(document: top, isArray: false, next: 0)]
     }
 
     deinit {
@@ -39,18 +45,18 @@ final class BSONBuilder {
     }
 
     /// The document being built (the innermost open level).
-    var current: OpaquePointer { levels[levels.count - 1] }
+    var current: OpaquePointer { levels[levels.count - 1].document }
 
     /// Clears the top-level document for the next one (keeps its buffer).
     func reset() {
         bson_reinit(top)
-        levels = [top]
-        arrays = [(false, 0)]
+        levels.removeAll(keepingCapacity: true)
+        levels.append(Level(document: top, isArray: false, next: 0))
     }
 
     /// The finished top-level document's bytes, valid until the next change.
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let data = bson_get_data(top)!
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        guard let data = bson_get_data(top) else { throw PorterError(.io, "libbson returned no document data") }
         let length = Int(UInt32(data[0]) | UInt32(data[1]) << 8 | UInt32(data[2]) << 16 | UInt32(data[3]) << 24)
         return try body(UnsafeRawBufferPointer(start: data, count: length))
     }
@@ -60,9 +66,10 @@ final class BSONBuilder {
 
     /// Calls `body` with the C key: the field name, or the next index inside an array.
     func withKey<T>(_ key: String?, _ body: (UnsafePointer<CChar>, Int32) throws -> T) throws -> T {
-        if arrays[arrays.count - 1].isArray || key == nil {
-            let index = arrays[arrays.count - 1].next
-            arrays[arrays.count - 1].next += 1
+        let last = levels.count - 1
+        if levels[last].isArray || key == nil {
+            let index = levels[last].next
+            levels[last].next += 1
             var buffer = [CChar](repeating: 0, count: 16)
             return try buffer.withUnsafeMutableBufferPointer { buf in
                 var keyPointer: UnsafePointer<CChar>?
@@ -71,15 +78,14 @@ final class BSONBuilder {
             }
         }
         let original = key ?? ""
-        var name = original
-        return try name.withUTF8 { utf8 in
-            if utf8.contains(0) {
+        let name = original
+        let length = name.utf8.count
+        // `withCString` hands out a native string's own NUL-terminated storage without copying.
+        return try name.withCString { pointer in
+            if strlen(pointer) != length {
                 throw PorterError(.invalidValue, "field name '\(original.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold")
             }
-            return try utf8.withMemoryRebound(to: CChar.self) { chars in
-                // An empty key still needs a valid pointer.
-                try "".withCString { empty in try body(chars.baseAddress ?? empty, Int32(chars.count)) }
-            }
+            return try body(pointer, Int32(length))
         }
     }
 
@@ -101,16 +107,14 @@ final class BSONBuilder {
             array ? bson_append_array_begin(parent, k, n, child) : bson_append_document_begin(parent, k, n, child)
         }
         try check(ok, key)
-        levels.append(child)
-        arrays.append((array, 0))
+        levels.append(Level(document: child, isArray: array, next: 0))
     }
 
     /// Ends the innermost nested document or array.
     func close() throws {
-        guard levels.count > 1, let isArray = arrays.last?.isArray else { return }
+        guard levels.count > 1 else { return }
         let child = levels.removeLast()
-        arrays.removeLast()
-        let ok = isArray ? bson_append_array_end(current, child) : bson_append_document_end(current, child)
+        let ok = child.isArray ? bson_append_array_end(current, child.document) : bson_append_document_end(current, child.document)
         try check(ok, nil)
     }
 }

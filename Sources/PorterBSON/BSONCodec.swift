@@ -43,7 +43,7 @@ public enum BSONCodec {
             throw PorterError(.invalidInput, "invalid Extended JSON: \(message)")
         }
         defer { bson_destroy(doc) }
-        let data = bson_get_data(doc)!
+        guard let data = bson_get_data(doc) else { throw PorterError(.io, "libbson returned no document data") }
         let length = Int(UInt32(data[0]) | UInt32(data[1]) << 8 | UInt32(data[2]) << 16 | UInt32(data[3]) << 24)
         return Array(UnsafeBufferPointer(start: data, count: length))
     }

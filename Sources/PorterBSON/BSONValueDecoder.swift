@@ -105,8 +105,9 @@ final class BSONValueDecoder {
             return .binary(data, subtype: UInt8(truncatingIfNeeded: subtype.rawValue))
         case BSON_TYPE_OID:
             guard let oid = bson_iter_oid(it) else { throw Failure(path: path, message: "invalid BSON ObjectId") }
-            let bytes = withUnsafeBytes(of: oid.pointee.bytes) { Array($0) }
-            guard let value = ObjectId(bytes: bytes) else { throw Failure(path: path, message: "invalid BSON ObjectId") }
+            guard let value = withUnsafeBytes(of: oid.pointee.bytes, { ObjectId.decoding(rawBytes: $0) }) else {
+                throw Failure(path: path, message: "invalid BSON ObjectId")
+            }
             return .objectId(value)
         case BSON_TYPE_BOOL: return .bool(bson_iter_bool(it))
         case BSON_TYPE_DATE_TIME:

@@ -12,7 +12,7 @@ public struct PorterCLI: ParsableCommand {
         version: Database.porterVersion,
         subcommands: [
             CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
-            ExportCommand.self, ImportCommand.self,
+            ExportCommand.self, ImportCommand.self, CheckCommand.self,
             DiffCommand.self, PlanCommand.self, MigrateCommand.self,
         ]
     )

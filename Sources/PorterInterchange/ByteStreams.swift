@@ -12,7 +12,8 @@ public final class ByteOutput {
     public let name: String
     private let fd: Int32
     private let closeWhenDone: Bool
-    private var buffer: [UInt8] = []
+    // Unchecked: appended to for every document, never accessed reentrantly.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private var memory: [UInt8]?
     private static let flushThreshold = 1 << 20
 
@@ -86,10 +87,10 @@ public final class ByteOutput {
         guard closeWhenDone else { return }
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
             let message = String(cString: strerror(errno))
-            _ = Glibc.close(fd)
+            _ = posixClose(fd)
             throw PorterError(.io, "cannot write: \(message)", location: name)
         }
-        if Glibc.close(fd) != 0 {
+        if posixClose(fd) != 0 {
             throw PorterError(.io, "cannot write: \(String(cString: strerror(errno)))", location: name)
         }
     }
@@ -97,14 +98,14 @@ public final class ByteOutput {
     /// Closes without reporting errors (after a failure elsewhere).
     public func abandon() {
         buffer.removeAll()
-        if closeWhenDone { _ = Glibc.close(fd) }
+        if closeWhenDone { _ = posixClose(fd) }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         guard var p = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            let n = Glibc.write(fd, p, remaining)
+            let n = posixWrite(fd, p, remaining)
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = errno == ENOSPC ? "disk full" : String(cString: strerror(errno))
@@ -136,7 +137,7 @@ public final class ByteInput {
         }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+            _ = posixClose(fd)
             throw PorterError(.io, "is a directory, not a file", location: name ?? path)
         }
         self.fd = fd
@@ -166,7 +167,7 @@ public final class ByteInput {
     }
 
     deinit {
-        if ownsDescriptor { _ = Glibc.close(fd) }
+        if ownsDescriptor { _ = posixClose(fd) }
     }
 
     /// Reads up to `buffer.count` bytes; 0 means the end of the input.
@@ -193,7 +194,7 @@ public final class ByteInput {
             return n
         }
         while true {
-            let n = Glibc.read(fd, base, count)
+            let n = posixRead(fd, base, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw PorterError(.io, "cannot read: \(String(cString: strerror(errno)))", location: name)
@@ -212,3 +213,9 @@ public final class ByteInput {
         return Array(pending.prefix(count))
     }
 }
+
+// The system calls under their own names: inside the classes, `close`, `read` and `write`
+// would resolve to the methods of the same names.
+private func posixClose(_ fd: Int32) -> Int32 { close(fd) }
+private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func posixRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, p, n) }

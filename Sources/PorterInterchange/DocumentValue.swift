@@ -5,8 +5,9 @@ import Foundation
 /// Readers of every format (BSON, Extended JSON, plain JSON) produce this representation; the
 /// import engine then reads it by the schema, accepting the lenient forms each property type
 /// allows. It keeps what the input said (an int32 stays an int32, a UUID stays binary subtype 4)
-/// so error messages can name exactly what was found.
-public indirect enum DocumentValue: Sendable, Equatable {
+/// so error messages can name exactly what was found. Only `dbRef` is indirect: boxing every
+/// value would cost one allocation per field.
+public enum DocumentValue: Sendable, Equatable {
     /// `null`.
     case null
     /// A boolean.
@@ -32,7 +33,7 @@ public indirect enum DocumentValue: Sendable, Equatable {
     /// An array.
     case array([DocumentValue])
     /// A DBRef `{ "$ref": class, "$id": value }`: how a `mixed` property holds a link.
-    case dbRef(className: String, id: DocumentValue)
+    indirect case dbRef(className: String, id: DocumentValue)
     /// A BSON type Porter cannot store (regular expression, timestamp, code, …), by name.
     case unsupported(String)
 

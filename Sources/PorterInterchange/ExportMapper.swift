@@ -7,32 +7,31 @@ import Foundation
 /// embedded objects become nested documents; sets are sorted into one deterministic order and maps
 /// by key; a link held by a `mixed` becomes `{ "$ref": Class, "$id": key }`.
 final class ExportMapper {
-    let database: Database
-    let schema: Schema
+    let cursor: ExportCursor
 
-    init(database: Database) {
-        self.database = database
-        schema = database.schema
+    init(cursor: ExportCursor) {
+        self.cursor = cursor
     }
 
-    /// Writes one top-level object as one document.
-    func writeDocument(_ object: DynamicObject, _ cls: ObjectSchema, to encoder: DocumentEncoder) throws {
+    /// Writes the cursor's current object as one document.
+    func writeDocument(_ cls: ObjectSchema, to encoder: DocumentEncoder) throws {
         try encoder.beginDocument()
         if cls.primaryKey == nil {
-            try encoder.write("_key", .int(object.key.rawValue), mixed: false)
+            try encoder.write("_key", .int(cursor.key.rawValue), mixed: false)
         }
-        try writeFields(object, to: encoder)
+        try writeFields(cursor.properties, cursor.values, owner: cls.name, to: encoder)
         try encoder.endDocument()
     }
 
     /// The stored properties of an object, in schema order.
-    private func writeFields(_ object: DynamicObject, to encoder: DocumentEncoder) throws {
-        for (property, value) in zip(object.properties, object.values) where !property.isComputed {
-            try writeProperty(property, value, object, to: encoder)
+    private func writeFields(_ properties: [Property], _ values: [Value], owner: String, to encoder: DocumentEncoder) throws {
+        // Indexes rather than zip: borrowing each property avoids copying (and retaining) it.
+        for i in properties.indices where i < values.count {
+            try writeProperty(properties[i], values[i], owner: owner, to: encoder)
         }
     }
 
-    private func writeProperty(_ property: Property, _ value: Value, _ owner: DynamicObject, to encoder: DocumentEncoder) throws {
+    private func writeProperty(_ property: Property, _ value: Value, owner: String, to encoder: DocumentEncoder) throws {
         switch (property.collection, value) {
         case (.none, _):
             try writeElement(property.name, property, value, to: encoder)
@@ -41,8 +40,8 @@ final class ExportMapper {
             for element in elements { try writeElement(nil, property, element, to: encoder) }
             try encoder.closeArray()
         case (.set, .set(let elements)), (.set, .list(let elements)):
-            // Stored sets come back in storage order, which for links depends on object keys;
-            // sorting the exported values makes the order independent of the database.
+            // Sorting the exported values makes the order independent of object keys and of
+            // how the database happens to store the set.
             var exported = try elements.map { try exportedElement($0, property) }
             exported.sort(by: ExportOrder.less)
             try encoder.openArray(property.name)
@@ -55,21 +54,20 @@ final class ExportMapper {
             }
             try encoder.closeDocument()
         default:
-            throw PorterError(.notADatabase, "stored value of \(owner.className)(\(owner.key)).\(property.name) is \(value.kindName), not a \(property.collection.rawValue)")
+            throw PorterError(.notADatabase, "stored value of \(owner).\(property.name) is \(value.kindName), not a \(property.collection.rawValue)")
         }
     }
 
     /// One value (a property's value or one collection element).
     private func writeElement(_ key: String?, _ property: Property, _ value: Value, to encoder: DocumentEncoder) throws {
-        if case .link(let link) = value {
-            if property.type == .object, let target = schema[link.className], target.isEmbedded {
-                guard let child = try database.object(link.className, link.key) else {
-                    throw PorterError(.notADatabase, "embedded object \(link) is missing", location: property.name)
-                }
-                try encoder.openDocument(key)
-                try writeFields(child, to: encoder)
-                return try encoder.closeDocument()
+        if property.type == .object, case .link(let link) = value {
+            // Links to top-level objects arrive as exported keys; a link here is an embedded object.
+            guard let child = try cursor.embedded(link) else {
+                throw PorterError(.notADatabase, "embedded object \(link) is missing", location: property.name)
             }
+            try encoder.openDocument(key)
+            try writeFields(child.properties, child.values, owner: link.className, to: encoder)
+            return try encoder.closeDocument()
         }
         try writeExported(key, try exportedElement(value, property), mixed: property.type == .mixed, to: encoder)
     }
@@ -87,22 +85,10 @@ final class ExportMapper {
         }
     }
 
-    /// A stored value in exported form: links become the target's primary key (or `_key`).
+    /// A value in exported form: a link held by a mixed becomes (class, exported key).
     private func exportedElement(_ value: Value, _ property: Property) throws -> ExportedElement {
         guard case .link(let link) = value else { return .scalar(value) }
-        return .reference(link.className, try exportedKey(of: link))
-    }
-
-    /// The primary key of a link target, or its object key when its class has none.
-    func exportedKey(of link: ObjectLink) throws -> Value {
-        guard let target = schema[link.className] else {
-            throw PorterError(.notADatabase, "a stored link points to unknown class '\(link.className)'")
-        }
-        guard target.primaryKey != nil else { return .int(link.key.rawValue) }
-        guard let pk = try database.primaryKeyValue(link.className, link.key) else {
-            throw PorterError(.notADatabase, "a stored link points to \(link), which does not exist")
-        }
-        return pk
+        return .reference(link.className, try cursor.exportedKey(of: link))
     }
 }
 

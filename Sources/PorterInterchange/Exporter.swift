@@ -23,7 +23,9 @@ public final class Exporter {
     /// The classes to export, in schema order: the requested ones (checked), or every top-level class.
     public func exportedClasses() throws -> [ObjectSchema] {
         if options.classes.isEmpty { return database.schema.classes.filter { !$0.isEmbedded } }
-        return try options.classes.map { name in
+        // Each class once, in the order given.
+        var seen = Set<String>()
+        return try options.classes.filter { seen.insert($0).inserted }.map { name in
             guard let cls = database.schema[name] else {
                 throw PorterError(.notFound, "no class named '\(name)' in the database's schema", location: database.path)
             }
@@ -114,11 +116,11 @@ public final class Exporter {
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
     private func writeClass(_ cls: ObjectSchema, to output: ByteOutput) throws -> (Int, Int) {
         let encoder = try format.makeEncoder(output: output, options: options)
-        let mapper = ExportMapper(database: database)
-        let cursor = try database.makeCursor(cls.name)
+        let cursor = try ExportCursor(database: database, className: cls.name)
+        let mapper = ExportMapper(cursor: cursor)
         var count = 0
-        while let object = try cursor.next() {
-            try mapper.writeDocument(object, cls, to: encoder)
+        while try cursor.next() {
+            try mapper.writeDocument(cls, to: encoder)
             count += 1
         }
         try encoder.finish()

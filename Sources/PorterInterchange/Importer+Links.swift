@@ -18,7 +18,7 @@ extension Importer {
             guard let entry = pending[index] else { continue }
             let top: String
             if case .property(let name)? = entry.property.ownerSteps.first { top = name } else { top = entry.property.property }
-            if options.mode == .upsert || read.values[top] != nil {
+            if options.mode == .upsert || read.value(top) != nil {
                 pending[index] = nil
             } else {
                 pendingByOwner[owner, default: []].append(index)

@@ -36,6 +36,7 @@ extension Importer {
             problems.add(source: folder, label: "", message: "cannot list the folder: \(error.localizedDescription)")
             return
         }
+        var files: [(path: String, className: String)] = []
         for name in names where !problems.isFull {
             guard !name.hasPrefix("."), name != ExportFileNames.schemaFile else { continue }
             let ext = fileExtension(name)
@@ -45,8 +46,43 @@ extension Importer {
                 problems.add(source: path, label: "", message: "file name does not name a class of the database's schema")
                 continue
             }
-            try importSource(ImportSource(path: path, className: className), format: format)
+            files.append((path, className))
         }
+        let order = dependencyOrder(files.map(\.className))
+        for file in files.sorted(by: { (order[$0.className] ?? 0, $0.path) < (order[$1.className] ?? 0, $1.path) }) where !problems.isFull {
+            try importSource(ImportSource(path: file.path, className: file.className), format: format)
+        }
+    }
+
+    /// A position for each class such that link targets come before the classes linking to
+    /// them (where links form no cycle), so most links resolve as their document is read
+    /// instead of waiting for the end of the import.
+    func dependencyOrder(_ classNames: [String]) -> [String: Int] {
+        let schema = database.schema
+        func targets(_ className: String, _ seen: inout Set<String>) -> Set<String> {
+            guard seen.insert(className).inserted, let cls = schema[className] else { return [] }
+            var out: Set<String> = []
+            for property in cls.persistedProperties where property.type == .object {
+                guard let target = property.objectType, let targetClass = schema[target] else { continue }
+                if targetClass.isEmbedded { out.formUnion(targets(target, &seen)) } else { out.insert(target) }
+            }
+            return out
+        }
+        var remaining = Set(classNames)
+        var dependencies: [String: Set<String>] = [:]
+        for name in classNames {
+            var seen: Set<String> = []
+            dependencies[name] = targets(name, &seen).subtracting([name]).intersection(remaining)
+        }
+        var order: [String: Int] = [:]
+        while !remaining.isEmpty {
+            // Classes whose targets are all placed; on a cycle, the first remaining by name.
+            let ready = remaining.filter { dependencies[$0, default: []].isDisjoint(with: remaining) }
+            guard let next = ready.min(by: ExportOrder.utf8Less) ?? remaining.min(by: ExportOrder.utf8Less) else { break }
+            order[next] = order.count
+            remaining.remove(next)
+        }
+        return order
     }
 
     /// Chooses a reader and imports every document of `input`.

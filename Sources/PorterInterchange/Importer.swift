@@ -36,6 +36,8 @@ public final class Importer {
     var pending: [PendingEntry?] = []
     /// Indexes into `pending` per owner (upsert and merge only, where an owner can be rewritten).
     var pendingByOwner: [ObjectLink: [Int]] = [:]
+    /// Prepared inserters per class, made on first use.
+    var inserters: [String: BulkInserter] = [:]
 
     /// Creates an importer.
     public init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
@@ -150,22 +152,39 @@ public final class Importer {
         }
     }
 
-    /// Writes one object by the import mode; returns its key.
+    /// Writes one object by the import mode; returns its key. New objects go through the
+    /// prepared bulk inserter; existing ones (upsert, merge) through the store's update.
     private func write(_ read: ReadObject, _ cls: ObjectSchema) throws -> ObjectKey {
-        switch options.mode {
-        case .insert:
-            return try database.createInBulk(cls.name, read.values, update: .error)
-        case .upsert:
-            return try database.createInBulk(cls.name, read.values, update: .all)
-        case .merge:
-            if let pk = cls.primaryKey, let pkValue = read.values[pk], let existing = try database.key(cls.name, primaryKey: pkValue) {
-                var values = read.values
-                values.removeValue(forKey: pk)
-                try database.update(cls.name, existing, values, policy: .modified)
+        var fields = read.fields
+        if let pk = cls.primaryKeyProperty, let pkIndex = read.properties.firstIndex(where: { $0.name == pk.name }) {
+            if fields[pkIndex] == nil { fields[pkIndex] = newPrimaryKey(pk) }
+            if options.mode != .insert, let pkValue = fields[pkIndex],
+               let existing = try resolver.primaryKeyLookup(cls.name).key(pkValue) {
+                var values = ReadObject(fields: fields, properties: read.properties).dictionary
+                if options.mode == .merge { values.removeValue(forKey: pk.name) }
+                try database.update(cls.name, existing, values, policy: options.mode == .merge ? .modified : .all)
                 return existing
             }
-            return try database.createInBulk(cls.name, read.values, update: .error)
         }
+        return try inserter(cls.name).insert(fields: fields)
+    }
+
+    /// The primary key of a document that gives none: a fresh ObjectId or UUID (as Realm's
+    /// models generate), the declared default, or null for an optional key.
+    private func newPrimaryKey(_ pk: Property) -> Value {
+        if let declared = pk.defaultValue { return declared }
+        switch pk.type {
+        case .objectId: return .objectId(.generate())
+        case .uuid: return .uuid(UUID())
+        default: return .null
+        }
+    }
+
+    private func inserter(_ className: String) throws -> BulkInserter {
+        if let inserter = inserters[className] { return inserter }
+        let inserter = try BulkInserter(database: database, className: className)
+        inserters[className] = inserter
+        return inserter
     }
 
     /// A store error as a field path and message within the document.

@@ -71,6 +71,10 @@ struct DeferredProperty {
 final class LinkResolver {
     let database: Database
     private var labels: [String: [ImportLabel: ObjectKey]] = [:]
+    fileprivate var lookups: [String: PrimaryKeyLookup] = [:]
+    private var keyCache: [String: [Value: ObjectKey]] = [:]
+    private var keyCacheCount = 0
+    private static let keyCacheLimit = 100_000
     /// Classes whose labels must be remembered: some property (or any mixed) can link to them.
     private let labelledClasses: Set<String>
 
@@ -108,8 +112,33 @@ final class LinkResolver {
             guard final, case .int(let raw) = label, try database.exists(className, ObjectKey(raw)) else { return nil }
             return ObjectKey(raw)
         case .primaryKey(let value):
-            return try database.key(className, primaryKey: value)
+            // Objects keep their keys for the whole import, so found keys can be remembered;
+            // the cache is bounded, and emptied when full.
+            // Swift compares strings by canonical equivalence, the database by bytes: only
+            // ASCII strings (where the two agree) are cached.
+            let cacheable: Bool
+            if case .string(let text) = value { cacheable = text.utf8.allSatisfy { $0 < 0x80 } } else { cacheable = true }
+            if cacheable, let cached = keyCache[className]?[value] { return cached }
+            guard let found = try primaryKeyLookup(className).key(value) else { return nil }
+            guard cacheable else { return found }
+            if keyCacheCount >= LinkResolver.keyCacheLimit {
+                keyCache.removeAll(keepingCapacity: true)
+                keyCacheCount = 0
+            }
+            keyCache[className, default: [:]][value] = found
+            keyCacheCount += 1
+            return found
         }
+    }
+}
+
+extension LinkResolver {
+    /// The prepared primary-key lookup of a class.
+    func primaryKeyLookup(_ className: String) throws -> PrimaryKeyLookup {
+        if let lookup = lookups[className] { return lookup }
+        let lookup = try PrimaryKeyLookup(database: database, className: className)
+        lookups[className] = lookup
+        return lookup
     }
 }
 

@@ -2,10 +2,10 @@ import Foundation
 
 extension ObjectReader {
     /// One value or collection element of `property`; nil after recording an error.
-    func readElement(_ value: DocumentValue, _ property: Property, path: String, steps: [PathStep],
-                     into result: inout ReadObject) -> LinkSlot? {
+    func readElement(_ value: DocumentValue, _ property: Property, _ target: ClassReadPlan?, path: () -> String,
+                     steps: () -> [PathStep], into result: inout ReadObject) -> LinkSlot? {
         func fail(_ message: String) -> LinkSlot? {
-            result.errors.append(FieldError(path: path, message: message))
+            result.errors.append(FieldError(path: path(), message: message))
             return nil
         }
         if case .null = value {
@@ -17,7 +17,7 @@ extension ObjectReader {
         }
         switch property.type {
         case .object:
-            guard let targetName = property.objectType, let target = schema[targetName] else {
+            guard let target else {
                 return fail("property links to unknown class '\(property.objectType ?? "")'")
             }
             if target.isEmbedded {
@@ -25,8 +25,10 @@ extension ObjectReader {
                     return fail("expected an embedded \(target.name) document but got \(value.kindDescription)")
                 }
                 // `steps` already ends with this property (and index or key): the child's place.
-                let fields = readFields(doc, target, path: path, steps: steps, topLevel: false, into: &result)
-                return .value(.object(fields))
+                let fields = readFields(doc, target, path: path(), steps: steps(), topLevel: false, into: &result)
+                var object: [String: Value] = Dictionary(minimumCapacity: fields.count)
+                for (property, value) in zip(target.properties, fields) { if let value { object[property.name] = value } }
+                return .value(.object(object))
             }
             do {
                 return try link(to: target, key: try linkKey(value, target), path: path)
@@ -45,7 +47,7 @@ extension ObjectReader {
     }
 
     /// A link value now, or a pending reference when the target is not known yet.
-    private func link(to target: ObjectSchema, key: LinkKey, path: String) throws(FieldErrorMessage) -> LinkSlot {
+    private func link(to target: ClassReadPlan, key: LinkKey, path: () -> String) throws(FieldErrorMessage) -> LinkSlot {
         let found: ObjectKey?
         do {
             found = try resolver.lookup(target.name, key, final: false)
@@ -55,12 +57,12 @@ extension ObjectReader {
             throw FieldErrorMessage("cannot look up the link target: \(error)")
         }
         if let found { return .value(.link(ObjectLink(target.name, found))) }
-        return .reference(PendingReference(targetClass: target.name, key: key, path: path))
+        return .reference(PendingReference(targetClass: target.name, key: key, path: path()))
     }
 
     /// How a document names the target of a link: its primary key, or its `_key` label.
-    func linkKey(_ value: DocumentValue, _ target: ObjectSchema) throws(FieldErrorMessage) -> LinkKey {
-        guard let pk = target.primaryKeyProperty else {
+    func linkKey(_ value: DocumentValue, _ target: ClassReadPlan) throws(FieldErrorMessage) -> LinkKey {
+        guard let pk = target.primaryKey else {
             switch value {
             case .int32(let i): return .label(.int(Int64(i)))
             case .int64(let i): return .label(.int(i))
@@ -81,9 +83,9 @@ extension ObjectReader {
     }
 
     /// A `mixed` value: any scalar Porter stores, or a DBRef naming a link.
-    private func readMixed(_ value: DocumentValue, path: String, into result: inout ReadObject) -> LinkSlot? {
+    private func readMixed(_ value: DocumentValue, path: () -> String, into result: inout ReadObject) -> LinkSlot? {
         func fail(_ message: String) -> LinkSlot? {
-            result.errors.append(FieldError(path: path, message: message))
+            result.errors.append(FieldError(path: path(), message: message))
             return nil
         }
         switch value {
@@ -106,7 +108,7 @@ extension ObjectReader {
         case .dateTime(let t): return .value(.date(t))
         case .decimal128(let d): return .value(.decimal128(d))
         case .dbRef(let className, let id):
-            guard let target = schema[className] else {
+            guard let target = plan(className) else {
                 return fail("DBRef to unknown class '\(abbreviated(className))'")
             }
             if target.isEmbedded {

@@ -2,14 +2,30 @@ import Foundation
 
 /// What reading one document produced.
 struct ReadObject {
-    /// Values for the store, keyed by property (links not yet resolvable hold placeholders).
-    var values: [String: Value] = [:]
+    /// Values for the store by position in the class's declared properties (nil: not given);
+    /// links not yet resolvable hold placeholders. Positions avoid hashing every field name.
+    var fields: [Value?] = []
+    /// The class's properties, parallel to `fields`.
+    var properties: [Property] = []
     /// The document's `_key` label, for a class without a primary key.
     var label: ImportLabel?
     /// Properties to complete once every document has been read.
     var deferred: [DeferredProperty] = []
     /// Every problem found, with its field path.
     var errors: [FieldError] = []
+
+    /// The value given for a property, by name.
+    func value(_ name: String) -> Value? {
+        guard let index = properties.firstIndex(where: { $0.name == name }) else { return nil }
+        return fields[index]
+    }
+
+    /// The given values keyed by property name (for the store's update API).
+    var dictionary: [String: Value] {
+        var out: [String: Value] = Dictionary(minimumCapacity: fields.count)
+        for (property, value) in zip(properties, fields) { if let value { out[property.name] = value } }
+        return out
+    }
 }
 
 /// Reads documents by the schema: matches fields to properties, reads each value with the forms
@@ -19,70 +35,83 @@ final class ObjectReader {
     let schema: Schema
     let options: ImportOptions
     let resolver: LinkResolver
-    private var propertyMaps: [String: [String: Property]] = [:]
+    let plans: [ClassReadPlan]
+    let planIndex: [String: Int]
 
     init(schema: Schema, options: ImportOptions, resolver: LinkResolver) {
         self.schema = schema
         self.options = options
         self.resolver = resolver
+        (plans, planIndex) = ClassReadPlan.plans(for: schema)
+    }
+
+    /// The plan of a class of the schema.
+    func plan(_ className: String) -> ClassReadPlan? {
+        planIndex[className].map { plans[$0] }
     }
 
     /// Reads a top-level document of `cls`.
     func read(_ doc: Document, as cls: ObjectSchema) -> ReadObject {
         var result = ReadObject()
-        result.values = readFields(doc, cls, path: "", steps: [], topLevel: true, into: &result)
-        if let pk = cls.primaryKeyProperty, result.values[pk.name] == nil, !doc.fields.contains(where: { $0.key == pk.name }),
+        guard let plan = plan(cls.name) else {
+            result.errors.append(FieldError(path: "", message: "no class named '\(cls.name)' in the schema"))
+            return result
+        }
+        result.properties = plan.properties
+        result.fields = readFields(doc, plan, path: "", steps: [], topLevel: true, into: &result)
+        if let pk = plan.primaryKey, result.value(pk.name) == nil, !doc.fields.contains(where: { $0.key == pk.name }),
            pk.defaultValue == nil, !pk.isOptional, pk.type == .int || pk.type == .string {
             result.errors.append(FieldError(path: pk.name, message: "missing primary key field '\(pk.name)'"))
         }
         return result
     }
 
-    private func properties(of cls: ObjectSchema) -> [String: Property] {
-        if let map = propertyMaps[cls.name] { return map }
-        let map = Dictionary(cls.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        propertyMaps[cls.name] = map
-        return map
-    }
-
-    /// The fields of one object (top-level or embedded).
-    func readFields(_ doc: Document, _ cls: ObjectSchema, path: String, steps: [PathStep], topLevel: Bool,
-                            into result: inout ReadObject) -> [String: Value] {
-        let props = properties(of: cls)
-        var values: [String: Value] = Dictionary(minimumCapacity: doc.fields.count)
-        var seen = Set<String>()
+    /// The fields of one object (top-level or embedded), by position in the class's properties.
+    func readFields(_ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
+                    into result: inout ReadObject) -> [Value?] {
+        var values = [Value?](repeating: nil, count: plan.properties.count)
+        // Per property: 0 not seen, 1 read, 2 failed (so duplicates are noticed either way).
+        var state = [UInt8](repeating: 0, count: plan.properties.count)
+        var unknown: Set<String> = []
+        var expected = 0
         for (key, value) in doc.fields {
             // A hostile document may hold a million bad fields: stop at the error limit.
             if result.errors.count >= options.maxErrors { break }
             let fieldPath = path.isEmpty ? key : path + "." + key
-            guard seen.insert(key).inserted else {
-                result.errors.append(FieldError(path: fieldPath, message: "duplicate field '\(abbreviated(key))'"))
-                continue
-            }
-            guard let property = props[key] else {
-                if topLevel, key == "_key", cls.primaryKey == nil {
+            guard let index = plan.index(of: key, expected: expected) else {
+                if !unknown.insert(key).inserted {
+                    result.errors.append(FieldError(path: fieldPath, message: "duplicate field '\(abbreviated(key))'"))
+                } else if topLevel, key == "_key", plan.primaryKey == nil {
                     readLabel(value, fieldPath, into: &result)
-                } else if key == "_id", cls.isEmbedded {
-                    result.errors.append(FieldError(path: fieldPath, message: "embedded objects have no _id ('\(cls.name)' is an embedded class without a primary key)"))
+                } else if key == "_id", plan.isEmbedded {
+                    result.errors.append(FieldError(path: fieldPath, message: "embedded objects have no _id ('\(plan.name)' is an embedded class without a primary key)"))
                 } else if !options.ignoreUnknown {
-                    result.errors.append(FieldError(path: fieldPath, message: "unknown field (class '\(cls.name)' has no property '\(abbreviated(key))'; use --ignore-unknown to skip it)"))
+                    result.errors.append(FieldError(path: fieldPath, message: "unknown field (class '\(plan.name)' has no property '\(abbreviated(key))'; use --ignore-unknown to skip it)"))
                 }
                 continue
             }
-            if property.isComputed {
+            expected = index + 1
+            if state[index] != 0 {
+                result.errors.append(FieldError(path: fieldPath, message: "duplicate field '\(abbreviated(key))'"))
+                continue
+            }
+            state[index] = 2
+            if plan.properties[index].isComputed {
                 if !options.ignoreUnknown {
                     result.errors.append(FieldError(path: fieldPath, message: "'\(key)' is a computed linkingObjects property and cannot be imported"))
                 }
                 continue
             }
-            if let read = readProperty(value, property, path: fieldPath, steps: steps, into: &result) {
-                values[key] = read
+            if let read = readProperty(value, plan, index, path: fieldPath, steps: steps, into: &result) {
+                values[index] = read
+                state[index] = 1
             }
         }
         // Upsert replaces objects: every field the document leaves out goes back to its default.
         if topLevel, options.mode == .upsert {
-            for property in cls.persistedProperties where values[property.name] == nil && property.name != cls.primaryKey {
-                if !seen.contains(property.name) { values[property.name] = Database.defaultValue(for: property) }
+            for (index, property) in plan.properties.enumerated()
+            where state[index] == 0 && !property.isComputed && property.name != plan.primaryKey?.name {
+                values[index] = Database.defaultValue(for: property)
             }
         }
         return values
@@ -100,19 +129,22 @@ final class ObjectReader {
     }
 
     /// One property's value; nil after recording an error.
-    private func readProperty(_ value: DocumentValue, _ property: Property, path: String, steps: [PathStep],
+    private func readProperty(_ value: DocumentValue, _ plan: ClassReadPlan, _ index: Int, path: String, steps: [PathStep],
                               into result: inout ReadObject) -> Value? {
+        let property = plan.properties[index]
+        let target = plan.targets[index].map { plans[$0] }
         let errorCount = result.errors.count
         var slots: [LinkSlot] = []
         var hasReference = false
-        func element(_ v: DocumentValue, _ elementPath: String, _ step: [PathStep]) -> LinkSlot? {
-            let slot = readElement(v, property, path: elementPath, steps: steps + step, into: &result)
+        // Element paths and steps are built only when needed (errors, embedded objects, pending links).
+        func element(_ v: DocumentValue, _ elementPath: () -> String, _ step: () -> [PathStep]) -> LinkSlot? {
+            let slot = readElement(v, property, target, path: elementPath, steps: { steps + step() }, into: &result)
             if case .reference? = slot { hasReference = true }
             return slot
         }
         switch property.collection {
         case .none:
-            guard let slot = element(value, path, [.property(property.name)]) else { return nil }
+            guard let slot = element(value, { path }, { [.property(property.name)] }) else { return nil }
             if case .value(let v) = slot { return v }
             result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name, value: .single(slot)))
             return .null
@@ -123,7 +155,7 @@ final class ObjectReader {
             }
             slots.reserveCapacity(elements.count)
             for (i, v) in elements.enumerated() {
-                if let slot = element(v, path + "." + String(i), [.property(property.name), .index(i)]) { slots.append(slot) }
+                if let slot = element(v, { path + "." + String(i) }, { [.property(property.name), .index(i)] }) { slots.append(slot) }
             }
             guard result.errors.count == errorCount else { return nil }
             if property.collection == .set, let duplicate = firstDuplicate(slots) {
@@ -157,7 +189,7 @@ final class ObjectReader {
                     result.errors.append(FieldError(path: entryPath, message: message))
                     continue
                 }
-                if let slot = element(v, entryPath, [.property(property.name), .key(key)]) { entries.append((key, slot)) }
+                if let slot = element(v, { entryPath }, { [.property(property.name), .key(key)] }) { entries.append((key, slot)) }
             }
             guard result.errors.count == errorCount else { return nil }
             if hasReference {

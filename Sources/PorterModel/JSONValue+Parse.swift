@@ -21,9 +21,20 @@ extension JSONValue {
 /// The parse state: the input, a cursor and the stack of open containers.
 struct JSONParser {
     /// An array or object being filled; objects remember the key awaiting its value.
-    private enum Frame {
-        case array([JSONValue])
-        case object([JSONMember], key: String)
+    ///
+    /// A class, so that appending happens in place: an enum payload taken out of the stack and
+    /// put back would be copied at every element, making a container of n values cost O(n²)
+    /// (a 20,000-class schema file took seconds to read).
+    private final class Frame {
+        let isArray: Bool
+        var elements: [JSONValue] = []
+        var members: [JSONMember] = []
+        var key = ""
+
+        init(isArray: Bool, key: String = "") {
+            self.isArray = isArray
+            self.key = key
+        }
     }
 
     let bytes: [UInt8]
@@ -57,7 +68,7 @@ struct JSONParser {
                     position += 1
                     value = .array([])
                 } else {
-                    stack.append(.array([]))
+                    stack.append(Frame(isArray: true))
                     continue
                 }
             case UInt8(ascii: "{"):
@@ -67,39 +78,40 @@ struct JSONParser {
                     position += 1
                     value = .object([])
                 } else {
-                    stack.append(.object([], key: try parseKey()))
+                    stack.append(Frame(isArray: false, key: try parseKey()))
                     continue
                 }
             default:
                 value = try parseScalar()
             }
             // Close every container this value completes; stop when another value must follow.
-            while let frame = stack.popLast() {
+            while let frame = stack.last {
                 skipWhitespace()
-                switch frame {
-                case .array(var elements):
-                    elements.append(value)
+                if frame.isArray {
+                    frame.elements.append(value)
                     if eat(UInt8(ascii: ",")) {
-                        stack.append(.array(elements))
+                        break
                     } else if eat(UInt8(ascii: "]")) {
-                        value = .array(elements)
+                        value = .array(frame.elements)
+                        stack.removeLast()
                         continue
                     } else {
                         throw error("expected ',' or ']' but found \(describeCurrent())")
                     }
-                case .object(var members, let key):
-                    members.append(JSONMember(key, value))
+                } else {
+                    frame.members.append(JSONMember(frame.key, value))
                     if eat(UInt8(ascii: ",")) {
                         skipWhitespace()
-                        stack.append(.object(members, key: try parseKey()))
+                        frame.key = try parseKey()
+                        break
                     } else if eat(UInt8(ascii: "}")) {
-                        value = .object(members)
+                        value = .object(frame.members)
+                        stack.removeLast()
                         continue
                     } else {
                         throw error("expected ',' or '}' but found \(describeCurrent())")
                     }
                 }
-                break
             }
             if stack.isEmpty { return value }
         }

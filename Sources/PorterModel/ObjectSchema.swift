@@ -46,9 +46,16 @@ public struct Schema: Sendable, Hashable {
         self.classes = classes.sorted { $0.name < $1.name }
     }
 
-    /// The class with this name, if any.
+    /// The class with this name, if any (the first one, should a broken schema hold several).
     public subscript(className: String) -> ObjectSchema? {
-        classes.first { $0.name == className }
+        // `classes` is sorted by name: binary search keeps lookups cheap in schemas with
+        // thousands of classes (every link and every object operation looks its class up).
+        var low = 0, high = classes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if classes[mid].name < className { low = mid + 1 } else { high = mid }
+        }
+        return low < classes.count && classes[low].name == className ? classes[low] : nil
     }
 
     /// Replaces or adds a class, keeping the name order.

@@ -17,8 +17,10 @@ extension Schema {
     public func validationErrors() -> [String] {
         var errors: [String] = []
         var seenClasses = Set<String>()
+        var classCounts: [String: Int] = [:]
+        for objectSchema in classes { classCounts[objectSchema.name, default: 0] += 1 }
         for objectSchema in classes where seenClasses.insert(objectSchema.name).inserted {
-            let count = classes.count { $0.name == objectSchema.name }
+            let count = classCounts[objectSchema.name] ?? 0
             if count > 1 { errors.append("\(SchemaNames.display(objectSchema.name)): class name is used by \(count) classes") }
             errors += classErrors(objectSchema)
         }

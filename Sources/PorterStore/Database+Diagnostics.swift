@@ -84,14 +84,18 @@ extension Database: SchemaDataInspector {
 
     /// A correlated SQL expression counting the links from `source` to the row `e`, or nil when
     /// the source has no storage.
+    ///
+    /// `+e._key` strips the INTEGER affinity of the rowid: compared with a column that has none,
+    /// it would make SQLite convert the column's values, which rules out the index on them and
+    /// turns each count into a scan (quadratic in the class size).
     func incomingCountTerm(_ source: LinkSource) throws -> String? {
         if source.property.isCollection {
             let table = StorageLayout.collectionTable(source.className, source.property.name)
             guard try storageTableExists(table) else { return nil }
-            return "(SELECT count(*) FROM \(quoteIdentifier(table)) WHERE value = e._key)"
+            return "(SELECT count(*) FROM \(quoteIdentifier(table)) WHERE value = +e._key)"
         }
         guard try storageColumns(source.className).contains(source.property.name) else { return nil }
-        return "(SELECT count(*) FROM \(quoteIdentifier(StorageLayout.table(source.className))) WHERE \(quoteIdentifier(source.property.name)) = e._key)"
+        return "(SELECT count(*) FROM \(quoteIdentifier(StorageLayout.table(source.className))) WHERE \(quoteIdentifier(source.property.name)) = +e._key)"
     }
 
     /// Adds the `mixed` values of `source` that link to objects of `className` to `result`.

@@ -98,19 +98,27 @@ extension Database {
     }
 
     /// Copies the database to `destination` with SQLite's online backup API (a consistent snapshot).
+    /// A failed copy (disk full, unwritable folder) removes what it wrote, journal included.
     public func backup(to destination: String) throws {
         if FileManager.default.fileExists(atPath: destination) {
             throw PorterError(.io, "refusing to overwrite an existing file", location: destination)
         }
-        let target = try SQLiteConnection(path: destination, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        guard let backup = sqlite3_backup_init(target.handle, "main", connection.handle, "main") else {
-            throw target.error(sqlite3_errcode(target.handle), "starting a backup")
-        }
-        let rc = sqlite3_backup_step(backup, -1)
-        sqlite3_backup_finish(backup)
-        guard rc == SQLITE_DONE else {
-            try? FileManager.default.removeItem(atPath: destination)
-            throw connection.error(rc, "copying the database to '\(destination)'")
+        do {
+            // The target connection is closed when this scope ends, before the cleanup below.
+            let target = try SQLiteConnection(path: destination, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            guard let backup = sqlite3_backup_init(target.handle, "main", connection.handle, "main") else {
+                throw target.error(sqlite3_errcode(target.handle), "starting a backup")
+            }
+            let rc = sqlite3_backup_step(backup, -1)
+            sqlite3_backup_finish(backup)
+            guard rc == SQLITE_DONE else {
+                // The failure is the target's (a write), unless the source could not be read.
+                let failing = sqlite3_errcode(target.handle) != SQLITE_OK ? target : connection
+                throw failing.error(rc, "copying the database to '\(destination)'")
+            }
+        } catch {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            throw error
         }
     }
 }

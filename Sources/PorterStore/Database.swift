@@ -92,6 +92,8 @@ public final class Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PorterError(.io, "no such database file", location: path)
         }
+        try checkHeader(path)
+        let target = try sqliteTarget(for: path, readOnly: readOnly)
         if !readOnly, FileManager.default.fileExists(atPath: path + "-wal") {
             // A WAL left by another program holds its newest pages, and a read-write connection
             // that closes last checkpoints them into the main file. Check such a file read-only
@@ -99,7 +101,7 @@ public final class Database {
             _ = try readStoredSchema(SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY))
         }
         let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        let connection = try SQLiteConnection(path: path, flags: flags)
+        let connection = try SQLiteConnection(path: target, flags: flags, displayPath: path)
         sqlite3_busy_timeout(connection.handle, Int32(busyTimeout * 1000))
         // Look before writing anything: journal mode changes would write to a foreign file.
         let stored = try readStoredSchema(connection)

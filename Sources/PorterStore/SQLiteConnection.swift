@@ -13,17 +13,18 @@ final class SQLiteConnection {
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
 
-    /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured.
-    init(path: String, flags: Int32) throws {
+    /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured;
+    /// `displayPath` (default: `path`) is the name used in messages.
+    init(path: String, flags: Int32, displayPath: String? = nil) throws {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }
-            throw PorterError(.io, "cannot open database: \(message)", location: path)
+            throw PorterError(.io, "cannot open database: \(message)", location: displayPath ?? path)
         }
         handle = db
-        self.path = path
+        self.path = displayPath ?? path
         sqlite3_extended_result_codes(db, 1)
     }
 
@@ -54,7 +55,16 @@ final class SQLiteConnection {
         case SQLITE_READONLY:
             return PorterError(.io, "database is read-only (\(message))", location: path)
         case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PERM:
-            return PorterError(.io, "I/O error while \(context): \(message)", location: path)
+            // SQLite reports a failed write()/open() as a bare "disk I/O error"; the system error
+            // says why. A file-size limit (EFBIG) or a full disk (ENOSPC) is the "disk full" case.
+            // SQLite keeps the errno only when nothing overwrote it on the way back; a failed
+            // write (SQLITE_IOERR_WRITE) is nearly always a full disk or a file-size limit.
+            let errno = sqlite3_system_errno(handle)
+            let reason = errno != 0 ? " (\(String(cString: strerror(errno))))" : ""
+            if errno == EFBIG || errno == ENOSPC || rc == SQLITE_IOERR | (3 << 8) {
+                return PorterError(.io, "disk full or write failed while \(context)\(reason); nothing was changed", location: path)
+            }
+            return PorterError(.io, "I/O error while \(context): \(message)\(reason)", location: path)
         default:
             return PorterError(.sqlite, "SQLite error while \(context): \(message)", location: path)
         }

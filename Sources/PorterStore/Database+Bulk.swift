@@ -1,0 +1,164 @@
+import CSQLite
+import Foundation
+
+/// Inserts objects of one class through statements prepared once: the import fast path.
+///
+/// The caller has already validated every value (types, required values, 16 MB limits, map keys,
+/// set uniqueness) and resolved every link to an existing object, so nothing is checked again: no
+/// SQL is built per call, no savepoint is taken, no link target is looked up. Embedded objects
+/// (`.object` values) are inserted with their parent. Use it inside one write transaction that is
+/// rolled back on any error: a failed call may leave partial rows behind.
+public final class BulkInserter {
+    let database: Database
+    let plan: ClassPlan
+    private let insertStatement: SQLiteStatement
+    private var collectionStatements: [String: SQLiteStatement] = [:]
+    private var embedded: [String: BulkInserter] = [:]
+    /// For each column, and each collection, its position in the class's declared properties.
+    private let columnPositions: [Int]
+    private let collectionPositions: [Int]
+    private let primaryKeyPosition: Int?
+
+    /// Prepares the statements for `className` (top-level or embedded).
+    public init(database: Database, className: String) throws {
+        self.database = database
+        plan = try database.plan(for: className)
+        insertStatement = try database.connection.prepare(plan.insertSQL)
+        let declared = plan.schema.properties.map(\.name)
+        columnPositions = plan.columns.map { column in declared.firstIndex(of: column.name) ?? 0 }
+        collectionPositions = plan.collections.map { collection in declared.firstIndex(of: collection.name) ?? 0 }
+        primaryKeyPosition = plan.primaryKey.flatMap { declared.firstIndex(of: $0.name) }
+        for property in plan.collections {
+            let table = plan.collectionTable(property)
+            let sql: String
+            switch property.collection {
+            case .list: sql = "INSERT INTO \(table) (_owner, _pos, value) VALUES (?, ?, ?)"
+            case .set: sql = "INSERT INTO \(table) (_owner, value) VALUES (?, ?)"
+            case .map: sql = "INSERT INTO \(table) (_owner, _key, value) VALUES (?, ?, ?)"
+            case .none: continue
+            }
+            collectionStatements[property.name] = try database.connection.prepare(sql)
+        }
+    }
+
+    /// Inserts one object: `fields` by position in the class's declared properties (as
+    /// `ObjectSchema.properties` lists them; nil takes the default); returns its key.
+    /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
+    public func insert(fields: [Value?]) throws -> ObjectKey {
+        try database.requireWrite()
+        guard fields.count == plan.schema.properties.count else {
+            throw PorterError(.usage, "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
+        }
+        for (i, property) in plan.columns.enumerated() {
+            try bind(fields[columnPositions[i]] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
+        }
+        try step(insertStatement, primaryKeyPosition.flatMap { fields[$0] })
+        let key = ObjectKey(database.connection.lastInsertRowID)
+        for (i, property) in plan.collections.enumerated() {
+            guard let statement = collectionStatements[property.name] else { continue }
+            try writeCollection(key, property, fields[collectionPositions[i]] ?? Database.defaultValue(for: property), statement)
+        }
+        return key
+    }
+
+    /// Inserts one object: `values` by property name (missing ones take their default); returns its key.
+    /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
+    public func insert(_ values: [String: Value]) throws -> ObjectKey {
+        try database.requireWrite()
+        for (i, property) in plan.columns.enumerated() {
+            try bind(values[property.name] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
+        }
+        try step(insertStatement, plan.primaryKey.flatMap { values[$0.name] })
+        let key = ObjectKey(database.connection.lastInsertRowID)
+        for property in plan.collections {
+            guard let statement = collectionStatements[property.name] else { continue }
+            try writeCollection(key, property, values[property.name] ?? Database.defaultValue(for: property), statement)
+        }
+        return key
+    }
+
+    private func writeCollection(_ owner: ObjectKey, _ property: Property, _ value: Value, _ statement: SQLiteStatement) throws {
+        switch (property.collection, value) {
+        case (.list, .list(let elements)), (.list, .set(let elements)):
+            for (position, element) in elements.enumerated() {
+                statement.bind(1, int: owner.rawValue)
+                statement.bind(2, int: Int64(position))
+                try bind(element, property, statement, 3)
+                try step(statement, nil)
+            }
+        case (.set, .set(let elements)), (.set, .list(let elements)):
+            for element in elements {
+                statement.bind(1, int: owner.rawValue)
+                try bind(element, property, statement, 2)
+                try step(statement, nil)
+            }
+        case (.map, .map(let entries)):
+            for key in entries.keys.sorted() {
+                statement.bind(1, int: owner.rawValue)
+                statement.bind(2, text: key)
+                try bind(entries[key] ?? .null, property, statement, 3)
+                try step(statement, nil)
+            }
+        default:
+            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(value.kindName)", location: plan.path(property))
+        }
+    }
+
+    /// Binds a value; an embedded object is inserted first and bound as its link.
+    private func bind(_ value: Value, _ property: Property, _ statement: SQLiteStatement, _ index: Int32) throws {
+        if case .object(let fields) = value, let target = property.objectType {
+            let child = try embeddedInserter(target).insert(fields)
+            StorageCodec.bind(.link(ObjectLink(target, child)), type: property.type, to: statement, at: index)
+        } else {
+            StorageCodec.bind(value, type: property.type, to: statement, at: index)
+        }
+    }
+
+    private func embeddedInserter(_ className: String) throws -> BulkInserter {
+        if let inserter = embedded[className] { return inserter }
+        let inserter = try BulkInserter(database: database, className: className)
+        embedded[className] = inserter
+        return inserter
+    }
+
+    /// Steps an insert; a unique-index failure on the primary key becomes a duplicate-key error.
+    private func step(_ statement: SQLiteStatement, _ primaryKey: Value?) throws {
+        let rc = sqlite3_step(statement.handle)
+        sqlite3_reset(statement.handle)
+        guard rc != SQLITE_DONE else { return }
+        if rc & 0xFF == SQLITE_CONSTRAINT, let pk = plan.primaryKey, let value = primaryKey {
+            throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(database.describe(value)): an object with it already exists", location: plan.path(pk))
+        }
+        throw database.connection.error(rc, "inserting into \(plan.schema.name)")
+    }
+}
+
+/// Finds objects by primary key through one prepared statement (no SQL built per lookup).
+public final class PrimaryKeyLookup {
+    let database: Database
+    let property: Property
+    private let byValue: SQLiteStatement
+    private let byNull: SQLiteStatement
+
+    /// Prepares the lookup for a class with a primary key.
+    /// - Throws: ``PorterError/Code/usage`` when the class has none.
+    public init(database: Database, className: String) throws {
+        self.database = database
+        let plan = try database.plan(for: className)
+        guard let pk = plan.primaryKey else {
+            throw PorterError(.usage, "class '\(className)' has no primary key", location: className)
+        }
+        property = pk
+        let column = quoteIdentifier(pk.name)
+        byValue = try database.connection.prepare("SELECT _key FROM \(plan.table) WHERE \(column) = ? LIMIT 1")
+        byNull = try database.connection.prepare("SELECT _key FROM \(plan.table) WHERE \(column) IS NULL LIMIT 1")
+    }
+
+    /// The object whose primary key is `value` (typed as the primary-key property), if any.
+    public func key(_ value: Value) throws -> ObjectKey? {
+        let statement = value.isNull ? byNull : byValue
+        if !value.isNull { StorageCodec.bind(value, type: property.type, to: statement, at: 1) }
+        defer { sqlite3_reset(statement.handle) }
+        return try statement.step() ? ObjectKey(statement.int64(0)) : nil
+    }
+}
