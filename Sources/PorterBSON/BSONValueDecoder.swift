@@ -105,7 +105,7 @@ final class BSONValueDecoder {
             return .binary(data, subtype: UInt8(truncatingIfNeeded: subtype.rawValue))
         case BSON_TYPE_OID:
             guard let oid = bson_iter_oid(it) else { throw Failure(path: path, message: "invalid BSON ObjectId") }
-            guard let value = withUnsafeBytes(of: oid.pointee.bytes, { ObjectId.decoding(rawBytes: $0) }) else {
+            guard let value = withUnsafeBytes(of: oid.pointee.bytes, { ObjectId(rawBytes: $0) }) else {
                 throw Failure(path: path, message: "invalid BSON ObjectId")
             }
             return .objectId(value)

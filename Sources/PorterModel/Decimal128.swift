@@ -14,6 +14,20 @@ public struct Decimal128: Sendable, Hashable {
         self.low = low
     }
 
+    /// Reads 16 raw bytes in BSON order (little-endian, low half first); `nil` for any other
+    /// count. Non-generic so callers in other modules get specialized code.
+    public init?(rawBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 16 else { return nil }
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        for i in 0..<8 {
+            lo |= UInt64(bytes[i]) << (8 * UInt64(i))
+            hi |= UInt64(bytes[8 + i]) << (8 * UInt64(i))
+        }
+        low = lo
+        high = hi
+    }
+
     /// Reads 16 bytes in BSON order (little-endian, low half first); `nil` for any other count.
     public init?<Bytes: Collection>(bsonBytes bytes: Bytes) where Bytes.Element == UInt8 {
         guard bytes.count == 16 else { return nil }

@@ -8,6 +8,20 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     private var head: UInt64
     private var tail: UInt32
 
+    /// Creates an ObjectId from exactly 12 raw bytes; `nil` for any other count.
+    ///
+    /// Non-generic on purpose: hot loops in other modules (export, storage decoding) call it, and
+    /// a generic initializer would run unspecialized across the module boundary.
+    public init?(rawBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 12 else { return nil }
+        var h: UInt64 = 0
+        var t: UInt32 = 0
+        for i in 0..<8 { h = h << 8 | UInt64(bytes[i]) }
+        for i in 8..<12 { t = t << 8 | UInt32(bytes[i]) }
+        head = h
+        tail = t
+    }
+
     /// Creates an ObjectId from exactly 12 bytes; `nil` for any other count.
     public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
         guard bytes.count == 12 else { return nil }

@@ -143,23 +143,9 @@ final class ExportRowReader {
         return property.collection == .list ? .list(elements) : .set(elements)
     }
 
-    /// A column value; ObjectIds and decimals are decoded here without the generic initializers
-    /// (see ``ObjectId/decoding(rawBytes:)``).
+    /// A column value.
     static func read(_ statement: SQLiteStatement, _ index: Int32, _ type: PropertyType) throws -> Value {
-        switch type {
-        case .objectId where statement.type(index) == SQLITE_BLOB:
-            guard let oid = statement.withBlob(index, { ObjectId.decoding(rawBytes: $0) }) else {
-                throw PorterError(.notADatabase, "corrupt objectId value in database")
-            }
-            return .objectId(oid)
-        case .decimal128 where statement.type(index) == SQLITE_BLOB:
-            guard let decimal = statement.withBlob(index, { Decimal128.decoding(rawBytes: $0) }) else {
-                throw PorterError(.notADatabase, "corrupt decimal128 value in database")
-            }
-            return .decimal128(decimal)
-        default:
-            return try StorageCodec.read(statement, index, type: type, objectType: nil)
-        }
+        try StorageCodec.read(statement, index, type: type, objectType: nil)
     }
 
     /// A link's exported value: null, an embedded object's link, a key, or the target's primary key.

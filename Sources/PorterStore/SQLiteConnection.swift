@@ -117,5 +117,7 @@ final class SQLiteConnection {
 
 /// SQL quoting of an identifier (table, column, index name).
 func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Names almost never contain a quote; skip Foundation's replace on the common path.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -82,9 +82,9 @@ enum StorageCodec {
         case .data: return .data(Data(stmt.blob(i)))
         case .date: return .date(Timestamp(microseconds: stmt.int64(i)))
         case .decimal128:
-            return try stmt.withBlob(i) { try decode(Decimal128(bsonBytes: $0), "decimal128") }.map(Value.decimal128) ?? .null
+            return .decimal128(try stmt.withBlob(i) { try decode(Decimal128(rawBytes: $0), "decimal128") })
         case .objectId:
-            return try stmt.withBlob(i) { try decode(ObjectId(bytes: $0), "objectId") }.map(Value.objectId) ?? .null
+            return .objectId(try stmt.withBlob(i) { try decode(ObjectId(rawBytes: $0), "objectId") })
         case .uuid:
             return .uuid(try stmt.withBlob(i) { try decode(uuidFromBytes($0), "uuid") })
         case .object:
