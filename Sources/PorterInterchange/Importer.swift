@@ -99,8 +99,8 @@ public final class Importer {
             }
             if !checkedVersion, let version = decoder.fixtureSchemaVersion {
                 checkedVersion = true
-                // TODO: migrate documents of an older fixture through the migration runtime once
-                // PorterMigration has an API; until then older fixtures are read by the current schema.
+                // An older fixture is read by the current schema here; the typed realm's
+                // importFixtures migrates it first when it carries its schema.
                 if version > database.schemaVersion {
                     problems.add(source: source, label: "", message: "fixture schemaVersion \(version) is newer than the database's schema version \(database.schemaVersion)")
                     return

@@ -7,8 +7,9 @@ extension Database {
     /// forward references and cycles allowed. Class files (`Person.json`, `Person.bson`) work too.
     ///
     /// A fixture declaring a `schemaVersion` newer than the database's is refused; an older one is
-    /// read by the current schema (migrating it through the migration runtime is a TODO until
-    /// PorterMigration has an API).
+    /// read by the current schema (this module cannot see the migration runtime: the typed
+    /// `Realm.importFixtures` migrates an older fixture that carries its schema). A `schema`
+    /// member (the schema the fixture was written with) is shape-checked and otherwise ignored.
     /// - Throws: ``PorterError/Code/invalidInput`` with one `FILE:DOC#:field.path: message` line
     ///   per problem in ``PorterError/details``; the database is unchanged.
     public func importFixtures(at url: URL, options: ImportOptions = ImportOptions()) throws {

@@ -4,7 +4,7 @@ import PorterInterchange
 extension JSONLayoutReader {
     /// Decides between an array, a fixture object and line-delimited documents from the first
     /// byte and, for an object, its first key: `schemaVersion`, or (when the source names no
-    /// class) a class name holding an array, makes it a fixture.
+    /// class) a class name holding an array or `schema` holding an object, makes it a fixture.
     func detectLayout() throws {
         skipByteOrderMark()
         guard let c = try peekSignificant() else {
@@ -23,6 +23,8 @@ extension JSONLayoutReader {
                 if key == "schemaVersion" {
                     isFixture = true
                 } else if context.className == nil, let cls = context.schema[key], !cls.isEmbedded, next == UInt8(ascii: "[") {
+                    isFixture = true
+                } else if context.className == nil, key == "schema", next == UInt8(ascii: "{") {
                     isFixture = true
                 }
             }
@@ -96,7 +98,7 @@ extension JSONLayoutReader {
         return String(validating: quoted.dropFirst().dropLast(), as: UTF8.self)
     }
 
-    /// Reads a fixture key and moves into its array (or records `schemaVersion`).
+    /// Reads a fixture key and moves into its array (or records `schemaVersion` or `schema`).
     func readFixtureKey(first: Bool) throws {
         guard var c = try peekSignificant() else { throw fatal("unexpected end of input inside the fixture object") }
         if c == UInt8(ascii: "}") {
@@ -118,7 +120,18 @@ extension JSONLayoutReader {
         consume()
         guard let value = try peekSignificant() else { throw fatal("unexpected end of input after fixture key '\(key)'") }
         if key == "schemaVersion" {
-            fixtureVersion = try readVersion()
+            let version = try readVersion()
+            try checkSchemaMemberVersion(fixture: version, member: schemaMemberVersion)
+            fixtureVersion = version
+            state = .fixtureKeys(first: false)
+            return
+        }
+        // An object under `schema` is the fixture's schema; an array is a class named `schema`.
+        if key == "schema", value != UInt8(ascii: "[") {
+            guard value == UInt8(ascii: "{") else {
+                throw fatal("fixture key 'schema' must hold the schema the fixture was written with (an object, as in a schema file)")
+            }
+            try readSchemaMember()
             state = .fixtureKeys(first: false)
             return
         }

@@ -3,7 +3,8 @@ import PorterInterchange
 
 /// Walks the top level of a JSON source and hands out one document at a time, whatever its
 /// layout: one document per line (or any whitespace), a JSON array of documents, or a fixture
-/// object `{ "schemaVersion": 1, "Person": [ … ], … }` whose keys name classes.
+/// object `{ "schemaVersion": 1, "Person": [ … ], … }` whose keys name classes (and whose optional
+/// `schema` member holds the schema the fixture was written with).
 final class JSONLayoutReader {
     enum Layout: Equatable {
         case lines
@@ -25,6 +26,10 @@ final class JSONLayoutReader {
     let context: DecoderContext
     var layout: Layout?
     var fixtureVersion: UInt64?
+    /// The schema a fixture carries in its `schema` member (the one it was written with).
+    var fixtureSchema: Schema?
+    /// The `schemaVersion` the `schema` member declares itself, checked against the fixture's.
+    var schemaMemberVersion: UInt64?
     var state = State.start
     var line = 1
     private var documentNumber = 0

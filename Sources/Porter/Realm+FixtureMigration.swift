@@ -1,0 +1,136 @@
+import Foundation
+
+extension Realm {
+    /// Imports a fixture, first migrating it when it is older than the realm's schema.
+    func importFixtures(from source: FixtureSource, options: ImportOptions) throws {
+        let current = database.schema.version
+        guard let header = source.header(schema: database.schema, schemaNeededBelow: current),
+              let version = header.schemaVersion, version < current else {
+            // Same version, no version, not a fixture object, or newer (which the import refuses).
+            return try source.importFixtures(into: database, options: options)
+        }
+        guard let schema = header.schema else {
+            // Reading old documents by the new schema would silently drop or misread renamed and
+            // retyped properties, so an old fixture without its schema is refused.
+            let message = "fixture schemaVersion \(version) is older than the realm's schema version \(current); "
+                + "to migrate it, the fixture needs a \"schema\" member holding its version-\(version) schema (`porter schema` prints one)"
+            throw PorterError(.invalidInput, "import failed with 1 error; nothing was written", location: database.path,
+                              details: ["\(source.name): \(message)"])
+        }
+        try FixtureMigration(realm: self, source: source, version: version, schema: schema, options: options).run()
+    }
+}
+
+/// Brings an older fixture to the realm's schema: loads it into a scratch database with the
+/// schema it was written with, migrates that with the migration runtime (the configuration's
+/// block, and the conversions the runtime makes without a plan), exports the result as plain JSON
+/// (which keeps every value exactly, sub-millisecond dates included) and imports that into the
+/// realm in one transaction. The realm is written only by the last step, so any failure leaves
+/// it unchanged; the scratch folder is removed in every case.
+struct FixtureMigration {
+    let realm: Realm
+    let source: FixtureSource
+    let version: UInt64
+    let schema: Schema
+    let options: ImportOptions
+
+    func run() throws {
+        let manager = FileManager.default
+        let scratch = manager.temporaryDirectory.appendingPathComponent("porter-fixture-\(UUID().uuidString)")
+        do {
+            try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw PorterError(.io, "cannot create a scratch folder to migrate the fixture: \(error.localizedDescription)", location: scratch.path)
+        }
+        defer { try? manager.removeItem(at: scratch) }
+        let path = scratch.appendingPathComponent("fixture.porter").path
+        let folder = scratch.appendingPathComponent("migrated").path
+        try load(into: path)
+        try migrate(path)
+        guard try export(path, to: folder) else { return }
+        try copy(from: folder)
+    }
+
+    /// Creates the scratch database with the fixture's schema and imports the fixture into it.
+    private func load(into path: String) throws {
+        var old = schema
+        old.version = version
+        let db: Database
+        do {
+            db = try Database.create(at: path, schema: old)
+        } catch let error as PorterError where error.code == .invalidSchema {
+            throw PorterError(.invalidSchema, "the fixture's schema (version \(version)) is invalid: \(error.message)",
+                              location: source.name, details: error.details)
+        }
+        do {
+            try source.importFixtures(into: db, options: options)
+        } catch let error as PorterError {
+            throw relocated(error, from: path, to: realm.database.path)
+        }
+    }
+
+    /// Migrates the scratch database to the realm's schema with the configuration's block.
+    private func migrate(_ path: String) throws {
+        var target = realm.database.schema
+        // As when a realm opens an old file: classes the model no longer lists are kept rather
+        // than dropped (their objects are then left behind by the copy).
+        for cls in schema.classes where target[cls.name] == nil { target.upsert(cls) }
+        let block = realm.configuration.migrationBlock
+        do {
+            try Migrator.migrate(databaseAt: path, to: target, block: block)
+        } catch let error as PorterError {
+            var located = relocated(error, from: path, to: "\(source.name) (migrating from schema version \(version) to \(target.version))")
+            // The runtime's hints name CLI options; from Swift, the remedy is a migration block.
+            if block == nil && error.code == .migrationFailed {
+                located.details.append("the realm's configuration has no migrationBlock: give it one that moves or drops these values")
+            }
+            throw located
+        }
+    }
+
+    /// Exports the realm's top-level classes from the migrated database; false when there are none.
+    private func export(_ path: String, to folder: String) throws -> Bool {
+        let db = try Database.open(at: path)
+        let classes = realm.database.schema.classes.filter { !$0.isEmbedded && db.schema[$0.name] != nil }.map(\.name)
+        guard !classes.isEmpty else { return false }
+        _ = try Exporter(database: db, format: JSONFormat(), options: ExportOptions(classes: classes)).export(toDirectory: folder)
+        return true
+    }
+
+    /// Imports the exported folder into the realm, naming the fixture in error lines.
+    private func copy(from folder: String) throws {
+        do {
+            try realm.database.importFixtures(at: URL(fileURLWithPath: folder), options: options)
+        } catch var error as PorterError {
+            error.details = error.details.map { migratedLine($0, folder: folder) }
+            throw error
+        }
+    }
+
+    /// `…/migrated/Person.json:3:name: message` → `fixture.json (migrated to schema version 2):Person#3:name: message`.
+    /// Document numbers count the class's objects after the migration (the fixture's order
+    /// unless the block created or deleted objects).
+    private func migratedLine(_ line: String, folder: String) -> String {
+        let prefix = folder + "/"
+        guard line.hasPrefix(prefix) else { return line }
+        let rest = line.dropFirst(prefix.count)
+        guard let colon = rest.firstIndex(of: ":") else { return line }
+        let fileName = String(rest[..<colon])
+        let className = ExportFileNames.className(fromFileName: fileName) ?? fileName
+        let tail = rest[rest.index(after: colon)...]
+        let place = "\(source.name) (migrated to schema version \(realm.database.schema.version)):\(className)"
+        let number = tail.prefix { $0.isASCII && $0.isNumber }
+        if !number.isEmpty, tail.dropFirst(number.count).first == ":" {
+            return "\(place)#\(number)\(tail.dropFirst(number.count))"
+        }
+        return "\(place):\(tail)"
+    }
+
+    /// `error` with a scratch path at the start of its location replaced by `name`.
+    private func relocated(_ error: PorterError, from path: String, to name: String) -> PorterError {
+        guard let location = error.location, location == path || location.hasPrefix(path + ":") else { return error }
+        var copy = error
+        copy.location = name + location.dropFirst(path.count)
+        return copy
+    }
+}
