@@ -5,7 +5,7 @@ PKGCONF := libbson-1.0 json-c sqlite3
 N ?= 1000000
 DEMO_DIR ?= .build/demo
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench clean torture fuzz sanitize
 
 # Install the Debian packages Porter links against, when any is missing.
 deps:
@@ -41,3 +41,32 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+# --- Hardening (docs/reliability.md) -------------------------------------------------------
+
+# Crash-safety torture: SIGKILLs porter import, porter migrate and a Swift-API writer at random
+# moments, TORTURE_KILLS times each (seeded by TORTURE_SEED), and checks every file left behind.
+TORTURE_KILLS ?= 100
+TORTURE_SEED ?= 20251121
+TORTURE_SCRATCH ?= .build
+torture: deps
+	$(SWIFT) build --build-tests --scratch-path $(TORTURE_SCRATCH)
+	PORTER_TORTURE_KILLS=$(TORTURE_KILLS) PORTER_TORTURE_SEED=$(TORTURE_SEED) \
+	  $(SWIFT) test --skip-build --scratch-path $(TORTURE_SCRATCH) --filter 'PorterHardeningTests.TortureTests'
+
+# libFuzzer targets (a separate package under Fuzz/), FUZZ_SECONDS each, ASan on.
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH ?= .build-fuzz
+FUZZ_TARGETS ?= FuzzBSONImport FuzzEJSONImport FuzzJSONImport FuzzSchemaFile
+fuzz: deps
+	@bash Fuzz/run.sh "$(SWIFT)" "$(FUZZ_SCRATCH)" "$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
+
+# The test suite under AddressSanitizer, then ThreadSanitizer (SANITIZE_FILTER narrows it).
+# Memory bounds of the hostile-input tests widen (sanitizers multiply resident memory).
+SANITIZE_FILTER ?=
+SANITIZE_ENV := PORTER_RSS_LIMIT_SCALE=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/sanitizer-suppressions.txt
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')

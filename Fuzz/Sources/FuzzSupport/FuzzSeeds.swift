@@ -1,0 +1,96 @@
+import Foundation
+import Porter
+
+/// The seed corpora: the project's fixtures (exported in each format) and, when it is present
+/// beside the project, the BSON corpus (`../shared/bson-corpus`), with each case's test field
+/// renamed to `mixed` so its value reaches the schema-typed reader, not just the decoder.
+public enum FuzzSeeds {
+    /// Which target's seeds.
+    public enum Kind: Sendable {
+        case bson, extendedJSON, plainJSON, schemaFile
+    }
+
+    /// With `PORTER_FUZZ_SEEDS=DIR` in the environment: writes the seeds of `kind` into DIR and
+    /// exits (called from `LLVMFuzzerInitialize`, before any fuzzing).
+    public static func writeIfRequested(_ kind: Kind) {
+        guard let dir = ProcessInfo.processInfo.environment["PORTER_FUZZ_SEEDS"] else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let seeds = try make(kind)
+            for (i, seed) in seeds.enumerated() {
+                try seed.write(to: URL(fileURLWithPath: dir).appendingPathComponent(String(format: "seed-%05d", i)))
+            }
+            print("wrote \(seeds.count) seeds to \(dir)")
+            exit(0)
+        } catch {
+            fatalError("cannot write seeds: \(error)")
+        }
+    }
+
+    static func make(_ kind: Kind) throws -> [Data] {
+        switch kind {
+        case .bson: return try exportSeeds("bson") + BSONCorpusSeeds.bson()
+        case .extendedJSON: return try exportSeeds("ejson") + exportSeeds("ejson-canonical") + BSONCorpusSeeds.extendedJSON()
+        case .plainJSON: return try fixtureSeeds() + exportSeeds("json")
+        case .schemaFile: return try schemaSeeds()
+        }
+    }
+
+    /// The fixture database exported in `format`: each AllTypes document alone, each class file whole.
+    static func exportSeeds(_ format: String) throws -> [Data] {
+        let db = try Database.inMemory(schema: FuzzHarness.schema)
+        try db.importFixtures(data: FuzzFiles.read(FuzzHarness.root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json").path), name: "fixture.json")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-seeds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format)).export(toDirectory: dir.path)
+        var seeds: [Data] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name != "schema.json" {
+            let file = try FuzzFiles.read(dir.appendingPathComponent(name).path)
+            seeds.append(file)
+            guard name.hasPrefix("AllTypes.") else { continue }
+            seeds += format == "bson" ? splitBSON(file) : file.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+        }
+        return seeds
+    }
+
+    /// Concatenated BSON documents, one by one.
+    static func splitBSON(_ data: Data) -> [Data] {
+        let bytes = [UInt8](data)
+        var out: [Data] = []
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            guard length >= 5, offset + length <= bytes.count else { break }
+            out.append(Data(bytes[offset..<offset + length]))
+            offset += length
+        }
+        return out
+    }
+
+    /// The fixture file, and each class of it as a fixture of its own.
+    static func fixtureSeeds() throws -> [Data] {
+        let url = FuzzHarness.root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json")
+        let fixture = try FuzzFiles.read(url.path)
+        var seeds = [fixture]
+        if case .object(let members)? = try? JSONValue.parse(fixture) {
+            for member in members where member.key != "schemaVersion" {
+                let single = JSONValue.object([JSONMember("schemaVersion", .number("3")), member])
+                seeds.append(Data(single.serialized(pretty: false).utf8))
+            }
+        }
+        return seeds
+    }
+
+    /// Every schema file of the fixtures, valid and invalid.
+    static func schemaSeeds() throws -> [Data] {
+        let fixtures = FuzzHarness.root.appendingPathComponent("Fixtures")
+        var seeds: [Data] = []
+        let files = FileManager.default.enumerator(atPath: fixtures.path)
+        while let name = files?.nextObject() as? String {
+            guard name.hasSuffix(".json"), !name.hasPrefix("data/"), !name.contains("plan") else { continue }
+            seeds.append(try FuzzFiles.read(fixtures.appendingPathComponent(name).path))
+        }
+        seeds.append(Data(FuzzHarness.schema.jsonString(pretty: false).utf8))
+        return seeds
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+/// `porter check DB`: SQLite's integrity check plus Porter's own consistency checks.
+public struct CheckCommand: OutputCommand {
+    /// Help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a database: SQLite integrity, schema against tables, links, embedded parents, primary keys, required values.",
+        discussion: "Prints 'ok' and exits 0 when the file is sound; otherwise prints one line per problem and exits 1. The file is opened read-only and never written to.")
+    /// The database file.
+    @Argument(help: "The database file.") public var database: String
+    /// ArgumentParser requirement.
+    public init() {}
+
+    /// Runs the checks and prints `ok` or the problems.
+    public func run(output: CommandOutput) throws {
+        // Read-only: a check must never be the thing that changes a suspect file.
+        let db = try Database.open(at: database, readOnly: true)
+        let problems = try db.checkConsistency()
+        guard !problems.isEmpty else {
+            output.out("ok")
+            return
+        }
+        for line in problems { output.out("\(database): \(line)") }
+        throw PorterError(.notADatabase, "\(problems.count) consistency problem\(problems.count == 1 ? "" : "s") found", location: database)
+    }
+}
