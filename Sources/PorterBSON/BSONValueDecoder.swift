@@ -77,10 +77,11 @@ final class BSONValueDecoder {
         case BSON_TYPE_UTF8:
             var length: UInt32 = 0
             guard let pointer = bson_iter_utf8(it, &length) else { throw Failure(path: path, message: "invalid BSON string") }
-            guard bson_utf8_validate(pointer, Int(length), true) else {
+            // Swift's validation is strict: libbson's accepts overlong NULs and surrogate halves.
+            guard let string = String(validating: UnsafeRawBufferPointer(start: pointer, count: Int(length)), as: UTF8.self) else {
                 throw Failure(path: path, message: "invalid BSON: string is not valid UTF-8")
             }
-            return .string(String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(length)), as: UTF8.self))
+            return .string(string)
         case BSON_TYPE_DOCUMENT, BSON_TYPE_ARRAY:
             guard depth + 1 < maxDepth else {
                 throw Failure(path: path, message: "documents and arrays are nested deeper than \(maxDepth) levels")

@@ -70,7 +70,11 @@ final class JSONCParser {
         case json_type_string:
             let length = Int(json_object_get_string_len(object))
             guard let pointer = json_object_get_string(object) else { return .string("") }
-            return .string(String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self))
+            // Strict validation: json-c lets overlong NULs and surrogate halves through.
+            guard let string = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) else {
+                throw Failure(path: path, message: "string is not valid UTF-8")
+            }
+            return .string(string)
         case json_type_array:
             let count = json_object_array_length(object)
             var elements: [DocumentValue] = []
@@ -85,7 +89,9 @@ final class JSONCParser {
             var iterator = json_object_iter_begin(object)
             var endIterator = json_object_iter_end(object)
             while json_object_iter_equal(&iterator, &endIterator) == 0 {
-                let key = String(cString: json_object_iter_peek_name(&iterator))
+                guard let key = String(validatingCString: json_object_iter_peek_name(&iterator)) else {
+                    throw Failure(path: path, message: "field name is not valid UTF-8")
+                }
                 if ExtendedJSON.mayBeWrapper(key) { sawDollarKey = true }
                 members += 1
                 let child = json_object_iter_peek_value(&iterator)
