@@ -56,7 +56,7 @@ extension BSONBuilder {
             ok = try withKey(key) { bson_append_decimal128(doc, $0, $1, &dec) }
         case .objectId(let o):
             var oid = bson_oid_t()
-            o.bytes.withUnsafeBufferPointer { bson_oid_init_from_data(&oid, $0.baseAddress) }
+            withUnsafeMutableBytes(of: &oid.bytes) { o.copyBytes(to: $0.baseAddress!) }
             ok = try withKey(key) { bson_append_oid(doc, $0, $1, &oid) }
         case .link, .list, .set, .map, .object:
             throw PorterError(.invalidValue, "internal error: \(value.kindName) passed to the BSON encoder as a scalar")

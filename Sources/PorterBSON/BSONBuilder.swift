@@ -25,9 +25,13 @@ final class BSONBuilder {
     }
 
     private let top: OpaquePointer
-    // Unchecked: touched for every value written, and never accessed reentrantly.
-    @exclusivity(unchecked) private var levels: [Level] = []
+    // The innermost level lives in stored properties (read for every value written); the
+    // levels around it wait in `parents`. Unchecked: never accessed reentrantly.
+    @exclusivity(unchecked) private var innermost: Level
+    @exclusivity(unchecked) private var parents: [Level] = []
     private var buffers: [UnsafeMutableRawPointer] = []
+    /// Room for an array index key (`bson_uint32_to_string` needs 16 bytes).
+    private let indexKey = UnsafeMutablePointer<CChar>.allocate(capacity: 16)
     let dateStyle: DateStyle
     /// Dates whose microseconds were floored to milliseconds.
     @exclusivity(unchecked) var flooredDates = 0
@@ -36,22 +40,23 @@ final class BSONBuilder {
         guard let top = bson_new() else { throw PorterError(.io, "libbson could not allocate a document") }
         self.top = top
         self.dateStyle = dateStyle
-        levels = [Level(document: top, isArray: false, next: 0)]
+        innermost = Level(document: top, isArray: false, next: 0)
     }
 
     deinit {
         bson_destroy(top)
         for buffer in buffers { buffer.deallocate() }
+        indexKey.deallocate()
     }
 
     /// The document being built (the innermost open level).
-    var current: OpaquePointer { levels[levels.count - 1].document }
+    var current: OpaquePointer { innermost.document }
 
     /// Clears the top-level document for the next one (keeps its buffer).
     func reset() {
         bson_reinit(top)
-        levels.removeAll(keepingCapacity: true)
-        levels.append(Level(document: top, isArray: false, next: 0))
+        parents.removeAll(keepingCapacity: true)
+        innermost = Level(document: top, isArray: false, next: 0)
     }
 
     /// The finished top-level document's bytes, valid until the next change.
@@ -65,25 +70,21 @@ final class BSONBuilder {
     var document: OpaquePointer { top }
 
     /// Calls `body` with the C key: the field name, or the next index inside an array.
+    @inline(__always)
     func withKey<T>(_ key: String?, _ body: (UnsafePointer<CChar>, Int32) throws -> T) throws -> T {
-        let last = levels.count - 1
-        if levels[last].isArray || key == nil {
-            let index = levels[last].next
-            levels[last].next += 1
-            var buffer = [CChar](repeating: 0, count: 16)
-            return try buffer.withUnsafeMutableBufferPointer { buf in
-                var keyPointer: UnsafePointer<CChar>?
-                let length = bson_uint32_to_string(index, &keyPointer, buf.baseAddress, 16)
-                return try body(keyPointer ?? UnsafePointer(buf.baseAddress!), Int32(length))
-            }
+        guard let key, !innermost.isArray else {
+            let index = innermost.next
+            innermost.next += 1
+            var keyPointer: UnsafePointer<CChar>?
+            // Returns a pointer into libbson's table of small indexes, or into `indexKey`.
+            let length = bson_uint32_to_string(index, &keyPointer, indexKey, 16)
+            return try body(keyPointer ?? UnsafePointer(indexKey), Int32(length))
         }
-        let original = key ?? ""
-        let name = original
-        let length = name.utf8.count
+        let length = key.utf8.count
         // `withCString` hands out a native string's own NUL-terminated storage without copying.
-        return try name.withCString { pointer in
+        return try key.withCString { pointer in
             if strlen(pointer) != length {
-                throw PorterError(.invalidValue, "field name '\(original.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold")
+                throw PorterError(.invalidValue, "field name '\(key.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold")
             }
             return try body(pointer, Int32(length))
         }
@@ -97,7 +98,7 @@ final class BSONBuilder {
 
     /// Starts a nested document or array.
     func open(_ key: String?, array: Bool) throws {
-        let depth = levels.count
+        let depth = parents.count + 1
         if buffers.count < depth {
             buffers.append(UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128))
         }
@@ -107,13 +108,15 @@ final class BSONBuilder {
             array ? bson_append_array_begin(parent, k, n, child) : bson_append_document_begin(parent, k, n, child)
         }
         try check(ok, key)
-        levels.append(Level(document: child, isArray: array, next: 0))
+        parents.append(innermost)
+        innermost = Level(document: child, isArray: array, next: 0)
     }
 
     /// Ends the innermost nested document or array.
     func close() throws {
-        guard levels.count > 1 else { return }
-        let child = levels.removeLast()
+        guard let parent = parents.popLast() else { return }
+        let child = innermost
+        innermost = parent
         let ok = child.isArray ? bson_append_array_end(current, child.document) : bson_append_document_end(current, child.document)
         try check(ok, nil)
     }

@@ -11,9 +11,10 @@ public final class BSONDocumentDecoder: DocumentDecoder {
     private let input: ByteInput
     private let decoder = BSONValueDecoder()
     private let buffer = ReadBuffer()
-    private var consumed: Int64 = 0
-    private var number = 0
-    private var finished = false
+    // Unchecked exclusivity: updated for every document, never reentrantly.
+    @exclusivity(unchecked) private var consumed: Int64 = 0
+    @exclusivity(unchecked) private var number = 0
+    @exclusivity(unchecked) private var finished = false
 
     /// Creates a decoder over `input`.
     public init(input: ByteInput) {

@@ -17,6 +17,8 @@ public final class BSONDocumentEncoder: DocumentEncoder {
     private let mode: Output
     private let builder: BSONBuilder
     private var documentsWritten = 0
+    /// One Extended JSON document's text (reused).
+    private let text = TextBuffer()
 
     /// Creates an encoder writing to `output`.
     public init(output: ByteOutput, mode: Output) throws {
@@ -39,19 +41,27 @@ public final class BSONDocumentEncoder: DocumentEncoder {
         case .bson:
             try builder.withBytes { try output.write($0) }
         case .extendedJSON(let canonical, let array):
-            var length = 0
-            let text = canonical
-                ? bson_as_canonical_extended_json(builder.document, &length)
-                : bson_as_relaxed_extended_json(builder.document, &length)
-            guard let text else {
-                throw PorterError(.invalidValue, "libbson could not convert a document to Extended JSON")
-            }
-            defer { bson_free(text) }
-            if array { try output.write(documentsWritten == 0 ? "[" : ",\n") }
-            try output.write(UnsafeRawBufferPointer(start: text, count: length))
-            if !array { try output.write([0x0A]) }
+            text.count = 0
+            if array { text.append(documentsWritten == 0 ? "[" : ",\n") }
+            let native = try builder.withBytes { ExtendedJSONText.append(document: $0, canonical: canonical, to: text) }
+            if !native { try appendLibbsonText(canonical: canonical) }
+            if !array { text.append(0x0A) }
+            try output.write(text.bytes)
         }
         documentsWritten += 1
+    }
+
+    /// libbson's own conversion, for documents ``ExtendedJSONText`` leaves to it.
+    private func appendLibbsonText(canonical: Bool) throws {
+        var length = 0
+        let converted = canonical
+            ? bson_as_canonical_extended_json(builder.document, &length)
+            : bson_as_relaxed_extended_json(builder.document, &length)
+        guard let converted else {
+            throw PorterError(.invalidValue, "libbson could not convert a document to Extended JSON")
+        }
+        defer { bson_free(converted) }
+        converted.withMemoryRebound(to: UInt8.self, capacity: length) { text.append($0, length) }
     }
 
     /// Starts a nested document.

@@ -47,30 +47,56 @@ final class BSONValueDecoder {
 
     /// Iterates the fields at `depth` (its iterator already initialized).
     private func decodeFields(depth: Int, path: String) throws(Failure) -> Document {
+        var fields: [(key: String, value: DocumentValue)] = []
+        try iterate(depth: depth, path: path, keys: true) { key, value in fields.append((key, value)) }
+        return Document(fields)
+    }
+
+    /// The elements of an array at `depth` (its keys, `0`, `1`, …, are checked but not kept).
+    private func decodeArray(depth: Int, path: String) throws(Failure) -> [DocumentValue] {
+        var elements: [DocumentValue] = []
+        try iterate(depth: depth, path: path, keys: false) { _, value in elements.append(value) }
+        return elements
+    }
+
+    /// Calls `body` with each key (when `keys`, else "") and value at `depth`.
+    @inline(__always)
+    private func iterate(depth: Int, path: String, keys: Bool, _ body: (String, DocumentValue) -> Void) throws(Failure) {
         let raw = iterator(depth)
         let it = OpaquePointer(raw)
-        var fields: [(key: String, value: DocumentValue)] = []
         while bson_iter_next(it) {
             let keyLength = Int(bson_iter_key_len(it))
             guard let keyPointer = bson_iter_key(it) else {
                 throw Failure(path: path, message: "invalid BSON: unreadable field name")
             }
-            guard bson_utf8_validate(keyPointer, keyLength, false) else {
+            guard isASCII(keyPointer, keyLength) || bson_utf8_validate(keyPointer, keyLength, false) else {
                 throw Failure(path: path, message: "invalid BSON: a field name is not valid UTF-8")
             }
-            let key = String(decoding: UnsafeRawBufferPointer(start: keyPointer, count: keyLength), as: UTF8.self)
-            let fieldPath = path.isEmpty ? key : path + "." + key
-            fields.append((key, try decodeValue(it, depth: depth, path: fieldPath)))
+            let key = keys ? String(decoding: UnsafeRawBufferPointer(start: keyPointer, count: keyLength), as: UTF8.self) : ""
+            body(key, try decodeValue(it, depth: depth, at: FieldPath(parent: path, key: keyPointer, length: keyLength)))
         }
         let offset = raw.assumingMemoryBound(to: bson_iter_t.self).pointee.err_off
         if offset != 0 {
             throw Failure(path: path, message: "invalid BSON: corrupt element at byte offset \(offset) of the \(depth == 0 ? "document" : "nested document")")
         }
-        return Document(fields)
+    }
+
+    /// A field's dotted path, joined only when a message or a nested level needs it (joining
+    /// for every field would allocate for every array element).
+    private struct FieldPath {
+        let parent: String
+        let key: UnsafePointer<CChar>
+        let length: Int
+
+        var text: String {
+            let name = String(decoding: UnsafeRawBufferPointer(start: key, count: length), as: UTF8.self)
+            return parent.isEmpty ? name : parent + "." + name
+        }
     }
 
     /// The value the iterator is on.
-    private func decodeValue(_ it: OpaquePointer, depth: Int, path: String) throws(Failure) -> DocumentValue {
+    private func decodeValue(_ it: OpaquePointer, depth: Int, at field: FieldPath) throws(Failure) -> DocumentValue {
+        var path: String { field.text }
         let type = bson_iter_type(it)
         switch type {
         case BSON_TYPE_DOUBLE: return .double(bson_iter_double(it))
@@ -78,7 +104,10 @@ final class BSONValueDecoder {
             var length: UInt32 = 0
             guard let pointer = bson_iter_utf8(it, &length) else { throw Failure(path: path, message: "invalid BSON string") }
             // Swift's validation is strict: libbson's accepts overlong NULs and surrogate halves.
-            guard let string = String(validating: UnsafeRawBufferPointer(start: pointer, count: Int(length)), as: UTF8.self) else {
+            // ASCII (nearly every string) is valid either way and skips the validating decoder.
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(length))
+            let string = isASCII(pointer, Int(length)) ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+            guard let string else {
                 throw Failure(path: path, message: "invalid BSON: string is not valid UTF-8")
             }
             return .string(string)
@@ -89,8 +118,8 @@ final class BSONValueDecoder {
             guard bson_iter_recurse(it, OpaquePointer(iterator(depth + 1))) else {
                 throw Failure(path: path, message: "invalid BSON: corrupt nested \(type == BSON_TYPE_ARRAY ? "array" : "document")")
             }
+            if type == BSON_TYPE_ARRAY { return .array(try decodeArray(depth: depth + 1, path: path)) }
             let doc = try decodeFields(depth: depth + 1, path: path)
-            if type == BSON_TYPE_ARRAY { return .array(doc.fields.map(\.value)) }
             if let first = doc.fields.first, first.key == "$ref", doc.fields.count >= 2, doc.fields[1].key == "$id",
                case .string(let className) = first.value,
                doc.fields.count == 2 || (doc.fields.count == 3 && doc.fields[2].key == "$db") {
@@ -163,6 +192,24 @@ final class BSONValueDecoder {
         default:
             throw Failure(path: path, message: "invalid BSON: unknown element type 0x\(String(type.rawValue, radix: 16))")
         }
+    }
+
+    /// Whether every byte is below 0x80: ASCII is valid UTF-8 for libbson and Swift alike, so
+    /// libbson's byte-by-byte validator (most of the decoding time of short strings) is skipped.
+    @inline(__always)
+    private func isASCII(_ text: UnsafePointer<CChar>, _ length: Int) -> Bool {
+        let raw = UnsafeRawPointer(text)
+        var i = 0
+        var bits: UInt64 = 0
+        while i + 8 <= length {
+            bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < length {
+            bits |= UInt64(raw.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// Throws unless `text` (`length` bytes, or NUL-terminated when nil) is valid UTF-8.

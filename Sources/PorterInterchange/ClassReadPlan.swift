@@ -6,17 +6,24 @@ final class ClassReadPlan {
     /// Every property in declared order (computed ones included, to report them by name).
     let properties: [Property]
     let byName: [String: Int]
+    /// The properties as class instances, parallel to `properties`: reading a field takes one
+    /// reference instead of copying a `Property` (and retaining each of its strings).
+    let infos: [PropertyReadInfo]
     /// For each property, the index of its link target's plan (nil for other properties).
     var targets: [Int?] = []
     let primaryKey: Property?
+    /// The primary key's position in `properties`.
+    let primaryKeyIndex: Int?
     let isEmbedded: Bool
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
         name = schema.name
         properties = schema.properties
+        infos = schema.properties.map(PropertyReadInfo.init)
         byName = Dictionary(schema.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = schema.primaryKeyProperty
+        primaryKeyIndex = schema.primaryKey.flatMap { pk in schema.properties.firstIndex { $0.name == pk } }
         isEmbedded = schema.isEmbedded
     }
 
@@ -36,5 +43,14 @@ final class ClassReadPlan {
             plan.targets = plan.properties.map { $0.type == .object ? $0.objectType.flatMap { index[$0] } : nil }
         }
         return (plans, index)
+    }
+}
+
+/// One property of a ``ClassReadPlan``.
+final class PropertyReadInfo {
+    let property: Property
+
+    init(_ property: Property) {
+        self.property = property
     }
 }

@@ -8,9 +8,13 @@ import Foundation
 /// by key; a link held by a `mixed` becomes `{ "$ref": Class, "$id": key }`.
 final class ExportMapper {
     let cursor: ExportCursor
+    /// The exported class's fields, and those of embedded classes met so far.
+    private let topFields: [ExportField]
+    private var embeddedFields: [String: [ExportField]] = [:]
 
     init(cursor: ExportCursor) {
         self.cursor = cursor
+        topFields = cursor.properties.map(ExportField.init)
     }
 
     /// Writes the cursor's current object as one document.
@@ -19,57 +23,69 @@ final class ExportMapper {
         if cls.primaryKey == nil {
             try encoder.write("_key", .int(cursor.key.rawValue), mixed: false)
         }
-        try writeFields(cursor.properties, cursor.values, owner: cls.name, to: encoder)
+        try writeFields(topFields, cursor.values, owner: cls.name, to: encoder)
         try encoder.endDocument()
     }
 
     /// The stored properties of an object, in schema order.
-    private func writeFields(_ properties: [Property], _ values: [Value], owner: String, to encoder: DocumentEncoder) throws {
-        // Indexes rather than zip: borrowing each property avoids copying (and retaining) it.
-        for i in properties.indices where i < values.count {
-            try writeProperty(properties[i], values[i], owner: owner, to: encoder)
+    private func writeFields(_ fields: [ExportField], _ values: [Value], owner: String, to encoder: DocumentEncoder) throws {
+        for i in 0..<min(fields.count, values.count) {
+            let field = fields[i]
+            if field.collection == .none {
+                try writeElement(field.name, field, values[i], to: encoder)
+            } else {
+                try writeCollection(field, values[i], owner: owner, to: encoder)
+            }
         }
     }
 
-    private func writeProperty(_ property: Property, _ value: Value, owner: String, to encoder: DocumentEncoder) throws {
-        switch (property.collection, value) {
-        case (.none, _):
-            try writeElement(property.name, property, value, to: encoder)
+    private func writeCollection(_ field: ExportField, _ value: Value, owner: String, to encoder: DocumentEncoder) throws {
+        switch (field.collection, value) {
         case (.list, .list(let elements)):
-            try encoder.openArray(property.name)
-            for element in elements { try writeElement(nil, property, element, to: encoder) }
+            try encoder.openArray(field.name)
+            for element in elements { try writeElement(nil, field, element, to: encoder) }
             try encoder.closeArray()
         case (.set, .set(let elements)), (.set, .list(let elements)):
             // Sorting the exported values makes the order independent of object keys and of
             // how the database happens to store the set.
-            var exported = try elements.map { try exportedElement($0, property) }
+            var exported = try elements.map { try exportedElement($0) }
             exported.sort(by: ExportOrder.less)
-            try encoder.openArray(property.name)
-            for element in exported { try writeExported(nil, element, mixed: property.type == .mixed, to: encoder) }
+            try encoder.openArray(field.name)
+            for element in exported { try writeExported(nil, element, mixed: field.mixed, to: encoder) }
             try encoder.closeArray()
         case (.map, .map(let entries)):
-            try encoder.openDocument(property.name)
+            try encoder.openDocument(field.name)
             for key in entries.keys.sorted(by: ExportOrder.utf8Less) {
-                try writeElement(key, property, entries[key] ?? .null, to: encoder)
+                try writeElement(key, field, entries[key] ?? .null, to: encoder)
             }
             try encoder.closeDocument()
         default:
-            throw PorterError(.notADatabase, "stored value of \(owner).\(property.name) is \(value.kindName), not a \(property.collection.rawValue)")
+            throw PorterError(.notADatabase, "stored value of \(owner).\(field.name) is \(value.kindName), not a \(field.collection.rawValue)")
         }
     }
 
     /// One value (a property's value or one collection element).
-    private func writeElement(_ key: String?, _ property: Property, _ value: Value, to encoder: DocumentEncoder) throws {
-        if property.type == .object, case .link(let link) = value {
+    private func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws {
+        guard case .link(let link) = value else {
+            return try encoder.write(key, value, mixed: field.mixed)
+        }
+        if field.isObject {
             // Links to top-level objects arrive as exported keys; a link here is an embedded object.
             guard let child = try cursor.embedded(link) else {
-                throw PorterError(.notADatabase, "embedded object \(link) is missing", location: property.name)
+                throw PorterError(.notADatabase, "embedded object \(link) is missing", location: field.name)
             }
             try encoder.openDocument(key)
-            try writeFields(child.properties, child.values, owner: link.className, to: encoder)
+            try writeFields(fields(ofEmbedded: link.className, child.properties), child.values, owner: link.className, to: encoder)
             return try encoder.closeDocument()
         }
-        try writeExported(key, try exportedElement(value, property), mixed: property.type == .mixed, to: encoder)
+        try writeExported(key, .reference(link.className, try cursor.exportedKey(of: link)), mixed: field.mixed, to: encoder)
+    }
+
+    private func fields(ofEmbedded className: String, _ properties: [Property]) -> [ExportField] {
+        if let cached = embeddedFields[className] { return cached }
+        let fields = properties.map(ExportField.init)
+        embeddedFields[className] = fields
+        return fields
     }
 
     private func writeExported(_ key: String?, _ element: ExportedElement, mixed: Bool, to encoder: DocumentEncoder) throws {
@@ -86,9 +102,27 @@ final class ExportMapper {
     }
 
     /// A value in exported form: a link held by a mixed becomes (class, exported key).
-    private func exportedElement(_ value: Value, _ property: Property) throws -> ExportedElement {
+    private func exportedElement(_ value: Value) throws -> ExportedElement {
         guard case .link(let link) = value else { return .scalar(value) }
         return .reference(link.className, try cursor.exportedKey(of: link))
+    }
+}
+
+/// A stored property as the mapper needs it, computed once per class so that documents do not
+/// copy (and retain the strings of) `Property` values.
+final class ExportField {
+    let name: String
+    let collection: CollectionKind
+    /// A `mixed` property: plain JSON keeps Extended JSON wrappers, links become DBRefs.
+    let mixed: Bool
+    /// A link property: a `.link` value is an embedded object (top-level targets arrive as keys).
+    let isObject: Bool
+
+    init(_ property: Property) {
+        name = property.name
+        collection = property.collection
+        mixed = property.type == .mixed
+        isObject = property.type == .object
     }
 }
 

@@ -60,6 +60,16 @@ public enum ExtendedJSON {
     /// The typed value of a wrapper document, or nil when the document is an ordinary one.
     static func interpret(_ doc: Document) throws(Failure) -> DocumentValue? {
         guard let first = doc.fields.first, mayBeWrapper(first.key) || doc.fields.contains(where: { mayBeWrapper($0.key) }) else { return nil }
+        // The usual wrapper has one field: its value, without the key checks below (which
+        // allocate), since one key can neither be a DBRef nor repeat nor have companions.
+        if doc.fields.count == 1 {
+            switch first.key {
+            case "$oid", "$numberInt", "$numberLong", "$numberDouble", "$numberDecimal", "$binary", "$uuid", "$date":
+                return try typed(first.key, first.value, doc)
+            default:
+                break
+            }
+        }
         let keys = doc.fields.map(\.key)
         if keys.contains("$ref") { return try dbRef(doc) }
         // The legacy binary form has two keys; a lone `$type` is a query operator, not a wrapper.
@@ -70,7 +80,11 @@ public enum ExtendedJSON {
             throw fail("invalid Extended JSON \(key): unexpected field '\(extra)'")
         }
         if keys.count != Set(keys).count { throw fail("invalid Extended JSON \(key): duplicate field") }
-        let value = doc[key] ?? .null
+        return try typed(key, doc[key] ?? .null, doc)
+    }
+
+    /// The typed value of the wrapper `key` whose value is `value`.
+    private static func typed(_ key: String, _ value: DocumentValue, _ doc: Document) throws(Failure) -> DocumentValue {
         switch key {
         case "$oid":
             guard case .string(let hex) = value, let oid = try? ObjectId(hex: hex) else {

@@ -28,16 +28,21 @@ public final class Importer {
     /// Mode, unknown-field policy and error limit.
     public let options: ImportOptions
 
-    var problems: ImportProblems
-    var report = ImportReport()
+    // Unchecked exclusivity (here and below): touched for every document, never reentrantly.
+    @exclusivity(unchecked) var problems: ImportProblems
+    @exclusivity(unchecked) var report = ImportReport()
     lazy var resolver = LinkResolver(database: database)
     lazy var reader = ObjectReader(schema: database.schema, options: options, resolver: resolver)
     /// Properties waiting for forward references; nil once cancelled by a later rewrite.
-    var pending: [PendingEntry?] = []
+    @exclusivity(unchecked) var pending: [PendingEntry?] = []
     /// Indexes into `pending` per owner (upsert and merge only, where an owner can be rewritten).
-    var pendingByOwner: [ObjectLink: [Int]] = [:]
+    @exclusivity(unchecked) var pendingByOwner: [ObjectLink: [Int]] = [:]
     /// Prepared inserters per class, made on first use.
-    var inserters: [String: BulkInserter] = [:]
+    @exclusivity(unchecked) var inserters: [String: BulkInserter] = [:]
+    /// The class of the previous document and its inserter: class files hold one class, so
+    /// most documents skip the schema search and the dictionary lookup.
+    @exclusivity(unchecked) private var lastClass: (name: String, schema: ObjectSchema)?
+    @exclusivity(unchecked) private var lastInserter: (name: String, inserter: BulkInserter)?
 
     /// Creates an importer.
     public init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
@@ -117,7 +122,14 @@ public final class Importer {
 
     /// Reads, checks and writes one document.
     private func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
-        guard let cls = database.schema[className] else {
+        let found: ObjectSchema?
+        if let last = lastClass, last.name == className {
+            found = last.schema
+        } else {
+            found = database.schema[className]
+            if let found { lastClass = (className, found) }
+        }
+        guard let cls = found else {
             problems.add(source: source, label: decoded.label, message: "no class named '\(abbreviated(className))' in the database's schema")
             return
         }
@@ -156,12 +168,12 @@ public final class Importer {
     /// prepared bulk inserter; existing ones (upsert, merge) through the store's update.
     private func write(_ read: ReadObject, _ cls: ObjectSchema) throws -> ObjectKey {
         var fields = read.fields
-        if let pk = cls.primaryKeyProperty, let pkIndex = read.properties.firstIndex(where: { $0.name == pk.name }) {
-            if fields[pkIndex] == nil { fields[pkIndex] = newPrimaryKey(pk) }
+        if let pkIndex = read.primaryKeyIndex {
+            if fields[pkIndex] == nil { fields[pkIndex] = newPrimaryKey(read.properties[pkIndex]) }
             if options.mode != .insert, let pkValue = fields[pkIndex],
                let existing = try resolver.primaryKeyLookup(cls.name).key(pkValue) {
                 var values = ReadObject(fields: fields, properties: read.properties).dictionary
-                if options.mode == .merge { values.removeValue(forKey: pk.name) }
+                if options.mode == .merge { values.removeValue(forKey: read.properties[pkIndex].name) }
                 try database.update(cls.name, existing, values, policy: options.mode == .merge ? .modified : .all)
                 return existing
             }
@@ -181,9 +193,10 @@ public final class Importer {
     }
 
     private func inserter(_ className: String) throws -> BulkInserter {
-        if let inserter = inserters[className] { return inserter }
-        let inserter = try BulkInserter(database: database, className: className)
+        if let last = lastInserter, last.name == className { return last.inserter }
+        let inserter = try inserters[className] ?? BulkInserter(database: database, className: className)
         inserters[className] = inserter
+        lastInserter = (className, inserter)
         return inserter
     }
 

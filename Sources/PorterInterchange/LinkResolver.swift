@@ -70,10 +70,13 @@ struct DeferredProperty {
 /// Keeps the properties waiting for forward references, so memory grows only with what is unresolved.
 final class LinkResolver {
     let database: Database
-    private var labels: [String: [ImportLabel: ObjectKey]] = [:]
+    // Unchecked exclusivity: read for every link, never reentrantly.
+    @exclusivity(unchecked) private var labels: [String: [ImportLabel: ObjectKey]] = [:]
     fileprivate var lookups: [String: PrimaryKeyLookup] = [:]
-    private var keyCache: [String: [Value: ObjectKey]] = [:]
-    private var keyCacheCount = 0
+    @exclusivity(unchecked) private var keyCache: [String: KeyCache] = [:]
+    /// The cache of the class looked up last (links of a class file mostly target one class).
+    @exclusivity(unchecked) private var lastCache: (className: String, cache: KeyCache)?
+    @exclusivity(unchecked) private var keyCacheCount = 0
     private static let keyCacheLimit = 100_000
     /// Classes whose labels must be remembered: some property (or any mixed) can link to them.
     private let labelledClasses: Set<String>
@@ -118,21 +121,36 @@ final class LinkResolver {
             // ASCII strings (where the two agree) are cached.
             let cacheable: Bool
             if case .string(let text) = value { cacheable = text.utf8.allSatisfy { $0 < 0x80 } } else { cacheable = true }
-            if cacheable, let cached = keyCache[className]?[value] { return cached }
+            let cache = cacheable ? classCache(className) : nil
+            if let cached = cache?.keys[value] { return cached }
             guard let found = try primaryKeyLookup(className).key(value) else { return nil }
-            guard cacheable else { return found }
+            guard let cache else { return found }
             if keyCacheCount >= LinkResolver.keyCacheLimit {
-                keyCache.removeAll(keepingCapacity: true)
+                for entry in keyCache.values { entry.keys = [:] }
                 keyCacheCount = 0
             }
-            keyCache[className, default: [:]][value] = found
+            cache.keys[value] = found
             keyCacheCount += 1
             return found
         }
     }
 }
 
+/// Found primary keys of one class (a class, so a lookup updates it in place).
+final class KeyCache {
+    @exclusivity(unchecked) var keys: [Value: ObjectKey] = [:]
+}
+
 extension LinkResolver {
+    /// The key cache of a class.
+    private func classCache(_ className: String) -> KeyCache {
+        if let last = lastCache, last.className == className { return last.cache }
+        let cache = keyCache[className] ?? KeyCache()
+        keyCache[className] = cache
+        lastCache = (className, cache)
+        return cache
+    }
+
     /// The prepared primary-key lookup of a class.
     func primaryKeyLookup(_ className: String) throws -> PrimaryKeyLookup {
         if let lookup = lookups[className] { return lookup }

@@ -7,6 +7,8 @@ struct ReadObject {
     var fields: [Value?] = []
     /// The class's properties, parallel to `fields`.
     var properties: [Property] = []
+    /// The primary key's position in `fields`, for a class with one.
+    var primaryKeyIndex: Int?
     /// The document's `_key` label, for a class without a primary key.
     var label: ImportLabel?
     /// Properties to complete once every document has been read.
@@ -58,8 +60,10 @@ final class ObjectReader {
             return result
         }
         result.properties = plan.properties
+        result.primaryKeyIndex = plan.primaryKeyIndex
         result.fields = readFields(doc, plan, path: "", steps: [], topLevel: true, into: &result)
-        if let pk = plan.primaryKey, result.value(pk.name) == nil, !doc.fields.contains(where: { $0.key == pk.name }),
+        if let pkIndex = plan.primaryKeyIndex, result.fields[pkIndex] == nil, let pk = plan.primaryKey,
+           !doc.fields.contains(where: { $0.key == pk.name }),
            pk.defaultValue == nil, !pk.isOptional, pk.type == .int || pk.type == .string {
             result.errors.append(FieldError(path: pk.name, message: "missing primary key field '\(pk.name)'"))
         }
@@ -69,9 +73,19 @@ final class ObjectReader {
     /// The fields of one object (top-level or embedded), by position in the class's properties.
     func readFields(_ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
                     into result: inout ReadObject) -> [Value?] {
-        var values = [Value?](repeating: nil, count: plan.properties.count)
+        let count = plan.properties.count
+        var values = [Value?](repeating: nil, count: count)
         // Per property: 0 not seen, 1 read, 2 failed (so duplicates are noticed either way).
-        var state = [UInt8](repeating: 0, count: plan.properties.count)
+        // On the stack: one document's worth, and readFields recurses for embedded objects.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { state in
+            state.initialize(repeating: 0)
+            readFields(doc, plan, path: path, steps: steps, topLevel: topLevel, values: &values, state: state, into: &result)
+            return values
+        }
+    }
+
+    private func readFields(_ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
+                            values: inout [Value?], state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject) {
         var unknown: Set<String> = []
         var expected = 0
         for (key, value) in doc.fields {
@@ -96,7 +110,7 @@ final class ObjectReader {
                 continue
             }
             state[index] = 2
-            if plan.properties[index].isComputed {
+            if plan.infos[index].property.isComputed {
                 if !options.ignoreUnknown {
                     result.errors.append(FieldError(path: fieldPath, message: "'\(key)' is a computed linkingObjects property and cannot be imported"))
                 }
@@ -114,7 +128,6 @@ final class ObjectReader {
                 values[index] = Database.defaultValue(for: property)
             }
         }
-        return values
     }
 
     private func readLabel(_ value: DocumentValue, _ path: String, into result: inout ReadObject) {
@@ -131,47 +144,48 @@ final class ObjectReader {
     /// One property's value; nil after recording an error.
     private func readProperty(_ value: DocumentValue, _ plan: ClassReadPlan, _ index: Int, path: String, steps: [PathStep],
                               into result: inout ReadObject) -> Value? {
-        let property = plan.properties[index]
+        // Through the class instance: a local `Property` would be a copy of all its strings.
+        let info = plan.infos[index]
         let target = plan.targets[index].map { plans[$0] }
         let errorCount = result.errors.count
         var slots: [LinkSlot] = []
         var hasReference = false
         // Element paths and steps are built only when needed (errors, embedded objects, pending links).
         func element(_ v: DocumentValue, _ elementPath: () -> String, _ step: () -> [PathStep]) -> LinkSlot? {
-            let slot = readElement(v, property, target, path: elementPath, steps: { steps + step() }, into: &result)
+            let slot = readElement(v, info.property, target, path: elementPath, steps: { steps + step() }, into: &result)
             if case .reference? = slot { hasReference = true }
             return slot
         }
-        switch property.collection {
+        switch info.property.collection {
         case .none:
-            guard let slot = element(value, { path }, { [.property(property.name)] }) else { return nil }
+            guard let slot = element(value, { path }, { [.property(info.property.name)] }) else { return nil }
             if case .value(let v) = slot { return v }
-            result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name, value: .single(slot)))
+            result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name, value: .single(slot)))
             return .null
         case .list, .set:
             guard case .array(let elements) = value else {
-                result.errors.append(FieldError(path: path, message: "expected an array (\(property.collection == .list ? "list" : "set") of \(elementName(property))) but got \(value.kindDescription)"))
+                result.errors.append(FieldError(path: path, message: "expected an array (\(info.property.collection == .list ? "list" : "set") of \(elementName(info.property))) but got \(value.kindDescription)"))
                 return nil
             }
             slots.reserveCapacity(elements.count)
             for (i, v) in elements.enumerated() {
-                if let slot = element(v, { path + "." + String(i) }, { [.property(property.name), .index(i)] }) { slots.append(slot) }
+                if let slot = element(v, { path + "." + String(i) }, { [.property(info.property.name), .index(i)] }) { slots.append(slot) }
             }
             guard result.errors.count == errorCount else { return nil }
-            if property.collection == .set, let duplicate = firstDuplicate(slots) {
+            if info.property.collection == .set, let duplicate = firstDuplicate(slots) {
                 result.errors.append(FieldError(path: path, message: "duplicate set element \(duplicate)"))
                 return nil
             }
             if hasReference {
-                result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name,
-                                                        value: property.collection == .list ? .list(slots) : .set(slots)))
-                return property.collection == .list ? .list([]) : .set([])
+                result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name,
+                                                        value: info.property.collection == .list ? .list(slots) : .set(slots)))
+                return info.property.collection == .list ? .list([]) : .set([])
             }
             let values = slots.map { if case .value(let v) = $0 { return v } else { return Value.null } }
-            return property.collection == .list ? .list(values) : .set(values)
+            return info.property.collection == .list ? .list(values) : .set(values)
         case .map:
             guard case .document(let doc) = value else {
-                result.errors.append(FieldError(path: path, message: "expected a document (map of \(elementName(property))) but got \(value.kindDescription)"))
+                result.errors.append(FieldError(path: path, message: "expected a document (map of \(elementName(info.property))) but got \(value.kindDescription)"))
                 return nil
             }
             var entries: [(String, LinkSlot)] = []
@@ -189,11 +203,11 @@ final class ObjectReader {
                     result.errors.append(FieldError(path: entryPath, message: message))
                     continue
                 }
-                if let slot = element(v, { entryPath }, { [.property(property.name), .key(key)] }) { entries.append((key, slot)) }
+                if let slot = element(v, { entryPath }, { [.property(info.property.name), .key(key)] }) { entries.append((key, slot)) }
             }
             guard result.errors.count == errorCount else { return nil }
             if hasReference {
-                result.deferred.append(DeferredProperty(ownerSteps: steps, property: property.name, value: .map(entries)))
+                result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name, value: .map(entries)))
                 return .map([:])
             }
             var map: [String: Value] = Dictionary(minimumCapacity: entries.count)

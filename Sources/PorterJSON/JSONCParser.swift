@@ -12,10 +12,13 @@ final class JSONCParser {
     }
 
     private let tokener: UnsafeMutablePointer<json_tokener>
+    private let maxDepth: Int
+    /// Whether ``PlainJSONParser`` is tried first (tests turn it off to compare with json-c).
+    let nativeFastPath: Bool
     private var sawDollarKey = false
     private var members = 0
 
-    init(maxDepth: Int) throws {
+    init(maxDepth: Int, nativeFastPath: Bool = true) throws {
         // json-c's default depth is 32; documents with embedded objects nest deeper, hostile
         // input much deeper: the scanner rejects it first, this is the second line of defence.
         guard let tokener = json_tokener_new_ex(Int32(maxDepth + 1)) else {
@@ -23,6 +26,8 @@ final class JSONCParser {
         }
         json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
         self.tokener = tokener
+        self.maxDepth = maxDepth
+        self.nativeFastPath = nativeFastPath
     }
 
     deinit { json_tokener_free(tokener) }
@@ -31,6 +36,10 @@ final class JSONCParser {
     /// scanner's count of object members, so keys json-c merged (duplicates) are noticed.
     func parse(_ bytes: UnsafeRawBufferPointer, expectedMembers: Int) throws(Failure) -> Document {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw Failure(path: "", message: "empty document") }
+        // Plain RFC 8259 text json-c reads the same way is parsed natively; json-c gets the rest.
+        if nativeFastPath, let fast = PlainJSONParser.parse(bytes, maxDepth: maxDepth), fast.members == expectedMembers {
+            return try finish(fast.value, sawDollarKey: fast.sawDollarKey)
+        }
         json_tokener_reset(tokener)
         let parsed = json_tokener_parse_ex(tokener, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         guard let object = parsed else {
@@ -44,10 +53,16 @@ final class JSONCParser {
         }
         sawDollarKey = false
         members = 0
-        var value = try convert(object, path: "")
+        let value = try convert(object, path: "")
         if members != expectedMembers {
             throw Failure(path: "", message: "duplicate field name\(duplicateDescription(bytes))")
         }
+        return try finish(value, sawDollarKey: sawDollarKey)
+    }
+
+    /// Reads Extended JSON wrappers (when a key starts with `$`) and returns the document.
+    func finish(_ parsed: DocumentValue, sawDollarKey: Bool) throws(Failure) -> Document {
+        var value = parsed
         if sawDollarKey {
             do throws(ExtendedJSON.Failure) {
                 value = try ExtendedJSON.decode(value)

@@ -8,9 +8,15 @@ public final class JSONDocumentDecoder: DocumentDecoder {
     private let parser: JSONCParser
 
     /// Creates a decoder over `input`; `context` tells fixtures from class files.
-    public init(input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth) throws {
+    public convenience init(input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth) throws {
+        try self.init(input: input, context: context, maxDepth: maxDepth, nativeFastPath: true)
+    }
+
+    /// `nativeFastPath: false` parses every document with json-c (tests compare the two).
+    init(input: ByteInput, context: DecoderContext, maxDepth: Int, nativeFastPath: Bool) throws {
         reader = JSONLayoutReader(input: input, context: context, maxDepth: maxDepth)
-        parser = try JSONCParser(maxDepth: maxDepth)
+        reader.nativeFastPath = nativeFastPath
+        parser = try JSONCParser(maxDepth: maxDepth, nativeFastPath: nativeFastPath)
     }
 
     /// The `schemaVersion` of a fixture file, once read.
@@ -28,7 +34,9 @@ public final class JSONDocumentDecoder: DocumentDecoder {
         let buffer = reader.buffer
         do {
             let doc: Document
-            if element.bigIntegers.isEmpty {
+            if let parsed = element.parsed {
+                doc = try parser.finish(parsed.value, sawDollarKey: parsed.sawDollarKey)
+            } else if element.bigIntegers.isEmpty {
                 doc = try parser.parse(buffer.storage.bytes(element.range), expectedMembers: element.memberCount)
             } else {
                 // json-c saturates integers outside the 64-bit range; written with a fraction

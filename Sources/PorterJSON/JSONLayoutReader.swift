@@ -30,10 +30,13 @@ final class JSONLayoutReader {
     var fixtureSchema: Schema?
     /// The `schemaVersion` the `schema` member declares itself, checked against the fixture's.
     var schemaMemberVersion: UInt64?
-    var state = State.start
-    var line = 1
-    private var documentNumber = 0
-    private var classCounts: [String: Int] = [:]
+    // Unchecked exclusivity: updated for every document, never reentrantly.
+    @exclusivity(unchecked) var state = State.start
+    @exclusivity(unchecked) var line = 1
+    @exclusivity(unchecked) private var documentNumber = 0
+    @exclusivity(unchecked) private var classCounts: [String: Int] = [:]
+    /// Whether documents are first tried with ``PlainJSONParser`` (tests turn it off).
+    var nativeFastPath = true
 
     init(input: ByteInput, context: DecoderContext, maxDepth: Int) {
         buffer = JSONInputBuffer(input: input)
@@ -132,9 +135,23 @@ final class JSONLayoutReader {
             documentNumber += 1
             label = String(documentNumber)
         }
-        let element = try scanner.scanElement(buffer, line: &line, label: label)
+        let element = try (nativeFastPath ? parsedElement() : nil) ?? scanner.scanElement(buffer, line: &line, label: label)
         buffer.start = element.range.upperBound
         return (className, label, element)
+    }
+
+    /// The document at the current position read by ``PlainJSONParser`` straight from the
+    /// buffer, when it is all there and is text json-c reads the same way: the scanner's pass
+    /// (boundaries, member count, problems) would find nothing it does not already know.
+    private func parsedElement() -> JSONElement? {
+        let start = buffer.start
+        let available = buffer.storage.bytes(start..<buffer.end)
+        guard let (result, length, newlines) = PlainJSONParser.parse(prefixOf: available, maxDepth: scanner.maxDepth),
+              length <= InterchangeLimits.maxDocumentBytes else { return nil }
+        let element = JSONElement(range: start..<(start + length), line: line, memberCount: result.members,
+                                  bigIntegers: [], problem: nil, parsed: result)
+        line += newlines
+        return element
     }
 
     /// Only whitespace may follow the top-level value.

@@ -15,6 +15,9 @@ struct JSONElement {
     var bigIntegers: [Range<Int>]
     /// The first problem the scan found inside the document (bad escape, too deep, …).
     var problem: String?
+    /// The document, when the native parser read it instead of the scanner (see
+    /// ``JSONLayoutReader``); nil when the scanner found it and a parser still has to read it.
+    var parsed: PlainJSONParser.Result? = nil
 }
 
 /// Finds document boundaries in JSON text without building it: strings and escapes are tracked,

@@ -37,18 +37,27 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Parses 24 hexadecimal digits (either case).
     /// - Throws: ``PorterError/Code/parseError`` quoting the input when it is not 24 hex digits.
     public init(hex: String) throws {
-        let utf8 = Array(hex.utf8)
+        let utf8 = hex.utf8
         guard utf8.count == 24 else {
             throw PorterError(.parseError, "invalid ObjectId '\(hex)': expected 24 hexadecimal digits, got \(utf8.count) characters")
         }
-        var bytes = [UInt8](repeating: 0, count: 12)
-        for i in 0..<12 {
-            guard let hi = hexNibble(utf8[2 * i]), let lo = hexNibble(utf8[2 * i + 1]) else {
-                throw PorterError(.parseError, "invalid ObjectId '\(hex)': not a hexadecimal string")
+        // Straight into the two words (imports parse one ObjectId per document and link),
+        // through the string's contiguous bytes where it has them.
+        func parse(_ digits: some Sequence<UInt8>) -> (UInt64, UInt32)? {
+            var h: UInt64 = 0
+            var t: UInt32 = 0
+            var position = 0
+            for c in digits {
+                guard let nibble = hexNibble(c) else { return nil }
+                if position < 16 { h = h << 4 | UInt64(nibble) } else { t = t << 4 | UInt32(nibble) }
+                position += 1
             }
-            bytes[i] = hi << 4 | lo
+            return (h, t)
         }
-        self.init(bytes: bytes)!
+        guard let parsed = utf8.withContiguousStorageIfAvailable({ parse($0) }) ?? parse(utf8) else {
+            throw PorterError(.parseError, "invalid ObjectId '\(hex)': not a hexadecimal string")
+        }
+        (head, tail) = parsed
     }
 
     /// Generates a new ObjectId from the current time, this process's random bytes and a counter.
@@ -76,6 +85,14 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
         withUnsafeBytes(of: head.bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: tail.bigEndian) { out.append(contentsOf: $0) }
         return out
+    }
+
+    /// Writes the 12 bytes, most significant first, to `destination` (which must hold 12).
+    ///
+    /// Non-generic and allocation-free, unlike ``bytes``: encoders call it for every ObjectId.
+    public func copyBytes(to destination: UnsafeMutableRawPointer) {
+        destination.storeBytes(of: head.bigEndian, toByteOffset: 0, as: UInt64.self)
+        destination.storeBytes(of: tail.bigEndian, toByteOffset: 8, as: UInt32.self)
     }
 
     /// The creation time stored in the first four bytes.

@@ -6,11 +6,13 @@
 extension Schema {
     /// One line per embedded cycle: `A: embedded classes form a cycle: A.b.a`, where the path names
     /// the start class followed by each link property taken. A cycle is reported once, from its
-    /// first class by name.
+    /// first class by name (a class reports the first cycle through it, in declared property
+    /// order, that visits only classes after it by name).
     ///
-    /// Hostile schemas (thousands of embedded classes in a chain or a ring) must stay cheap: classes
-    /// that cannot lie on a cycle are peeled off first in linear time, and each search keeps its
-    /// path in its stack frames instead of copying it at every step.
+    /// Hostile schemas (thousands of embedded classes in a chain or a ring) must stay cheap. As in
+    /// Johnson's cycle search, classes are taken in name order and each is removed from the graph
+    /// once searched; a search runs only when the class still lies in a strongly connected
+    /// component of the remaining graph (else no cycle can pass through it), and only within it.
     func embeddedCycleErrors() -> [String] {
         let embedded = classes.filter(\.isEmbedded)
         let embeddedNames = Set(embedded.map(\.name))
@@ -22,61 +24,110 @@ extension Schema {
                 return (property.name, target)
             }
         }
-        let onCycles = Self.nodesThatMayLieOnCycles(edges)
+        var components = CycleComponents(edges: edges, nodes: Set(edges.keys))
         var errors: [String] = []
-        for start in onCycles.sorted() {
-            // Search only classes after `start` by name, so each cycle is found from its first class.
-            // Each frame: the class, the property that led to it, the next edge to try.
-            var visited: Set<String> = [start]
-            var stack: [(node: String, via: String, next: Int)] = [(start, "", 0)]
-            search: while !stack.isEmpty {
-                let top = stack.count - 1
-                let outgoing = edges[stack[top].node] ?? []
-                while stack[top].next < outgoing.count {
-                    let edge = outgoing[stack[top].next]
-                    stack[top].next += 1
-                    if edge.target == start {
-                        let path = [start] + stack.dropFirst().map(\.via) + [edge.property]
-                        errors.append("\(SchemaNames.display(start)): embedded classes form a cycle: \(path.map(SchemaNames.display).joined(separator: "."))")
-                        break search
-                    }
-                    if edge.target > start, onCycles.contains(edge.target), visited.insert(edge.target).inserted {
-                        stack.append((edge.target, edge.property, 0))
-                        continue search
-                    }
-                }
-                stack.removeLast()
+        for start in edges.keys.sorted() {
+            defer { components.remove(start) }
+            guard let members = components.cyclicComponent(of: start) else { continue }
+            if let path = Self.cyclePath(from: start, within: members, edges: edges) {
+                errors.append("\(SchemaNames.display(start)): embedded classes form a cycle: \(path.map(SchemaNames.display).joined(separator: "."))")
             }
         }
         return errors
     }
 
-    /// The classes left after repeatedly removing those without incoming or without outgoing
-    /// edges: every class on a cycle remains (a superset, in linear time).
-    private static func nodesThatMayLieOnCycles(_ edges: [String: [(property: String, target: String)]]) -> Set<String> {
-        var incoming: [String: Int] = [:], outgoing: [String: Int] = [:]
-        var predecessors: [String: [String]] = [:]
-        for (node, out) in edges {
-            outgoing[node] = out.count
-            incoming[node, default: 0] += 0
-            for edge in out {
-                incoming[edge.target, default: 0] += 1
-                predecessors[edge.target, default: []].append(node)
+    /// The first cycle from `start` back to it through `members` (depth first, in declared
+    /// property order), as the start class followed by the properties taken. The path lives in
+    /// the stack frames, so a step never copies it.
+    private static func cyclePath(from start: String, within members: Set<String>,
+                                  edges: [String: [(property: String, target: String)]]) -> [String]? {
+        var visited: Set<String> = [start]
+        var stack: [(node: String, via: String, next: Int)] = [(start, "", 0)]
+        search: while !stack.isEmpty {
+            let top = stack.count - 1
+            let outgoing = edges[stack[top].node] ?? []
+            while stack[top].next < outgoing.count {
+                let edge = outgoing[stack[top].next]
+                stack[top].next += 1
+                if edge.target == start { return [start] + stack.dropFirst().map(\.via) + [edge.property] }
+                if members.contains(edge.target), visited.insert(edge.target).inserted {
+                    stack.append((edge.target, edge.property, 0))
+                    continue search
+                }
+            }
+            stack.removeLast()
+        }
+        return nil
+    }
+}
+
+/// Strongly connected components of a shrinking graph (iterative Tarjan): removing a node
+/// recomputes only the component it belonged to.
+struct CycleComponents {
+    private let edges: [String: [(property: String, target: String)]]
+    private var nodes: Set<String>
+    private var componentOf: [String: Int] = [:]
+    private var members: [Int: Set<String>] = [:]
+    private var nextID = 0
+
+    init(edges: [String: [(property: String, target: String)]], nodes: Set<String>) {
+        self.edges = edges
+        self.nodes = nodes
+        assign(nodes)
+    }
+
+    /// The component of `node` when a cycle can pass through it (more than one member, or a
+    /// link to itself); nil otherwise.
+    func cyclicComponent(of node: String) -> Set<String>? {
+        guard let id = componentOf[node], let set = members[id] else { return nil }
+        if set.count > 1 || (edges[node] ?? []).contains(where: { $0.target == node }) { return set }
+        return nil
+    }
+
+    /// Removes `node`, splitting its component as needed.
+    mutating func remove(_ node: String) {
+        guard nodes.remove(node) != nil, let id = componentOf.removeValue(forKey: node), var set = members.removeValue(forKey: id) else { return }
+        set.remove(node)
+        assign(set)
+    }
+
+    /// Tarjan's algorithm over `subset` (edges leaving it are ignored), without recursion.
+    private mutating func assign(_ subset: Set<String>) {
+        var index: [String: Int] = [:], low: [String: Int] = [:]
+        var onStack: Set<String> = [], stack: [String] = []
+        var counter = 0
+        for root in subset.sorted() where index[root] == nil {
+            var work: [(node: String, next: Int)] = [(root, 0)]
+            index[root] = counter; low[root] = counter; counter += 1
+            stack.append(root); onStack.insert(root)
+            while let (node, next) = work.last {
+                let outgoing = edges[node] ?? []
+                if next < outgoing.count {
+                    work[work.count - 1].next += 1
+                    let target = outgoing[next].target
+                    guard subset.contains(target) else { continue }
+                    if index[target] == nil {
+                        index[target] = counter; low[target] = counter; counter += 1
+                        stack.append(target); onStack.insert(target)
+                        work.append((target, 0))
+                    } else if onStack.contains(target) {
+                        low[node] = min(low[node]!, index[target]!)
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last { low[parent.node] = min(low[parent.node]!, low[node]!) }
+                guard low[node] == index[node] else { continue }
+                var component: Set<String> = []
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component.insert(member)
+                    if member == node { break }
+                }
+                for member in component { componentOf[member] = nextID }
+                members[nextID] = component
+                nextID += 1
             }
         }
-        var remaining = Set(edges.keys)
-        var queue = remaining.filter { incoming[$0] == 0 || outgoing[$0] == 0 }
-        while let node = queue.popFirst() {
-            guard remaining.remove(node) != nil else { continue }
-            for edge in edges[node] ?? [] where remaining.contains(edge.target) {
-                incoming[edge.target]! -= 1
-                if incoming[edge.target] == 0 { queue.insert(edge.target) }
-            }
-            for predecessor in predecessors[node] ?? [] where remaining.contains(predecessor) {
-                outgoing[predecessor]! -= 1
-                if outgoing[predecessor] == 0 { queue.insert(predecessor) }
-            }
-        }
-        return remaining
     }
 }

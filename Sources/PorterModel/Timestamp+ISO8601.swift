@@ -123,7 +123,7 @@ func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
     return era * 146_097 + doe - 719_468
 }
 
-func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
+package func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
     let z = z0 + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
@@ -160,5 +160,18 @@ private struct ISOScanner {
             v = v * 10 + d
         }
         return v
+    }
+}
+
+/// Whether `bytes` are well-formed UTF-8 (Swift's decoder: no overlong forms, no surrogates).
+package func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
     }
 }

@@ -12,11 +12,16 @@ public final class BulkInserter {
     let database: Database
     let plan: ClassPlan
     private let insertStatement: SQLiteStatement
-    private var collectionStatements: [String: SQLiteStatement] = [:]
+    /// One insert statement per collection property, parallel to `plan.collections`.
+    private var collectionStatements: [SQLiteStatement] = []
     private var embedded: [String: BulkInserter] = [:]
     /// For each column, and each collection, its position in the class's declared properties.
     private let columnPositions: [Int]
     private let collectionPositions: [Int]
+    /// Column types, parallel to `plan.columns` (read for every value bound).
+    private let columnTypes: [PropertyType]
+    /// The collection properties with their statements and positions.
+    private var collections: [CollectionSlot] = []
     private let primaryKeyPosition: Int?
 
     /// Prepares the statements for `className` (top-level or embedded).
@@ -27,6 +32,7 @@ public final class BulkInserter {
         let declared = plan.schema.properties.map(\.name)
         columnPositions = plan.columns.map { column in declared.firstIndex(of: column.name) ?? 0 }
         collectionPositions = plan.collections.map { collection in declared.firstIndex(of: collection.name) ?? 0 }
+        columnTypes = plan.columns.map(\.type)
         primaryKeyPosition = plan.primaryKey.flatMap { declared.firstIndex(of: $0.name) }
         for property in plan.collections {
             let table = plan.collectionTable(property)
@@ -35,9 +41,13 @@ public final class BulkInserter {
             case .list: sql = "INSERT INTO \(table) (_owner, _pos, value) VALUES (?, ?, ?)"
             case .set: sql = "INSERT INTO \(table) (_owner, value) VALUES (?, ?)"
             case .map: sql = "INSERT INTO \(table) (_owner, _key, value) VALUES (?, ?, ?)"
-            case .none: continue
+            // `collections` holds only list, set and map properties.
+            case .none: sql = "SELECT 1"
             }
-            collectionStatements[property.name] = try database.connection.prepare(sql)
+            collectionStatements.append(try database.connection.prepare(sql))
+        }
+        collections = plan.collections.indices.map {
+            CollectionSlot(property: plan.collections[$0], statement: collectionStatements[$0], position: collectionPositions[$0])
         }
     }
 
@@ -49,14 +59,24 @@ public final class BulkInserter {
         guard fields.count == plan.schema.properties.count else {
             throw PorterError(.usage, "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
         }
-        for (i, property) in plan.columns.enumerated() {
-            try bind(fields[columnPositions[i]] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
+        // Indexes rather than `enumerated()`: iterating `Property` values would copy each one.
+        for i in 0..<columnTypes.count {
+            if let value = fields[columnPositions[i]] {
+                if case .object = value {
+                    try bind(value, plan.columns[i], insertStatement, Int32(i + 1))
+                } else {
+                    StorageCodec.bind(value, type: columnTypes[i], to: insertStatement, at: Int32(i + 1))
+                }
+            } else {
+                try bind(Database.defaultValue(for: plan.columns[i]), plan.columns[i], insertStatement, Int32(i + 1))
+            }
         }
         try step(insertStatement, primaryKeyPosition.flatMap { fields[$0] })
         let key = ObjectKey(database.connection.lastInsertRowID)
-        for (i, property) in plan.collections.enumerated() {
-            guard let statement = collectionStatements[property.name] else { continue }
-            try writeCollection(key, property, fields[collectionPositions[i]] ?? Database.defaultValue(for: property), statement)
+        for collection in collections {
+            // `collection.property` is read in place: a local `Property` would copy its strings.
+            let value = fields[collection.position] ?? Database.defaultValue(for: collection.property)
+            try writeCollection(key, collection.property, value, collection.statement)
         }
         return key
     }
@@ -70,9 +90,8 @@ public final class BulkInserter {
         }
         try step(insertStatement, plan.primaryKey.flatMap { values[$0.name] })
         let key = ObjectKey(database.connection.lastInsertRowID)
-        for property in plan.collections {
-            guard let statement = collectionStatements[property.name] else { continue }
-            try writeCollection(key, property, values[property.name] ?? Database.defaultValue(for: property), statement)
+        for (i, property) in plan.collections.enumerated() {
+            try writeCollection(key, property, values[property.name] ?? Database.defaultValue(for: property), collectionStatements[i])
         }
         return key
     }
@@ -160,5 +179,18 @@ public final class PrimaryKeyLookup {
         if !value.isNull { StorageCodec.bind(value, type: property.type, to: statement, at: 1) }
         defer { sqlite3_reset(statement.handle) }
         return try statement.step() ? ObjectKey(statement.int64(0)) : nil
+    }
+}
+
+/// One collection property of a ``BulkInserter``: what inserting its elements needs.
+private final class CollectionSlot {
+    let property: Property
+    let statement: SQLiteStatement
+    let position: Int
+
+    init(property: Property, statement: SQLiteStatement, position: Int) {
+        self.property = property
+        self.statement = statement
+        self.position = position
     }
 }

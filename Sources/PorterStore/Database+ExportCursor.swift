@@ -38,7 +38,7 @@ public final class ExportCursor {
     public func next() throws -> Bool {
         guard try scan.step() else { return false }
         key = ObjectKey(scan.int64(0))
-        values = try reader.read(scan, key)
+        try reader.read(scan, key, into: &values)
         return true
     }
 

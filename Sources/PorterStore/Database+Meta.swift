@@ -54,6 +54,7 @@ extension Database {
         try requireWrite()
         try Database.writeStoredSchema(connection, newSchema)
         schema = newSchema
+        schemaReplacedInWrite = true
         invalidatePlans()
     }
 

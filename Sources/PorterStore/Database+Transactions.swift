@@ -15,6 +15,7 @@ extension Database {
         }
         try connection.execute("BEGIN IMMEDIATE")
         writeDepth = 1
+        schemaReplacedInWrite = false
     }
 
     /// Commits the open write transaction.
@@ -34,7 +35,10 @@ extension Database {
         guard writeDepth > 0 else { return }
         writeDepth = 0
         if connection.inTransaction { try? connection.execute("ROLLBACK") }
-        // Schema changes made inside the transaction are gone too.
+        // Schema changes made inside the transaction are gone too. Only then is the stored
+        // schema read back: parsing it on every rollback made each failed import pay for it.
+        guard schemaReplacedInWrite else { return }
+        schemaReplacedInWrite = false
         if let stored = try? Database.readStoredSchema(connection), stored != schema {
             schema = stored
         }

@@ -25,6 +25,8 @@ public final class Database {
 
     let connection: SQLiteConnection
     var writeDepth = 0
+    /// Whether the open write transaction replaced the stored schema (a rollback must restore it).
+    var schemaReplacedInWrite = false
     var plans: [String: ClassPlan] = [:]
     var incomingCache: [String: [IncomingReference]] = [:]
 

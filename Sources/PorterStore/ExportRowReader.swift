@@ -6,10 +6,20 @@ import Foundation
 final class ExportRowReader {
     /// How to read a link's exported key: the target class, and for a target with a primary key,
     /// the joined `_key` column follows the link column and the primary-key column follows that.
-    struct LinkTarget {
+    /// A class, so reading a row does not copy (and retain) its strings.
+    final class LinkTarget {
         let className: String
         let embedded: Bool
         let primaryKey: Property?
+        /// The primary key's type (read for every link).
+        let primaryKeyType: PropertyType?
+
+        init(className: String, embedded: Bool, primaryKey: Property?) {
+            self.className = className
+            self.embedded = embedded
+            self.primaryKey = primaryKey
+            primaryKeyType = primaryKey?.type
+        }
     }
 
     /// Trivially copyable on purpose: iterating the slots of every row must not retain strings.
@@ -19,10 +29,18 @@ final class ExportRowReader {
         case collection(Int)           // index into `collections`
     }
 
-    private struct Collection {
+    private final class Collection {
         let statement: SQLiteStatement
-        let property: Property
+        let kind: CollectionKind
+        let elementType: PropertyType
         let target: LinkTarget?
+
+        init(statement: SQLiteStatement, property: Property, target: LinkTarget?) {
+            self.statement = statement
+            kind = property.collection
+            elementType = property.type
+            self.target = target
+        }
     }
 
     let plan: ClassPlan
@@ -109,6 +127,13 @@ final class ExportRowReader {
     /// The values of the statement's current row (collections read for `key`).
     func read(_ statement: SQLiteStatement, _ key: ObjectKey) throws -> [Value] {
         var values: [Value] = []
+        try read(statement, key, into: &values)
+        return values
+    }
+
+    /// Replaces `values` with those of the statement's current row, reusing the array's storage.
+    func read(_ statement: SQLiteStatement, _ key: ObjectKey, into values: inout [Value]) throws {
+        values.removeAll(keepingCapacity: true)
         values.reserveCapacity(slots.count)
         for slot in slots {
             switch slot {
@@ -117,30 +142,29 @@ final class ExportRowReader {
             case .link(let index, let target):
                 values.append(try linkValue(statement, index, targets[target]))
             case .collection(let index):
-                let collection = collections[index]
-                values.append(try readCollection(collection.statement, collection.property, collection.target, key))
+                values.append(try readCollection(collections[index], key))
             }
         }
-        return values
     }
 
-    private func readCollection(_ statement: SQLiteStatement, _ property: Property, _ target: LinkTarget?, _ owner: ObjectKey) throws -> Value {
+    private func readCollection(_ collection: Collection, _ owner: ObjectKey) throws -> Value {
+        let statement = collection.statement
         statement.bind(1, int: owner.rawValue)
         defer { sqlite3_reset(statement.handle) }
-        let valueColumn: Int32 = property.collection == .map ? 1 : 0
+        let valueColumn: Int32 = collection.kind == .map ? 1 : 0
+        let type = collection.elementType
         func element() throws -> Value {
-            if let target { return try linkValue(statement, valueColumn, target) }
-            if property.type == .mixed { return try StorageCodec.read(statement, valueColumn, type: .mixed, objectType: nil) }
-            return try ExportRowReader.read(statement, valueColumn, property.type)
+            if let target = collection.target { return try linkValue(statement, valueColumn, target) }
+            return try ExportRowReader.read(statement, valueColumn, type)
         }
-        if property.collection == .map {
+        if collection.kind == .map {
             var map: [String: Value] = [:]
             while try statement.step() { map[statement.text(0)] = try element() }
             return .map(map)
         }
         var elements: [Value] = []
         while try statement.step() { elements.append(try element()) }
-        return property.collection == .list ? .list(elements) : .set(elements)
+        return collection.kind == .list ? .list(elements) : .set(elements)
     }
 
     /// A column value.
@@ -153,10 +177,10 @@ final class ExportRowReader {
         if statement.type(index) == SQLITE_NULL { return .null }
         let key = statement.int64(index)
         if target.embedded { return .link(ObjectLink(target.className, ObjectKey(key))) }
-        guard let pk = target.primaryKey else { return .int(key) }
+        guard let pkType = target.primaryKeyType else { return .int(key) }
         if statement.type(index + 1) == SQLITE_NULL {
             throw PorterError(.notADatabase, "a stored link points to \(target.className)(\(key)), which does not exist", location: database.path)
         }
-        return try ExportRowReader.read(statement, index + 2, pk.type)
+        return try ExportRowReader.read(statement, index + 2, pkType)
     }
 }

@@ -65,6 +65,15 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds raw bytes as a blob (copied by SQLite; zero-length blobs stay blobs).
+    func bind(_ index: Int32, rawBlob buf: UnsafeRawBufferPointer) {
+        if buf.count == 0 {
+            _ = sqlite3_bind_zeroblob(handle, index, 0)
+        } else {
+            _ = sqlite3_bind_blob(handle, index, buf.baseAddress, Int32(buf.count), SQLITE_TRANSIENT)
+        }
+    }
+
     /// Binds an integer.
     func bind(_ index: Int32, int: Int64) { sqlite3_bind_int64(handle, index, int) }
 

@@ -47,11 +47,22 @@ enum StorageCodec {
                 stmt.bind(i, int: t.microseconds)
             }
         case .decimal128(let d):
-            stmt.bind(i, blob: (type == .mixed ? [MixedTag.decimal128.rawValue] : []) + d.bsonBytes)
+            if type == .mixed { return stmt.bind(i, blob: [MixedTag.decimal128.rawValue] + d.bsonBytes) }
+            // Little-endian, low half first (the BSON layout), without building arrays.
+            withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { raw in
+                raw.storeBytes(of: d.low.littleEndian, toByteOffset: 0, as: UInt64.self)
+                raw.storeBytes(of: d.high.littleEndian, toByteOffset: 8, as: UInt64.self)
+                stmt.bind(i, rawBlob: UnsafeRawBufferPointer(raw))
+            }
         case .objectId(let o):
-            stmt.bind(i, blob: (type == .mixed ? [MixedTag.objectId.rawValue] : []) + o.bytes)
+            if type == .mixed { return stmt.bind(i, blob: [MixedTag.objectId.rawValue] + o.bytes) }
+            withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { raw in
+                o.copyBytes(to: raw.baseAddress!)
+                stmt.bind(i, rawBlob: UnsafeRawBufferPointer(raw))
+            }
         case .uuid(let u):
-            stmt.bind(i, blob: (type == .mixed ? [MixedTag.uuid.rawValue] : []) + uuidBytes(u))
+            if type == .mixed { return stmt.bind(i, blob: [MixedTag.uuid.rawValue] + uuidBytes(u)) }
+            withUnsafeBytes(of: u.uuid) { stmt.bind(i, rawBlob: $0) }
         case .link(let link):
             if type == .mixed { stmt.bind(i, blob: mixedLinkBytes(link)) } else { stmt.bind(i, int: link.key.rawValue) }
         case .list, .set, .map, .object:

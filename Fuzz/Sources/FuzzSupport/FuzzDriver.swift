@@ -12,6 +12,7 @@ private func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
+/// Starts a fuzz target: its seed writer or libFuzzer.
 public enum FuzzDriver {
     /// Writes the seeds when asked to (`PORTER_FUZZ_SEEDS=DIR`), else runs libFuzzer with the
     /// process's arguments and `callback`; never returns.

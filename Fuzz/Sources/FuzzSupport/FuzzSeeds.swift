@@ -7,6 +7,7 @@ import Porter
 public enum FuzzSeeds {
     /// Which target's seeds.
     public enum Kind: Sendable {
+        /// The BSON, Extended JSON, plain JSON / fixture, and schema-file targets.
         case bson, extendedJSON, plainJSON, schemaFile
     }
 
