@@ -3,6 +3,7 @@ SWIFT ?= swift
 DEBS := libbson-dev libjson-c-dev libsqlite3-dev
 PKGCONF := libbson-1.0 json-c sqlite3
 N ?= 1000000
+REPEAT ?= 3
 DEMO_DIR ?= .build/demo
 
 .PHONY: deps build release test demo bench clean torture fuzz sanitize
@@ -33,11 +34,13 @@ test: deps
 demo: release
 	@bash Fixtures/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/porter" "$(DEMO_DIR)"
 
-# Release build, seeded datasets of N objects per shape, each operation in its own process.
+# Release build, seeded datasets of N objects per shape, each operation in its own process,
+# best of REPEAT runs.
 # pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo).
 bench: deps
-	$(SWIFT) build -c release --product porter --product porter-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --work .build/bench --json bench-results.json
+	$(SWIFT) build -c release --product porter
+	$(SWIFT) build -c release --product porter-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --work .build/bench --json bench-results.json
 
 clean:
 	rm -rf .build

@@ -34,7 +34,7 @@ extension BenchRun {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let count = max(1000, objects / 10)
         let path = "\(dir)/typed.realm"
-        let written = try child(["typed-write", String(count), path])
+        let written = try child(["typed-write", String(count), path]) { removeDatabase(path) }
         let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.realm"])
         record("typed writes (managed objects)", "flat", written, bytes: diskSize(path), objects: count,
                reference: ("prepared-insert loop", refInsert), referenceObjects: count)
@@ -69,7 +69,9 @@ extension BenchRun {
         """
         let scriptPath = "\(work)/pymongo_bench.py"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        // The python3 on PATH first (where `pip install pymongo` puts it), then the system one.
+        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
+        guard let python = (searchPath + ["/usr/bin/python3"]).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             print("  pymongo comparison skipped: python3 not found")
             return
         }
@@ -108,18 +110,18 @@ extension BenchRun {
     mutating func runMigration(_ shape: Shape, dir: String, source: String) throws {
         let porterCopy = "\(dir)/migrate.realm"
         let referenceCopy = "\(dir)/migrate-reference.realm"
-        for copy in [porterCopy, referenceCopy] {
-            try? FileManager.default.removeItem(atPath: copy)
+        // Every run migrates a fresh copy of the source.
+        func copySource(to copy: String) throws {
+            removeDatabase(copy)
             try FileManager.default.copyItem(atPath: source, toPath: copy)
             if FileManager.default.fileExists(atPath: source + "-wal") {
-                try? FileManager.default.removeItem(atPath: copy + "-wal")
                 try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
             }
         }
         let target = try MigrationScenario.writeFiles(shape, dir: dir)
-        let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target))
+        let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target)) { try copySource(to: porterCopy) }
         let extra = shape == .linked ? ["owner"] : (shape == .nested ? ["address"] : [])
-        let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")])
+        let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")]) { try copySource(to: referenceCopy) }
         record("migrate rename+add+convert", shape.rawValue, m, bytes: diskSize(porterCopy),
                reference: ("SQL table rebuild", reference), target: 3.0)
     }
