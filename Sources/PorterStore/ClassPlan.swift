@@ -17,6 +17,10 @@ final class ClassPlan {
     let insertSQL: String
     let selectByKeySQL: String
     let selectAllSQL: String
+    /// `SELECT column FROM table WHERE _key = ?`, parallel to `columns` (built once, not per read).
+    let selectColumnSQL: [String]
+    /// `SELECT 1 FROM table WHERE _key = ?`.
+    let existsSQL: String
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -36,6 +40,9 @@ final class ClassPlan {
         let selectList = (["_key"] + names).joined(separator: ", ")
         selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
         selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"
+        let quotedTable = table
+        selectColumnSQL = names.map { "SELECT \($0) FROM \(quotedTable) WHERE _key = ?" }
+        existsSQL = "SELECT 1 FROM \(table) WHERE _key = ?"
     }
 
     /// The SQL table of a collection property.

@@ -31,6 +31,16 @@ extension Database {
         guard let prop = plan.schema.property(named: property) else {
             throw PorterError(.notFound, "unknown property (class '\(className)' has no property '\(property)')", location: "\(className).\(property)")
         }
+        if !prop.isComputed, let column = plan.columnIndex[prop.name] {
+            // One query reads the value and tells whether the object exists.
+            let stmt = try connection.cached(plan.selectColumnSQL[column])
+            stmt.bind(1, int: key.rawValue)
+            defer { stmt.reset() }
+            guard try stmt.step() else {
+                throw PorterError(.notFound, "object \(className)(\(key)) does not exist", location: className)
+            }
+            return try StorageCodec.read(stmt, 0, type: prop.type, objectType: prop.objectType)
+        }
         guard try exists(plan, key) else {
             throw PorterError(.notFound, "object \(className)(\(key)) does not exist", location: className)
         }
@@ -173,7 +183,8 @@ extension Database {
     /// One stored property of one object.
     func readProperty(_ plan: ClassPlan, _ key: ObjectKey, _ property: Property) throws -> Value {
         if property.isCollection { return try readCollection(plan, key, property) }
-        let stmt = try connection.cached("SELECT \(quoteIdentifier(property.name)) FROM \(plan.table) WHERE _key = ?")
+        guard let column = plan.columnIndex[property.name] else { return .null }
+        let stmt = try connection.cached(plan.selectColumnSQL[column])
         stmt.bind(1, int: key.rawValue)
         defer { stmt.reset() }
         guard try stmt.step() else { return .null }

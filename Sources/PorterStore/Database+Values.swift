@@ -138,7 +138,7 @@ extension Database {
 
     /// Whether an object with this key exists.
     func exists(_ plan: ClassPlan, _ key: ObjectKey) throws -> Bool {
-        let stmt = try connection.cached("SELECT 1 FROM \(plan.table) WHERE _key = ?")
+        let stmt = try connection.cached(plan.existsSQL)
         stmt.bind(1, int: key.rawValue)
         defer { stmt.reset() }
         return try stmt.step()
