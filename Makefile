@@ -67,7 +67,8 @@ fuzz: deps
 # The test suite under AddressSanitizer, then ThreadSanitizer (SANITIZE_FILTER narrows it).
 # Memory bounds of the hostile-input tests widen (sanitizers multiply resident memory).
 SANITIZE_FILTER ?=
-SANITIZE_ENV := PORTER_RSS_LIMIT_SCALE=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/sanitizer-suppressions.txt
+# print_suppressions=0: a suppressed toolchain leak must not add lines to a child porter's stderr.
+SANITIZE_ENV := PORTER_RSS_LIMIT_SCALE=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/sanitizer-suppressions.txt:print_suppressions=0
 sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')

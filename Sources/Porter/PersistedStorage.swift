@@ -88,6 +88,8 @@ protocol AnyPersistedProperty {
     func currentValue(of object: ObjectBase) -> Any
     /// Sets the unmanaged value to a detached copy of `value` when it has the property's type.
     func assignDetached(from value: Any, copier: _DetachCopier)
+    /// Forgets the unmanaged value (the object is managed: its value lives in the database).
+    func releaseUnmanagedValue()
 }
 
 extension Persisted: AnyPersistedProperty {
@@ -119,6 +121,8 @@ extension Persisted: AnyPersistedProperty {
         guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
         storage.value = typed._porterDetached(copier)
     }
+
+    func releaseUnmanagedValue() { storage.value = nil }
 }
 
 extension ObjectBase {

@@ -20,6 +20,9 @@ public final class _PorterWriter {
     private var added: [ObjectIdentifier: ObjectKey] = [:]
     /// Objects this writer made managed, in order.
     private(set) var attached: [ObjectBase] = []
+    /// Properties of added objects whose unmanaged values may hold other objects: released when
+    /// the write commits (see ``Realm/commitWrite()``).
+    private(set) var objectHolding: [AnyPersistedProperty] = []
 
     init(realm: Realm?, mode: Mode) {
         self.realm = realm
@@ -98,6 +101,7 @@ public final class _PorterWriter {
         for entry in linking {
             try attachEmbedded(entry.property.embeddedObjects(), owner: ObjectLink(schema.name, key), property: entry.stored)
         }
+        objectHolding += linking.map(\.property)
         return key
     }
 
@@ -146,5 +150,6 @@ public final class _PorterWriter {
     func detachAll() {
         for object in attached { object._managed = nil }
         attached.removeAll()
+        objectHolding.removeAll()
     }
 }

@@ -42,6 +42,7 @@ extension Realm {
         do {
             try database.savepoint { try body(writer) }
             attachedInWrite += writer.attached
+            objectHoldingInWrite += writer.objectHolding
         } catch {
             writer.detachAll()
             var failure = error as? PorterError ?? PorterError(.io, String(describing: error))

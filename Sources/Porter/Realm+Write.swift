@@ -29,6 +29,7 @@ extension Realm {
         try database.beginWrite()
         pendingWriteError = nil
         attachedInWrite = []
+        objectHoldingInWrite = []
     }
 
     /// Commits the write transaction, or rolls it back and throws the first failed change.
@@ -44,6 +45,10 @@ extension Realm {
             throw error
         }
         attachedInWrite = []
+        // Managed objects read links from the database, as Realm's do; keeping the values they
+        // were added with would keep object graphs (and, through them, the realm) alive in cycles.
+        for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
+        objectHoldingInWrite = []
     }
 
     /// Rolls the write transaction back; objects added in it become unmanaged again.
@@ -56,6 +61,7 @@ extension Realm {
     private func detachAddedObjects() {
         for object in attachedInWrite { object._managed = nil }
         attachedInWrite = []
+        objectHoldingInWrite = []
     }
 
     /// Throws unless a write transaction is open.
@@ -97,6 +103,7 @@ extension Realm {
             throw error
         }
         attachedInWrite += writer.attached
+        objectHoldingInWrite += writer.objectHolding
     }
 
     /// Adds every object of a sequence; see ``add(_:update:)``.

@@ -25,6 +25,8 @@ public final class Realm {
     var propertyNames: [AnyKeyPath: String] = [:]
     /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
     var attachedInWrite: [ObjectBase] = []
+    /// Their properties whose unmanaged values may hold objects, released on commit.
+    var objectHoldingInWrite: [AnyPersistedProperty] = []
     /// The first failed change of a managed object in the current write transaction.
     ///
     /// Property setters cannot throw, so a failing change (a primary key changed, a value too

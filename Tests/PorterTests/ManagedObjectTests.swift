@@ -106,6 +106,24 @@ import Testing
         #expect(realm.objects(Person.self).count == 1, "adding a managed object again does nothing")
     }
 
+    @Test func objectsAddedInACycleDoNotKeepEachOtherOrTheRealmAlive() throws {
+        weak var weakRealm: Realm?
+        weak var weakPerson: Person?
+        weak var weakDog: Dog?
+        try {
+            let realm = try memoryRealm()
+            let ada = Person()
+            let rex = Dog()
+            rex.owner = ada
+            ada.dogs.append(rex)
+            try realm.write { try realm.add(rex) }
+            // Managed objects read their links from the database, as Realm's do.
+            #expect(ada.dogs.first == rex && rex.owner == ada)
+            (weakRealm, weakPerson, weakDog) = (realm, ada, rex)
+        }()
+        #expect(weakPerson == nil && weakDog == nil && weakRealm == nil, "a cycle of added objects kept itself and its realm alive")
+    }
+
     @Test func addWithUpdateModifiedUpdatesLinkedObjectsByPrimaryKey() throws {
         let realm = try memoryRealm()
         let original = Person()
