@@ -102,6 +102,9 @@ import Testing
         let dog = Dog()
         dog.extra = .object(dog)
         #expect(dog.description.contains("extra = object(Dog(unmanaged))"))
+        // Unmanaged objects linking to each other are plain Swift reference cycles, as in Realm:
+        // break it, so that `make sanitize` reports only real leaks.
+        dog.extra = .none
     }
 
     @Test func linkingAnUnmanagedCopyOfAnExistingObjectIsADuplicate() throws {
