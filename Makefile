@@ -45,7 +45,7 @@ bench: deps
 clean:
 	rm -rf .build
 
-# --- Hardening (docs/reliability.md) -------------------------------------------------------
+# --- Hardening (README, "Reliability") -------------------------------------------------------
 
 # Crash-safety torture: SIGKILLs porter import, porter migrate and a Swift-API writer at random
 # moments, TORTURE_KILLS times each (seeded by TORTURE_SEED), and checks every file left behind.
@@ -73,4 +73,4 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	$(SANITIZE_ENV) PORTER_SANITIZER=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
