@@ -50,8 +50,21 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     }
 
     /// Iterates over the objects matching now.
-    public func makeIterator() -> IndexingIterator<[Element]> {
-        keys.map { realm.managedObject(Element.self, ObjectLink(className, $0)) }.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(realm: realm, className: className, keys: keys.makeIterator())
+    }
+
+    /// Walks the keys that matched when iteration began and makes each object only when it is
+    /// reached, so iterating over a million objects does not hold a million of them.
+    public struct Iterator: IteratorProtocol {
+        let realm: Realm
+        let className: String
+        var keys: IndexingIterator<[ObjectKey]>
+
+        /// The next object, or nil at the end.
+        public mutating func next() -> Element? {
+            keys.next().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+        }
     }
 
     /// The matching objects now, or the error that keeps the query from running.
