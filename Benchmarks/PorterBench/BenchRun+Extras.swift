@@ -120,7 +120,7 @@ extension BenchRun {
         }
         let target = try MigrationScenario.writeFiles(shape, dir: dir)
         let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target)) { try copySource(to: porterCopy) }
-        let extra = shape == .linked ? ["owner"] : (shape == .nested ? ["address"] : [])
+        let extra = shape == .linked || shape == .onelink ? ["owner"] : (shape == .nested ? ["address"] : [])
         let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")]) { try copySource(to: referenceCopy) }
         record("migrate rename+add+convert", shape.rawValue, m, bytes: diskSize(porterCopy),
                reference: ("SQL table rebuild", reference), target: 3.0)

@@ -90,7 +90,7 @@ struct BenchRun {
             let out = "\(dir)/export-\(format)"
             let m = try measure(porter, ["export", db, "--out", out, "--format", format]) { try? FileManager.default.removeItem(atPath: out) }
             record("export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
-                   target: shape == .linked ? exportTargets[format] : nil)
+                   target: shape.hasInterchangeTargets ? exportTargets[format] : nil)
         }
         let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.realm"])
         record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.realm"))
@@ -98,7 +98,7 @@ struct BenchRun {
             let target = "\(dir)/import-\(format).realm"
             let m = try measure(porter, ["import", target, "\(dir)/export-\(format)", "--create"]) { removeDatabase(target) }
             record("import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
-                   reference: ("prepared-insert loop", refInsert), target: shape == .linked ? 2.0 : nil)
+                   reference: ("prepared-insert loop", refInsert), target: shape.hasInterchangeTargets ? 2.0 : nil)
         }
         try runMigration(shape, dir: dir, source: db)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Porter
 
-/// The dataset shapes `make bench` measures: flat (8 scalars), linked (plus a to-one link and a
-/// list of links), nested (embedded objects two levels deep, a map and a set).
+/// The dataset shapes `make bench` measures: flat (8 scalars), onelink (plus one to-one link: the
+/// shape the interchange targets name), linked (plus a to-one link and a list of links), nested
+/// (embedded objects two levels deep, a map and a set).
 enum Shape: String, CaseIterable {
-    case flat, linked, nested
+    case flat, onelink, linked, nested
 
     /// The schema file text of the shape.
     var schemaJSON: String {
@@ -15,6 +16,12 @@ enum Shape: String, CaseIterable {
         switch self {
         case .flat:
             return #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "_id", "properties": {\#(scalars)}}]}"#
+        case .onelink:
+            return #"""
+            {"schemaVersion": 1, "classes": [
+              {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}},
+              {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "owner": "Owner?"}}]}
+            """#
         case .linked:
             return #"""
             {"schemaVersion": 1, "classes": [
@@ -31,7 +38,11 @@ enum Shape: String, CaseIterable {
         }
     }
 
-    /// Owners in the linked shape: one per 10 items.
+    /// Whether the interchange issue's speed targets apply: 8 scalars and a to-one link (onelink is
+    /// exactly that shape; linked adds a list of links).
+    var hasInterchangeTargets: Bool { self == .onelink || self == .linked }
+
+    /// Owners in the onelink and linked shapes: one per 10 items.
     static func ownerCount(_ items: Int) -> Int { max(1, items / 10) }
 }
 
@@ -76,7 +87,7 @@ enum DatasetBuilder {
         var rng = SeededGenerator(seed: 42)
         try db.write {
             var ownerKeys: [ObjectKey] = []
-            if shape == .linked {
+            if shape == .linked || shape == .onelink {
                 for o in 0..<Shape.ownerCount(count) {
                     ownerKeys.append(try db.createInBulk("Owner", ["_id": .int(Int64(o)), "name": .string("owner \(o)")]))
                 }
@@ -85,6 +96,8 @@ enum DatasetBuilder {
                 var values = scalars(i, &rng)
                 switch shape {
                 case .flat: break
+                case .onelink:
+                    values["owner"] = .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
                 case .linked:
                     values["owner"] = .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
                     values["friends"] = .list((0..<Int(rng.next() % 4)).map { _ in

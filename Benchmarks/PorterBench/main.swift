@@ -5,7 +5,7 @@ import PorterBenchReference
 // `porter-bench`: generates seeded datasets, runs each operation in its own process (so peak
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
-//   porter-bench [--objects N] [--shapes flat,linked,nested] [--repeat R] [--work DIR] [--json FILE]
+//   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,7 +20,7 @@ do {
         try ChildOperations.run(Array(arguments.dropFirst()))
     } else {
         let objects = Int(option("--objects", "1000000")) ?? 1_000_000
-        let shapes = option("--shapes", "flat,linked,nested").split(separator: ",").compactMap { Shape(rawValue: String($0)) }
+        let shapes = option("--shapes", "flat,onelink,linked,nested").split(separator: ",").compactMap { Shape(rawValue: String($0)) }
         var bench = try BenchRun(objects: objects, shapes: shapes,
                                  work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
                                  repeats: Int(option("--repeat", "3")) ?? 3)

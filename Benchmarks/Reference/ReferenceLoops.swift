@@ -26,7 +26,7 @@ public enum ReferenceLoops {
     /// The 8 scalar columns every shape has, with how the reference encodes each.
     static let scalarColumns = ["_id", "name", "count", "price", "ratio", "active", "created", "note"]
 
-    /// sqlite3_step over the items (+ owner primary key for `linked`) and libbson encoding of
+    /// sqlite3_step over the items (+ owner primary key for `onelink` and `linked`) and libbson encoding of
     /// each document, written to `output`. Returns (documents, bytes).
     public static func bsonExport(database: String, shape: String, output: String) throws -> (Int, Int) {
         let db = try openDatabase(database)
@@ -34,7 +34,7 @@ public enum ReferenceLoops {
         let cols = scalarColumns.map { "i.\"\($0)\"" }.joined(separator: ", ")
         let sql: String
         switch shape {
-        case "linked": sql = "SELECT i._key, \(cols), o._id FROM class_Item i LEFT JOIN class_Owner o ON o._key = i.owner ORDER BY i._key"
+        case "linked", "onelink": sql = "SELECT i._key, \(cols), o._id FROM class_Item i LEFT JOIN class_Owner o ON o._key = i.owner ORDER BY i._key"
         case "nested": sql = "SELECT i._key, \(cols), i.address FROM class_Item i ORDER BY i._key"
         default: sql = "SELECT i._key, \(cols) FROM class_Item i ORDER BY i._key"
         }
@@ -54,7 +54,9 @@ public enum ReferenceLoops {
             let doc = newDocument()
             appendScalars(doc, stmt)
             let key = sqlite3_column_int64(stmt, 0)
-            if shape == "linked" {
+            if shape == "onelink" {
+                if sqlite3_column_type(stmt, 9) == SQLITE_NULL { bson_append_null(doc, "owner", -1) } else { bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9)) }
+            } else if shape == "linked" {
                 if sqlite3_column_type(stmt, 9) == SQLITE_NULL { bson_append_null(doc, "owner", -1) } else { bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9)) }
                 let array = newDocument()
                 sqlite3_bind_int64(friends, 1, key)
