@@ -54,10 +54,10 @@ public enum ReferenceLoops {
             let doc = newDocument()
             appendScalars(doc, stmt)
             let key = sqlite3_column_int64(stmt, 0)
-            if shape == "onelink" {
+            if shape == "onelink" || shape == "linked" {
                 if sqlite3_column_type(stmt, 9) == SQLITE_NULL { bson_append_null(doc, "owner", -1) } else { bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9)) }
-            } else if shape == "linked" {
-                if sqlite3_column_type(stmt, 9) == SQLITE_NULL { bson_append_null(doc, "owner", -1) } else { bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9)) }
+            }
+            if let friends {
                 let array = newDocument()
                 sqlite3_bind_int64(friends, 1, key)
                 var i = 0

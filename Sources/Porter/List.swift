@@ -8,10 +8,7 @@ import Foundation
 /// elements that are removed or replaced are deleted, as in Realm.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
     ExpressibleByArrayLiteral, CustomStringConvertible {
-    enum Storage {
-        case unmanaged([Element])
-        case managed(_ManagedProperty)
-    }
+    typealias Storage = ElementStorage<Element>
 
     var storage: Storage
 
@@ -27,15 +24,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     init(managed: _ManagedProperty) { storage = .managed(managed) }
 
     /// The realm of the object owning the list, or nil while unmanaged.
-    public var realm: Realm? { if case .managed(let p) = storage { return p.realm } else { return nil } }
+    public var realm: Realm? { storage.realm }
 
     /// All elements, in order (one read of the stored list when managed).
-    public var elements: [Element] {
-        switch storage {
-        case .unmanaged(let items): return items
-        case .managed(let p): return p.decode(p.storedElements(), as: Element.self)
-        }
-    }
+    public var elements: [Element] { storage.elements }
 
     /// The position of the first element.
     public var startIndex: Int { 0 }
@@ -43,13 +35,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public var endIndex: Int { count }
 
     /// The number of elements.
-    public var count: Int {
-        switch storage {
-        case .unmanaged(let items): return items.count
-        case .managed(let p):
-            return p.read(fallback: 0) { try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name) }
-        }
-    }
+    public var count: Int { storage.count }
 
     /// The element at `position`; setting it replaces the stored element.
     /// An index outside `0..<count` stops the program, as for `Array`.

@@ -7,10 +7,7 @@ import Foundation
 /// `insert`/`remove` writes one element, inside a write transaction. Sets cannot hold embedded objects.
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection,
     ExpressibleByArrayLiteral, CustomStringConvertible {
-    enum Storage {
-        case unmanaged([Element])
-        case managed(_ManagedProperty)
-    }
+    typealias Storage = ElementStorage<Element>
 
     var storage: Storage
 
@@ -31,15 +28,10 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     }
 
     /// The realm of the object owning the set, or nil while unmanaged.
-    public var realm: Realm? { if case .managed(let p) = storage { return p.realm } else { return nil } }
+    public var realm: Realm? { storage.realm }
 
     /// All elements (one read when managed).
-    public var elements: [Element] {
-        switch storage {
-        case .unmanaged(let items): return items
-        case .managed(let p): return p.decode(p.storedElements(), as: Element.self)
-        }
-    }
+    public var elements: [Element] { storage.elements }
 
     /// The position of the first element.
     public var startIndex: Int { 0 }
@@ -47,13 +39,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public var endIndex: Int { count }
 
     /// The number of elements.
-    public var count: Int {
-        switch storage {
-        case .unmanaged(let items): return items.count
-        case .managed(let p):
-            return p.read(fallback: 0) { try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name) }
-        }
-    }
+    public var count: Int { storage.count }
 
     /// The element at `position` in iteration order.
     public subscript(position: Int) -> Element { elements[position] }
