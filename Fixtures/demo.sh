@@ -20,20 +20,20 @@ step "A schema that breaks the rules is rejected with every error at once (exit 
 if run validate "$here/schemas/invalid/non-optional-link.json"; then echo "unexpected success" >&2; exit 1; fi
 
 step "Create a database from the schema"
-run create "$out/app.realm" --schema "$here/schemas/realm-docs.json"
+run create "$out/app.porter" --schema "$here/schemas/realm-docs.json"
 
 if has_command import; then
   step "Import the fixture data (all or nothing, links resolved by primary key)"
-  run import "$out/app.realm" "$here/data/realm-docs-fixture.json"
+  run import "$out/app.porter" "$here/data/realm-docs-fixture.json"
 fi
 
 step "Inspect the database"
-run inspect "$out/app.realm"
+run inspect "$out/app.porter"
 
 if has_command export; then
   for format in bson ejson ejson-canonical json; do
     step "Export as $format"
-    run export "$out/app.realm" --out "$out/export-$format" --format "$format"
+    run export "$out/app.porter" --out "$out/export-$format" --format "$format"
     ls -l "$out/export-$format"
   done
 fi

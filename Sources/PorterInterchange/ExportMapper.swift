@@ -7,23 +7,23 @@ import Foundation
 /// embedded objects become nested documents; sets are sorted into one deterministic order and maps
 /// by key; a link held by a `mixed` becomes `{ "$ref": Class, "$id": key }`.
 final class ExportMapper {
-    let cursor: ExportCursor
+    let cursor: ExportObjectSource
     /// The exported class's fields, and those of embedded classes met so far.
     private let topFields: [ExportField]
     private var embeddedFields: [String: [ExportField]] = [:]
 
-    init(cursor: ExportCursor) {
+    init(cursor: ExportObjectSource) {
         self.cursor = cursor
         topFields = cursor.properties.map(ExportField.init)
     }
 
-    /// Writes the cursor's current object as one document.
-    func writeDocument(_ cls: ObjectSchema, to encoder: DocumentEncoder) throws {
+    /// Writes one object of the cursor's class as one document.
+    func writeDocument(_ cls: ObjectSchema, key: ObjectKey, values: [Value], to encoder: DocumentEncoder) throws {
         try encoder.beginDocument()
         if cls.primaryKey == nil {
-            try encoder.write("_key", .int(cursor.key.rawValue), mixed: false)
+            try encoder.write("_key", .int(key.rawValue), mixed: false)
         }
-        try writeFields(topFields, cursor.values, owner: cls.name, to: encoder)
+        try writeFields(topFields, values, owner: cls.name, to: encoder)
         try encoder.endDocument()
     }
 

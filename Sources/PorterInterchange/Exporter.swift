@@ -119,8 +119,8 @@ public final class Exporter {
         let cursor = try ExportCursor(database: database, className: cls.name)
         let mapper = ExportMapper(cursor: cursor)
         var count = 0
-        while try cursor.next() {
-            try mapper.writeDocument(cls, to: encoder)
+        try cursor.forEachObject { key, values in
+            try mapper.writeDocument(cls, key: key, values: values, to: encoder)
             count += 1
         }
         try encoder.finish()

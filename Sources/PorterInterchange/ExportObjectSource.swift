@@ -1,0 +1,26 @@
+import Foundation
+
+/// The objects of one top-level class as an export reads them, whatever file holds them (a Porter
+/// database or a Realm file), so that both go through the same mapping rules and give the same bytes.
+///
+/// Values come in the order of ``properties`` (stored properties, schema order). A link to a
+/// top-level class arrives as what an export writes for it: the target's primary-key value, or its
+/// object key as `.int` when the target has no primary key. An embedded object arrives as a `.link`
+/// that ``embedded(_:)`` resolves; a link held by a `mixed` stays a `.link`, exported through
+/// ``exportedKey(of:)``.
+protocol ExportObjectSource: AnyObject {
+    /// Stored properties in schema order (parallel to the values passed to `forEachObject`).
+    var properties: [Property] { get }
+    /// Calls `body` with each object's key and values, in object-key order.
+    func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws
+    /// An embedded object's stored properties and values, or nil when absent.
+    func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])?
+    /// What an export writes for a link held by a mixed value.
+    func exportedKey(of link: ObjectLink) throws -> Value
+}
+
+extension ExportCursor: ExportObjectSource {
+    func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
+        while try next() { try body(key, values) }
+    }
+}
