@@ -69,7 +69,8 @@ extension RealmFile {
         let oppositeColumns: Node? = try slotRef(8) != 0 ? try mem.node(try slotRef(8)) : nil
         try oppositeTables?.requireIntegers("opposite tables")
         try oppositeColumns?.requireIntegers("opposite columns")
-        let pkKey: Int64 = top.count > 11 ? (top.int(11) & 1 == 1 ? top.int(11) >> 1 : 0) : 0
+        // Tagged when the table has a primary key (a ColKey may be 0); untagged 0 means none.
+        let pkKey: Int64? = top.count > 11 && top.int(11) & 1 == 1 ? top.int(11) >> 1 : nil
         let tableType = top.count > 12 ? Int((top.int(12) & 1 == 1 ? top.int(12) >> 1 : 0) & 3) : 0
         let tombstones = top.count > 13 ? try top.ref(13) : 0
 
@@ -97,7 +98,7 @@ extension RealmFile {
                 backlinks.append(column)
             } else {
                 guard i < names.count else { throw RealmFault("column \(i) has no name") }
-                if pkKey != 0 && colKey == pkKey { primaryKeyColumn = columns.count }
+                if colKey == pkKey { primaryKeyColumn = columns.count }
                 columns.append(column)
             }
         }
