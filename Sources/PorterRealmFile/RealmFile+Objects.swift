@@ -60,7 +60,7 @@ extension RealmFile {
                 for row in 0..<leaf.count {
                     let key = leaf.key(row)
                     if let previous, key <= previous {
-                        throw RealmFault("\(info.name): object keys are out of order (\(key) after \(previous))")
+                        throw RealmFault("object keys are out of order (\(key) after \(previous))")
                     }
                     previous = key
                     var values: [RealmValue] = []
@@ -73,7 +73,7 @@ extension RealmFile {
                 }
             }
         } catch {
-            throw porterError(error, place: nil)
+            throw porterError(error, place: info.name)
         }
     }
 
@@ -95,7 +95,7 @@ extension RealmFile {
         do {
             return try objectValues(info, key: key, depth: 0).map { RealmObject(key: key, values: $0) }
         } catch {
-            throw porterError(error)
+            throw porterError(error, place: info.name)
         }
     }
 
@@ -109,7 +109,7 @@ extension RealmFile {
             guard let l = try columnLeaves(info, leaf, only: pk)[pk] else { return nil }
             return try columnValue(info, pk, l, row, depth: 0)
         } catch {
-            throw porterError(error)
+            throw porterError(error, place: info.name)
         }
     }
 }

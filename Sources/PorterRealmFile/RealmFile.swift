@@ -102,7 +102,10 @@ public final class RealmFile: @unchecked Sendable {
     /// Turns a structural fault into the public error.
     func porterError(_ error: Error, place: String? = nil) -> Error {
         guard let fault = error as? RealmFault else { return error }
-        return PorterError(.notADatabase, (place.map { fault.located($0) } ?? fault).message, location: path)
+        guard let place, !fault.message.hasPrefix(place + ".") && !fault.message.hasPrefix(place + ":") else {
+            return PorterError(.notADatabase, fault.message, location: path)
+        }
+        return PorterError(.notADatabase, fault.located(place).message, location: path)
     }
 
     static func readSchemaVersion(_ mem: Mem, tables: [UInt32: TableInfo]) throws -> Int64? {
