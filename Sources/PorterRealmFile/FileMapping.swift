@@ -74,6 +74,12 @@ final class FileMapping: @unchecked Sendable {
         }
     }
 
+    /// Drops the mapping's resident pages (they are clean: re-reading faults them in from the
+    /// page cache again), so a full scan of a large file does not stay resident.
+    func releaseResidentPages() {
+        if let mapped { madvise(mapped, mappedLength, MADV_DONTNEED) }
+    }
+
     deinit {
         if let mapped { munmap(mapped, mappedLength) }
     }

@@ -55,7 +55,12 @@ extension RealmFile {
         let info = try self.info(table)
         do {
             var previous: Int64?
+            var leafCount = 0
+            defer { mapping.releaseResidentPages() }
             try mem.forEachClusterLeaf(info.clusterRoot) { leaf in
+                // Bounded memory on large files: the mapping's pages are dropped now and then.
+                leafCount += 1
+                if leafCount % 128 == 0 { mapping.releaseResidentPages() }
                 let leaves = try columnLeaves(info, leaf)
                 for row in 0..<leaf.count {
                     let key = leaf.key(row)
