@@ -1,7 +1,7 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev
-PKGCONF := libbson-1.0 json-c sqlite3
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev
+PKGCONF := libbson-1.0 json-c sqlite3 libcrypto
 N ?= 1000000
 REPEAT ?= 3
 DEMO_DIR ?= .build/demo
@@ -60,7 +60,7 @@ torture: deps
 # libFuzzer targets (a separate package under Fuzz/), FUZZ_SECONDS each, ASan on.
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH ?= .build-fuzz
-FUZZ_TARGETS ?= FuzzBSONImport FuzzEJSONImport FuzzJSONImport FuzzSchemaFile
+FUZZ_TARGETS ?= FuzzBSONImport FuzzEJSONImport FuzzJSONImport FuzzSchemaFile FuzzRealmFile
 fuzz: deps
 	@bash Fuzz/run.sh "$(SWIFT)" "$(FUZZ_SCRATCH)" "$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
 

@@ -12,6 +12,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterCommandsTests", ["PorterCommands"]),
     ("PorterEndToEndTests", ["PorterModel"]),
     ("PorterHardeningTests", ["Porter"]),
+    ("PorterRealmFileTests", ["PorterRealmFile"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
 
@@ -21,6 +22,7 @@ let package = Package(
     products: [
         .library(name: "Porter", targets: ["Porter"]),
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
+        .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
         .executable(name: "porter", targets: ["porter"]),
     ],
     dependencies: [
@@ -31,10 +33,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "PorterModel"),
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
+        // Reads Realm Core files natively (no realm-core); the only libcrypto user (encrypted files).
+        .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),

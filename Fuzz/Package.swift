@@ -8,8 +8,9 @@ import PackageDescription
 /// The root package, by path; its identity is its folder's name.
 let rootFolder = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
 let porter = Target.Dependency.product(name: "Porter", package: rootFolder.lastPathComponent)
+let realmFile = Target.Dependency.product(name: "PorterRealmFile", package: rootFolder.lastPathComponent)
 
-let fuzzTargets = ["FuzzBSONImport", "FuzzEJSONImport", "FuzzJSONImport", "FuzzSchemaFile"]
+let fuzzTargets = ["FuzzBSONImport", "FuzzEJSONImport", "FuzzJSONImport", "FuzzSchemaFile", "FuzzRealmFile"]
 
 let package = Package(
     name: "PorterFuzz",
@@ -18,5 +19,5 @@ let package = Package(
     dependencies: [.package(path: rootFolder.path)],
     targets: [
         .target(name: "FuzzSupport", dependencies: [porter]),
-    ] + fuzzTargets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport", porter]) }
+    ] + fuzzTargets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport", porter] + ($0 == "FuzzRealmFile" ? [realmFile] : [])) }
 )

@@ -7,8 +7,8 @@ import Porter
 public enum FuzzSeeds {
     /// Which target's seeds.
     public enum Kind: Sendable {
-        /// The BSON, Extended JSON, plain JSON / fixture, and schema-file targets.
-        case bson, extendedJSON, plainJSON, schemaFile
+        /// The BSON, Extended JSON, plain JSON / fixture, schema-file and Realm-file targets.
+        case bson, extendedJSON, plainJSON, schemaFile, realmFile
     }
 
     /// With `PORTER_FUZZ_SEEDS=DIR` in the environment: writes the seeds of `kind` into DIR and
@@ -34,6 +34,7 @@ public enum FuzzSeeds {
         case .extendedJSON: return try exportSeeds("ejson") + exportSeeds("ejson-canonical") + BSONCorpusSeeds.extendedJSON()
         case .plainJSON: return try fixtureSeeds() + exportSeeds("json")
         case .schemaFile: return try schemaSeeds()
+        case .realmFile: return try realmFileSeeds()
         }
     }
 
@@ -66,6 +67,18 @@ public enum FuzzSeeds {
             offset += length
         }
         return out
+    }
+
+    /// Every committed `.realm` fixture (real SDK and realm-core files, oracle-made ones).
+    static func realmFileSeeds() throws -> [Data] {
+        var seeds: [Data] = []
+        for folder in ["Fixtures/realm", "Fixtures/realm/shared"] {
+            let dir = FuzzHarness.root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".realm") {
+                seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))
+            }
+        }
+        return seeds
     }
 
     /// The fixture file, and each class of it as a fixture of its own.

@@ -1,0 +1,44 @@
+import Foundation
+import FuzzSupport
+import PorterModel
+import PorterRealmFile
+
+/// One scratch file per process, rewritten for every input (the reader opens paths).
+nonisolated(unsafe) private let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("porter-fuzz-realm-\(getpid()).realm").path
+
+/// libFuzzer entry: the input is a `.realm` file. Opening, the schema, every object of every
+/// class and `check()` may throw a `PorterError`; they must never crash, trap or hang.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRealmFile(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let data else { return 0 }
+    guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes: data, count: count)) else {
+        fatalError("cannot write \(scratch)")
+    }
+    defer { unlink(scratch) }
+    do {
+        let file = try RealmFile(path: scratch)
+        _ = file.schema
+        for table in file.tables {
+            _ = try? file.objectCount(in: table)
+            try? file.forEachObject(in: table) { object in
+                _ = try? file.object(in: table, key: object.key)
+                _ = try? file.primaryKeyValue(in: table, key: object.key)
+            }
+        }
+        _ = try file.check()
+    } catch is PorterError {
+        // A clear refusal is the expected outcome for damaged input.
+    } catch {
+        fatalError("an error that is not a PorterError: \(error)")
+    }
+    return 0
+}
+
+/// Entry point: libFuzzer's driver, or the seed writer.
+@main
+enum FuzzRealmFileMain {
+    static func main() {
+        FuzzDriver.run(.realmFile, fuzzRealmFile)
+    }
+}

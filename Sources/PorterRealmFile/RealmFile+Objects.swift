@@ -1,0 +1,120 @@
+import PorterModel
+
+/// Streaming and finding objects.
+extension RealmFile {
+    /// The leaves of every column of one cluster, decoded once per cluster.
+    func columnLeaves(_ info: TableInfo, _ leaf: ClusterLeaf, only: Int? = nil) throws -> [Leaf?] {
+        var out: [Leaf?] = []
+        out.reserveCapacity(info.columns.count)
+        for (c, column) in info.columns.enumerated() {
+            if let only, only != c { out.append(nil); continue }
+            do {
+                let node = try mem.node(try leaf.columnRef(column.leafIndex))
+                let decoded = try Leaf(mem, node: node, spec: column.valueSpec, collectionRefs: column.isCollection)
+                guard decoded.count >= leaf.count else {
+                    throw RealmFault("the column leaf at \(hex(Int64(node.ref))) holds \(decoded.count) values for \(leaf.count) objects")
+                }
+                out.append(decoded)
+            } catch let fault as RealmFault {
+                throw fault.located("\(info.name).\(column.name)")
+            }
+        }
+        return out
+    }
+
+    /// The value of column `c` in `row`.
+    func columnValue(_ info: TableInfo, _ c: Int, _ leaf: Leaf, _ row: Int, depth: Int) throws -> RealmValue {
+        let column = info.columns[c]
+        do {
+            if column.isCollection {
+                guard case .refs(let refs) = leaf else { throw RealmFault("collection refs expected") }
+                return try collection(refs.int(row), column, depth: depth)
+            }
+            return try value(leaf, row, depth: depth, target: column.targetTable)
+        } catch let fault as RealmFault {
+            throw fault.located("\(info.name).\(column.name)")
+        }
+    }
+
+    /// The values of the object `key` of `info`, or nil when it does not exist.
+    func objectValues(_ info: TableInfo, key: Int64, depth: Int) throws -> [RealmValue]? {
+        guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
+        let leaves = try columnLeaves(info, leaf)
+        var values: [RealmValue] = []
+        values.reserveCapacity(leaves.count)
+        for (c, l) in leaves.enumerated() {
+            guard let l else { continue }
+            values.append(try columnValue(info, c, l, row, depth: depth))
+        }
+        return values
+    }
+
+    /// Streams the live objects (tombstones never) of a table in object-key order, one at a
+    /// time, in bounded memory.
+    public func forEachObject(in table: RealmTable, _ body: (RealmObject) throws -> Void) throws {
+        let info = try self.info(table)
+        do {
+            var previous: Int64?
+            var leafCount = 0
+            defer { mapping.releaseResidentPages() }
+            try mem.forEachClusterLeaf(info.clusterRoot) { leaf in
+                // Bounded memory on large files: the mapping's pages are dropped now and then.
+                leafCount += 1
+                if leafCount % 128 == 0 { mapping.releaseResidentPages() }
+                let leaves = try columnLeaves(info, leaf)
+                for row in 0..<leaf.count {
+                    let key = leaf.key(row)
+                    if let previous, key <= previous {
+                        throw RealmFault("object keys are out of order (\(key) after \(previous))")
+                    }
+                    previous = key
+                    var values: [RealmValue] = []
+                    values.reserveCapacity(leaves.count)
+                    for (c, l) in leaves.enumerated() {
+                        guard let l else { continue }
+                        values.append(try columnValue(info, c, l, row, depth: 0))
+                    }
+                    try body(RealmObject(key: key, values: values))
+                }
+            }
+        } catch {
+            throw porterError(error, place: info.name)
+        }
+    }
+
+    /// The number of live objects of a table.
+    public func objectCount(in table: RealmTable) throws -> Int {
+        let info = try self.info(table)
+        var count = 0
+        do {
+            try mem.forEachClusterLeaf(info.clusterRoot) { count += $0.count }
+        } catch {
+            throw porterError(error, place: info.name)
+        }
+        return count
+    }
+
+    /// Finds one object by key (cluster-tree descent, not a scan); nil when absent.
+    public func object(in table: RealmTable, key: Int64) throws -> RealmObject? {
+        let info = try self.info(table)
+        do {
+            return try objectValues(info, key: key, depth: 0).map { RealmObject(key: key, values: $0) }
+        } catch {
+            throw porterError(error, place: info.name)
+        }
+    }
+
+    /// The primary-key value of an object without decoding the other columns; nil when the
+    /// class has no primary key or the object does not exist.
+    public func primaryKeyValue(in table: RealmTable, key: Int64) throws -> RealmValue? {
+        let info = try self.info(table)
+        guard let pk = info.primaryKeyColumn else { return nil }
+        do {
+            guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
+            guard let l = try columnLeaves(info, leaf, only: pk)[pk] else { return nil }
+            return try columnValue(info, pk, l, row, depth: 0)
+        } catch {
+            throw porterError(error, place: info.name)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import PorterModel
+
+/// A Realm Core file (formats 20–24), read natively and read-only: no realm-core, no lock file,
+/// nothing written beside it. Objects are streamed from the mapped file in bounded memory.
+public final class RealmFile: @unchecked Sendable {
+    /// The file's path.
+    public let path: String
+    /// The selected header slot's file format.
+    public let fileFormat: Int
+    /// The history type (top slot 7): 0 none, 1 out-of-realm, 2 in-realm, 3 sync client, 4 sync server.
+    public let historyType: Int
+    /// The schema version from the `metadata` table; nil when absent or unversioned.
+    public let schemaVersion: Int64?
+    /// The file's size on disk.
+    public let fileSize: Int
+    /// Whether the file is encrypted.
+    public let isEncrypted: Bool
+    /// The user classes, in file order.
+    public let tables: [RealmTable]
+    /// Internal tables skipped, by stored name.
+    public let skippedTables: [String]
+    /// Every backlink column of the user classes.
+    public let backlinks: [RealmBacklink]
+
+    let mapping: FileMapping
+    var mem: Mem { mapping.mem }
+    /// Every table of the file (user and internal) by TableKey.
+    let infoByKey: [UInt32: TableInfo]
+    /// The user tables' infos, parallel to `tables`.
+    let infos: [TableInfo]
+
+    /// The formats this reader understands.
+    static let supportedFormats = 20...24
+
+    /// Opens read-only. Throws `PorterError(.notADatabase, …, location: path)` for every refusal.
+    /// `encryptionKey`: the 64-byte key of an encrypted file.
+    public init(path: String, encryptionKey: [UInt8]? = nil) throws {
+        self.path = path
+        let mapping = try FileMapping(path: path, encryptionKey: encryptionKey)
+        self.mapping = mapping
+        fileSize = mapping.fileSize
+        isEncrypted = mapping.isEncrypted
+        let mem = mapping.mem
+        func refuse(_ fault: RealmFault) -> PorterError { PorterError(.notADatabase, fault.message, location: path) }
+        do {
+            let header = try FileHeader(mem)
+            fileFormat = header.fileFormat
+            guard Self.supportedFormats.contains(header.fileFormat) else {
+                if header.fileFormat == 0 && header.topRef == 0 {
+                    throw RealmFault("the Realm file was never written (format 0, no data)")
+                }
+                throw RealmFault("file format \(header.fileFormat) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
+            }
+            guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
+            let group = try Self.loadGroup(mem, topRef: header.topRef)
+            historyType = group.historyType
+            var byKey: [UInt32: TableInfo] = [:]
+            for table in group.tables {
+                guard byKey.updateValue(table, forKey: table.key) == nil else {
+                    throw RealmFault("two tables share the table key \(table.key)")
+                }
+            }
+            infoByKey = byKey
+            infos = group.tables.filter { !$0.isInternal }
+            skippedTables = group.tables.filter(\.isInternal).map(\.storedName)
+        } catch let fault as RealmFault {
+            throw refuse(fault)
+        }
+        var tables: [RealmTable] = []
+        var backlinks: [RealmBacklink] = []
+        for info in infos {
+            tables.append(Self.makeTable(info, byKey: infoByKey))
+            for column in info.backlinks {
+                guard let originKey = column.targetTable, let origin = infoByKey[originKey],
+                      let property = origin.columns.first(where: { $0.colKey == column.oppositeColKey }) else { continue }
+                backlinks.append(RealmBacklink(targetClass: info.name, originClass: origin.name, originProperty: property.name))
+            }
+        }
+        self.tables = tables
+        self.backlinks = backlinks
+        do {
+            schemaVersion = try Self.readSchemaVersion(mem, tables: infoByKey)
+        } catch let fault as RealmFault {
+            throw refuse(fault.located("metadata.version"))
+        }
+    }
+
+    /// The class named `className`, if the file has it.
+    public func table(named className: String) -> RealmTable? {
+        tables.first { $0.name == className }
+    }
+
+    /// The internal description of `table`.
+    func info(_ table: RealmTable) throws -> TableInfo {
+        guard let info = infoByKey[table.key], info.storedName == table.storedName else {
+            throw PorterError(.notFound, "class \(table.name) is not in this file", location: path)
+        }
+        return info
+    }
+
+    /// Turns a structural fault into the public error.
+    func porterError(_ error: Error, place: String? = nil) -> Error {
+        guard let fault = error as? RealmFault else { return error }
+        guard let place, !fault.message.hasPrefix(place + ".") && !fault.message.hasPrefix(place + ":") else {
+            return PorterError(.notADatabase, fault.message, location: path)
+        }
+        return PorterError(.notADatabase, fault.located(place).message, location: path)
+    }
+
+    static func readSchemaVersion(_ mem: Mem, tables: [UInt32: TableInfo]) throws -> Int64? {
+        guard let metadata = tables.values.first(where: { $0.storedName == "metadata" }),
+              let column = metadata.columns.first(where: { $0.name == "version" && $0.type == ColumnInfo.Kind.int && !$0.isCollection })
+        else { return nil }
+        var version: Int64?
+        try mem.forEachClusterLeaf(metadata.clusterRoot) { leaf in
+            guard version == nil, leaf.count > 0 else { return }
+            let node = try mem.node(try leaf.columnRef(column.leafIndex))
+            let values = try Leaf(mem, node: node, spec: ValueSpec(type: column.type, nullable: column.isNullable, target: nil), collectionRefs: false)
+            guard case .ints(let n, let nullable) = values, values.count > 0 else { return }
+            let v = n.int(nullable ? 1 : 0)
+            if nullable && v == n.int(0) { return }
+            version = v
+        }
+        return version == -1 ? nil : version
+    }
+}

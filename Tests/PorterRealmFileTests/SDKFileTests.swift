@@ -1,0 +1,44 @@
+import Foundation
+import PorterModel
+import Testing
+@testable import PorterRealmFile
+
+@Suite("Realm files written by the SDKs, compared with realm-core's dumps")
+struct SDKFileTests {
+    @Test("dumps equal realm-oracle's", arguments: ["swift-migration-default-v5", "js-simple", "js-bundled"])
+    func dumpsMatch(name: String) throws {
+        let diff = try Fixture.compareDump(Fixture.shared("\(name).realm"), Fixture.shared("\(name).expected.json"))
+        #expect(diff == nil, "\(diff?.0 ?? "")\n--- expected ---\n\(diff?.1 ?? "")")
+    }
+
+    @Test func swiftFileSchemaVersionAndEmbedded() throws {
+        let file = try RealmFile(path: Fixture.shared("swift-migration-default-v5.realm"))
+        #expect(file.schemaVersion == 5)
+        #expect(file.fileFormat == 20)
+        #expect(file.historyType == 2)
+        #expect(file.skippedTables.contains("metadata"))
+        #expect(file.schema.version == 5)
+        #expect(file.schema["Address"]?.isEmbedded == true)
+        let person = try #require(file.schema["Person"])
+        #expect(person.properties.map(\.typeShorthand) == ["string", "int", "Address?", "Pet[]"])
+    }
+
+    @Test func jsSimpleColumnOrderAndBacklink() throws {
+        let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
+        let person = try #require(file.table(named: "Person"))
+        #expect(person.primaryKey == "name")
+        #expect(person.properties.map(\.name) == ["name", "bestFriend", "age"])
+        #expect(person.properties[2].isIndexed)
+        #expect(file.backlinks == [RealmBacklink(targetClass: "Person", originClass: "Person", originProperty: "bestFriend")])
+        #expect(try file.objectCount(in: person) == 3)
+    }
+
+    @Test func jsBundledUpgradedHeaderAndNegativeDates() throws {
+        let file = try RealmFile(path: Fixture.shared("js-bundled.realm"))
+        #expect(file.fileFormat == 23)
+        let table = try #require(file.table(named: "Date"))
+        var dates: [RealmValue] = []
+        try file.forEachObject(in: table) { dates.append($0.values[0]) }
+        #expect(dates == [.timestamp(seconds: 1_462_500_087, nanoseconds: 955_000_000), .timestamp(seconds: -25_488_000, nanoseconds: 0)])
+    }
+}
