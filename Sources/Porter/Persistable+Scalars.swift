@@ -105,7 +105,9 @@ extension Data: RealmCollectionValue {
 }
 
 extension Date: RealmCollectionValue {
-    /// Stored as `date` (microseconds; finer digits are rounded).
+    /// Stored as `date`: a `Date` is a `Double` of seconds, rounded to the nearest nanosecond
+    /// when stored and read back as the nearest `Double` (exact for every `Date` more than about
+    /// 97 days from 1970, where a `Double` step is coarser than a nanosecond).
     public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.date) }
     /// The epoch, which is also what the engine gives a new object.
     public static func _porterDefault() -> Date { Date(timeIntervalSince1970: 0) }
@@ -114,15 +116,15 @@ extension Date: RealmCollectionValue {
         guard case .date(let t) = value else { throw mismatch(value, Date.self) }
         return t.date
     }
-    /// A `date`, rounded to the microsecond.
+    /// A `date`, rounded to the nearest nanosecond.
     public func _porterEncode(_ writer: _PorterWriter) throws -> Value { .date(Timestamp(self)) }
 }
 
 extension Timestamp: RealmCollectionValue {
-    /// Stored as `date`, exactly (for dates a `Date`'s `Double` cannot hold to the microsecond).
+    /// Stored as `date`, exactly (to the nanosecond, which a `Date`'s `Double` cannot hold).
     public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.date) }
     /// The epoch.
-    public static func _porterDefault() -> Timestamp { Timestamp(microseconds: 0) }
+    public static func _porterDefault() -> Timestamp { Timestamp(seconds: 0, nanoseconds: 0) }
     /// Reads a `date`.
     public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Timestamp {
         guard case .date(let t) = value else { throw mismatch(value, Timestamp.self) }

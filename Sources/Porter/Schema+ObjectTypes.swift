@@ -94,8 +94,7 @@ enum ModelReflection {
         return (ObjectSchema(name: className, properties: properties, primaryKey: primaryKey, embedded: isEmbedded), errors)
     }
 
-    /// Waits until the clock has moved on by a microsecond (the resolution dates are stored
-    /// with), so two instances made on either side never share a `Date()` initial value.
+    /// Waits until the clock has moved on (by one step of a `Date` read as a stored date), so two instances made on either side never share a `Date()` initial value.
     private static func waitForClockTick() {
         let start = Timestamp(Date())
         while Timestamp(Date()) == start {}

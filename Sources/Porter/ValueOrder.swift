@@ -14,7 +14,7 @@ enum ValueOrder {
         case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
         case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
         case (.data(let x), .data(let y)): return bytes(Array(x), Array(y))
-        case (.date(let x), .date(let y)): return sign(x.microseconds, y.microseconds)
+        case (.date(let x), .date(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.objectId(let x), .objectId(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.uuid(let x), .uuid(let y)):
             return bytes(withUnsafeBytes(of: x.uuid) { Array($0) }, withUnsafeBytes(of: y.uuid) { Array($0) })

@@ -37,11 +37,10 @@ extension BSONBuilder {
         case .uuid(let u):
             ok = try appendBinary(doc, key, subtype: BSON_SUBTYPE_UUID, bytes: Data(UUIDCodec.bytes(u)))
         case .date(let t):
+            guard let ms = t.milliseconds else {
+                throw PorterError(.invalidValue, "date \(t.iso8601) at field '\(key ?? "?")' is beyond what BSON dates hold (int64 milliseconds, about ±292 million years); use --format json to keep it")
+            }
             if t.hasSubMillisecondPrecision { flooredDates += 1 }
-            var ms = t.milliseconds
-            // Within 1 ms of the earliest instant Porter stores, flooring would leave its range
-            // (the value could not be imported again): round up there instead.
-            if ms.multipliedReportingOverflow(by: 1000).overflow { ms += 1 }
             if dateStyle == .relaxedExtendedJSON && (ms < 0 || ms > BSONBuilder.lastRelaxedISODate) {
                 try open(key, array: false)
                 try open("$date", array: false)

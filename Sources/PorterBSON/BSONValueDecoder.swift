@@ -141,10 +141,7 @@ final class BSONValueDecoder {
             return .objectId(value)
         case BSON_TYPE_BOOL: return .bool(bson_iter_bool(it))
         case BSON_TYPE_DATE_TIME:
-            let ms = bson_iter_date_time(it)
-            do { return .dateTime(try Timestamp(milliseconds: ms)) } catch {
-                throw Failure(path: path, message: "date \(ms) ms since 1970 is outside the range Porter stores (about ±292,000 years)")
-            }
+            return .dateTime(Timestamp(milliseconds: bson_iter_date_time(it)))
         case BSON_TYPE_NULL: return .null
         case BSON_TYPE_INT32: return .int32(bson_iter_int32(it))
         case BSON_TYPE_INT64: return .int64(bson_iter_int64(it))

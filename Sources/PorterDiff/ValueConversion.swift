@@ -71,6 +71,10 @@ public enum ValueConversion {
     public static func convertElement(_ value: Value, to: PropertyType, rule: ConversionRule = .exact) throws -> Value {
         if value.isNull { return .null }
         if to == .mixed {
+            switch value {
+            case .list, .map: return value   // A list or dictionary nested in a mixed stays one.
+            default: break
+            }
             guard value.scalarType != nil || isLink(value) else { throw failure("a mixed value cannot hold a \(value.kindName)") }
             return value
         }
@@ -115,6 +119,8 @@ public enum ValueConversion {
         case (.decimal128(let d), .int):
             guard let i = d.exactInt64 else { throw failure("\(d) is not an integer that fits in 64 bits") }
             return .int(i)
+        case (.list, _), (.map, _):
+            throw failure("a mixed value holding a nested \(value.kindName == "map" ? "dictionary" : "list") cannot be converted to \(to.rawValue)")
         default:
             throw failure("cannot convert a \(value.kindName) value to \(to.rawValue)")
         }

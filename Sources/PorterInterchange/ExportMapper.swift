@@ -5,7 +5,8 @@ import Foundation
 /// Fields follow schema order (`linkingObjects` are skipped); a top-level class without a primary
 /// key gets its object key as `_key` first; links become the target's primary key (or `_key`);
 /// embedded objects become nested documents; sets are sorted into one deterministic order and maps
-/// by key; a link held by a `mixed` becomes `{ "$ref": Class, "$id": key }`.
+/// by key; a link held by a `mixed` becomes `{ "$ref": Class, "$id": key }`; a list or dictionary
+/// nested in a `mixed` becomes an array or a document (keys sorted), to any depth.
 final class ExportMapper {
     let cursor: ExportObjectSource
     /// The exported class's fields, and those of embedded classes met so far.
@@ -66,9 +67,22 @@ final class ExportMapper {
 
     /// One value (a property's value or one collection element).
     private func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws {
-        guard case .link(let link) = value else {
+        switch value {
+        case .link: break
+        case .list(let elements) where field.mixed:
+            try encoder.openArray(key)
+            for element in elements { try writeElement(nil, field, element, to: encoder) }
+            return try encoder.closeArray()
+        case .map(let entries) where field.mixed:
+            try encoder.openDocument(key)
+            for entryKey in entries.keys.sorted(by: ExportOrder.utf8Less) {
+                try writeElement(entryKey, field, entries[entryKey] ?? .null, to: encoder)
+            }
+            return try encoder.closeDocument()
+        default:
             return try encoder.write(key, value, mixed: field.mixed)
         }
+        guard case .link(let link) = value else { return }
         if field.isObject {
             // Links to top-level objects arrive as exported keys; a link here is an embedded object.
             guard let child = try cursor.embedded(link) else {

@@ -150,6 +150,6 @@ public struct ExportReport: Sendable, Equatable {
     /// Warning lines for the user (empty when nothing was lost).
     public var warnings: [String] {
         guard flooredDates > 0 else { return [] }
-        return ["warning: \(flooredDates) date value\(flooredDates == 1 ? " had" : "s had") sub-millisecond precision and \(flooredDates == 1 ? "was" : "were") floored to milliseconds (BSON dates hold milliseconds; use --format json to keep microseconds)"]
+        return ["warning: \(flooredDates) date value\(flooredDates == 1 ? " had" : "s had") sub-millisecond precision and \(flooredDates == 1 ? "was" : "were") floored to milliseconds (BSON dates hold milliseconds; use --format json to keep nanoseconds)"]
     }
 }

@@ -48,9 +48,7 @@ extension ExtendedJSON {
                   case .string(let text) = only.value, isPlainInteger(text), let ms = Int64(text) else {
                 throw fail("invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string")
             }
-            do { return .dateTime(try Timestamp(milliseconds: ms)) } catch let error as PorterError {
-                throw fail("invalid Extended JSON $date: \(error.message)")
-            } catch { throw fail("invalid Extended JSON $date") }
+            return .dateTime(Timestamp(milliseconds: ms))
         default:
             throw fail("invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string, got \(value.kindDescription)")
         }

@@ -46,6 +46,12 @@ extension Importer {
                                  message: "link to a missing object: no \(ref.targetClass) with \(ref.key.description) in this import or in the database")
                     missing = true
                     return .null
+                case .nestedList(let slots):
+                    return .list(try slots.map(resolve))
+                case .nestedMap(let keys, let slots):
+                    var map: [String: Value] = [:]
+                    for (key, slot) in zip(keys, slots) { map[key] = try resolve(slot) }
+                    return .map(map)
                 }
             }
             let value: Value

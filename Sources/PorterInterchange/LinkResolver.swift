@@ -41,6 +41,15 @@ struct PendingReference {
 enum LinkSlot {
     case value(Value)
     case reference(PendingReference)
+    /// A list nested in a `mixed` value, with a pending reference somewhere inside.
+    case nestedList([LinkSlot])
+    /// A dictionary nested in a `mixed` value, with a pending reference somewhere inside.
+    case nestedMap(keys: [String], slots: [LinkSlot])
+
+    /// The value of a slot that waits for nothing (`.null` otherwise).
+    var settled: Value { if case .value(let v) = self { return v } else { return .null } }
+    /// Whether the slot waits for a link target.
+    var isPending: Bool { if case .value = self { return false } else { return true } }
 }
 
 /// The shape of a property value waiting for its links.

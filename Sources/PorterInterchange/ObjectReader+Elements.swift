@@ -36,7 +36,7 @@ extension ObjectReader {
                 return fail(error.message)
             }
         case .mixed:
-            return readMixed(value, path: path, into: &result)
+            return readMixed(value, nested: property.collection != .set, path: path, into: &result)
         default:
             do {
                 return .value(try ScalarReader.read(value, as: property.type))
@@ -82,8 +82,9 @@ extension ObjectReader {
         }
     }
 
-    /// A `mixed` value: any scalar Porter stores, or a DBRef naming a link.
-    private func readMixed(_ value: DocumentValue, path: () -> String, into result: inout ReadObject) -> LinkSlot? {
+    /// A `mixed` value: any scalar Porter stores, a DBRef naming a link, or (where `nested`: not in
+    /// a set) an array or document, which becomes a nested list or dictionary of mixed values.
+    private func readMixed(_ value: DocumentValue, nested: Bool, path: () -> String, into result: inout ReadObject) -> LinkSlot? {
         func fail(_ message: String) -> LinkSlot? {
             result.errors.append(FieldError(path: path(), message: message))
             return nil
@@ -119,13 +120,50 @@ extension ObjectReader {
             } catch {
                 return fail(error.message)
             }
-        case .document:
-            return fail("a mixed value cannot hold a document (only scalars, or a link written as {\"$ref\": …, \"$id\": …})")
-        case .array:
-            return fail("a mixed value cannot hold an array")
+        case .document(let doc):
+            guard nested else { return fail("a mixed value in a set cannot hold a document (only scalars, or a link written as {\"$ref\": …, \"$id\": …})") }
+            var entries: [(String, LinkSlot)] = []
+            var keys: [String: String] = [:]
+            var failed = false
+            for (key, element) in doc.fields {
+                // The store's map-key rules, checked here to name the entry.
+                if let problem = mapKeyProblem(key) ?? duplicateKeyProblem(key, &keys) {
+                    result.errors.append(FieldError(path: path() + "." + key, message: problem))
+                    failed = true
+                } else if let slot = readMixed(element, nested: true, path: { path() + "." + key }, into: &result) {
+                    entries.append((key, slot))
+                } else {
+                    failed = true
+                }
+            }
+            if failed { return nil }
+            guard entries.contains(where: { $0.1.isPending }) else {
+                var map: [String: Value] = Dictionary(minimumCapacity: entries.count)
+                for (key, slot) in entries { map[key] = slot.settled }
+                return .value(.map(map))
+            }
+            return .nestedMap(keys: entries.map { $0.0 }, slots: entries.map { $0.1 })
+        case .array(let elements):
+            guard nested else { return fail("a mixed value in a set cannot hold an array") }
+            var slots: [LinkSlot] = []
+            var failed = false
+            for (i, element) in elements.enumerated() {
+                if let slot = readMixed(element, nested: true, path: { path() + "." + String(i) }, into: &result) { slots.append(slot) } else { failed = true }
+            }
+            if failed { return nil }
+            guard slots.contains(where: { $0.isPending }) else { return .value(.list(slots.map { $0.settled })) }
+            return .nestedList(slots)
         case .unsupported(let name):
             return fail("a BSON \(name) cannot be stored in a mixed property")
         }
+    }
+
+    /// Why `key` cannot join a nested dictionary already holding `keys`, or nil (recording it).
+    private func duplicateKeyProblem(_ key: String, _ keys: inout [String: String]) -> String? {
+        guard let earlier = keys.updateValue(key, forKey: key) else { return nil }
+        return earlier.utf8.elementsEqual(key.utf8)
+            ? "duplicate key '\(abbreviated(key))' in a nested dictionary"
+            : "keys '\(abbreviated(earlier))' and '\(abbreviated(key))' are canonically equivalent Unicode; a dictionary cannot hold both"
     }
 
     func collectionName(_ property: Property) -> String {

@@ -153,7 +153,7 @@ final class ObjectReader {
         // Element paths and steps are built only when needed (errors, embedded objects, pending links).
         func element(_ v: DocumentValue, _ elementPath: () -> String, _ step: () -> [PathStep]) -> LinkSlot? {
             let slot = readElement(v, info.property, target, path: elementPath, steps: { steps + step() }, into: &result)
-            if case .reference? = slot { hasReference = true }
+            if slot?.isPending == true { hasReference = true }
             return slot
         }
         switch info.property.collection {
@@ -217,7 +217,7 @@ final class ObjectReader {
     }
 
     /// Why a map key is not allowed, or nil (the store's rule, checked here to name the entry).
-    private func mapKeyProblem(_ key: String) -> String? {
+    func mapKeyProblem(_ key: String) -> String? {
         if key.isEmpty { return "invalid map key '': keys must not be empty" }
         if key.hasPrefix("$") { return "invalid map key '\(abbreviated(key))': keys must not start with '$'" }
         if key.contains(".") { return "invalid map key '\(abbreviated(key))': keys must not contain '.'" }
@@ -234,6 +234,8 @@ final class ObjectReader {
                 if !seenValues.insert(v).inserted { return describeKey(v) }
             case .reference(let ref):
                 if !seenKeys.insert(ref.key).inserted { return ref.key.description }
+            case .nestedList, .nestedMap:
+                continue   // Sets never hold nested collections (the reader refuses them).
             }
         }
         return nil

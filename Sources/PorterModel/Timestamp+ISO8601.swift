@@ -1,15 +1,21 @@
 /// ISO 8601 formatting and parsing for ``Timestamp`` without Foundation's formatters (which are
 /// slow, locale-laden, and stop at millisecond precision).
 extension Timestamp {
-    /// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff]Z`; years outside 0000–9999 use the expanded form `±YYYYYY`.
+    /// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff|.fffffffff]Z`; years outside 0000–9999 use the expanded
+    /// form `±YYYYYY` (more digits when needed).
     public var iso8601: String { iso8601(minimumFractionDigits: 0) }
 
-    /// Like ``iso8601``, but with at least `minimumFractionDigits` (0, 3 or 6) fraction digits.
+    /// Like ``iso8601``, but with at least `minimumFractionDigits` (0, 3, 6 or 9) fraction digits.
     public func iso8601(minimumFractionDigits: Int) -> String {
-        let seconds = microseconds.floorDiv(1_000_000)
-        let micros = microseconds.floorMod(1_000_000)
-        let days = seconds.floorDiv(86_400)
-        let secOfDay = seconds.floorMod(86_400)
+        // Floor to whole seconds without forming `seconds - 1` (which overflows at Int64.min).
+        var days = seconds.floorDiv(86_400)
+        var secOfDay = seconds.floorMod(86_400)
+        var nanos = Int64(nanoseconds)
+        if nanos < 0 {
+            nanos += 1_000_000_000
+            secOfDay -= 1
+            if secOfDay < 0 { secOfDay += 86_400; days -= 1 }
+        }
         let (y, m, d) = civilFromDays(days)
         var out = ""
         if y >= 0 && y <= 9999 {
@@ -19,19 +25,21 @@ extension Timestamp {
         }
         out += "-" + pad(m, 2) + "-" + pad(d, 2)
         out += "T" + pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2)
-        if micros != 0 || minimumFractionDigits > 0 {
-            if micros % 1000 == 0 && minimumFractionDigits <= 3 {
-                out += "." + pad(micros / 1000, 3)
+        if nanos != 0 || minimumFractionDigits > 0 {
+            if nanos % 1_000_000 == 0 && minimumFractionDigits <= 3 {
+                out += "." + pad(nanos / 1_000_000, 3)
+            } else if nanos % 1000 == 0 && minimumFractionDigits <= 6 {
+                out += "." + pad(nanos / 1000, 6)
             } else {
-                out += "." + pad(micros, 6)
+                out += "." + pad(nanos, 9)
             }
         }
         return out + "Z"
     }
 
     /// Parses ISO 8601 date-times: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f…]]` followed by `Z`,
-    /// `±HH:MM` or `±HHMM` (a missing zone means UTC), and expanded years `±YYYYYY`.
-    /// Fraction digits past the sixth must be zero: Porter keeps microseconds and never drops data silently.
+    /// `±HH:MM` or `±HHMM` (a missing zone means UTC), and expanded years `±YYYYYY` (6 or more digits).
+    /// Fraction digits past the ninth must be zero: Porter keeps nanoseconds and never drops data silently.
     /// - Throws: ``PorterError/Code/parseError`` quoting the text.
     public init(iso8601 text: String) throws {
         var p = ISOScanner(Array(text.utf8))
@@ -39,16 +47,22 @@ extension Timestamp {
             PorterError(.parseError, "invalid ISO 8601 date '\(text)': \(why)")
         }
         var sign: Int64 = 1
-        var yearDigits = 4
+        let year: Int64
         if p.peek == UInt8(ascii: "+") || p.peek == UInt8(ascii: "-") {
             sign = p.peek == UInt8(ascii: "-") ? -1 : 1
             p.advance()
-            yearDigits = 6
+            // Up to 15 digits: beyond that no year fits the int64 seconds Realm stores.
+            guard let y = p.number(digits: 6) else { throw fail("expected a 6-digit year") }
+            var extended = y, extra = 0
+            while extra < 9, let digit = p.digit() { extended = extended * 10 + digit; extra += 1 }
+            year = extended
+        } else {
+            guard let y = p.number(digits: 4) else { throw fail("expected a 4-digit year") }
+            year = y
         }
-        guard let year = p.number(digits: yearDigits) else { throw fail("expected a \(yearDigits)-digit year") }
         guard p.eat("-"), let month = p.number(digits: 2), (1...12).contains(month) else { throw fail("expected -MM month 01-12") }
         guard p.eat("-"), let day = p.number(digits: 2), day >= 1, day <= daysInMonth(sign * year, month) else { throw fail("expected -DD, a valid day of the month") }
-        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, micros: Int64 = 0
+        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanos: Int64 = 0
         var offsetSeconds: Int64 = 0
         if p.eat("T") || p.eat("t") || p.eat(" ") {
             guard let h = p.number(digits: 2), h < 24 else { throw fail("expected hour 00-23") }
@@ -60,15 +74,15 @@ extension Timestamp {
                 if p.eat(".") || p.eat(",") {
                     var count = 0
                     while let digit = p.digit() {
-                        if count < 6 {
-                            micros = micros * 10 + digit
+                        if count < 9 {
+                            nanos = nanos * 10 + digit
                         } else if digit != 0 {
-                            throw fail("more than microsecond precision (Porter keeps 6 fraction digits)")
+                            throw fail("more than nanosecond precision (Porter keeps 9 fraction digits)")
                         }
                         count += 1
                     }
                     guard count > 0 else { throw fail("expected fraction digits after '.'") }
-                    for _ in count..<max(count, 6) { micros *= 10 }
+                    for _ in count..<max(count, 9) { nanos *= 10 }
                 }
             }
             if p.eat("Z") || p.eat("z") {
@@ -83,17 +97,21 @@ extension Timestamp {
         }
         guard p.atEnd else { throw fail("unexpected text after the date") }
         let days = daysFromCivil(sign * year, month, day)
-        var total = (days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds)
-        // Borrow a second for negative totals so the earliest instants (down to Int64.min µs,
-        // whose whole seconds alone overflow) parse back from their own ISO form.
-        if total < 0 && micros > 0 {
-            total += 1
-            micros -= 1_000_000
+        // Negative days count from the end of their day, so that the earliest instants (near
+        // Int64.min seconds) do not overflow before the time of day is added.
+        let dayBase: Int64 = days < 0 ? 1 : 0
+        let (daySeconds, o1) = (days + dayBase).multipliedReportingOverflow(by: 86_400)
+        let timeOfDay = hour * 3600 + minute * 60 + second - offsetSeconds - dayBase * 86_400
+        var (total, o2) = daySeconds.addingReportingOverflow(timeOfDay)
+        var nanoseconds = nanos
+        if o2 && !o1 && nanos > 0 && total > 0 {
+            // A second before Int64.min plus a fraction: count one more second, subtract the rest.
+            (total, o2) = daySeconds.addingReportingOverflow(timeOfDay + 1)
+            nanoseconds -= 1_000_000_000
         }
-        let (scaled, o1) = total.multipliedReportingOverflow(by: 1_000_000)
-        let (value, o2) = scaled.addingReportingOverflow(micros)
         guard !o1, !o2 else { throw fail("outside the supported range") }
-        self.init(microseconds: value)
+        // The normalizing initializer gives realm-core's same-sign form.
+        self.init(seconds: total, nanoseconds: Int32(nanoseconds))
     }
 }
 

@@ -1,56 +1,100 @@
 import Foundation
 
-/// A point in time with microsecond precision, stored as microseconds since 1970-01-01T00:00:00Z.
+/// A point in time with nanosecond precision, exactly as realm-core's `Timestamp`: whole seconds
+/// since 1970-01-01T00:00:00Z plus nanoseconds of the same sign (|nanoseconds| < 1,000,000,000),
+/// so -1.5 s is `(seconds: -1, nanoseconds: -500_000_000)`.
 ///
-/// Why not `Foundation.Date`: a `Double` of seconds cannot hold microseconds exactly for years far
-/// from 2001, and Porter promises exact values for years 0001–9999 (and beyond: the int64 range
-/// covers about ±292,000 years).
+/// Why not `Foundation.Date`: a `Double` of seconds cannot hold nanoseconds (nor even microseconds
+/// for years far from 2001), and Porter keeps every value a Realm file holds, for any int64 seconds.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// Microseconds since the Unix epoch (negative before 1970).
-    public var microseconds: Int64
+    /// Whole seconds since the Unix epoch, truncated toward zero.
+    public private(set) var seconds: Int64
+    /// Nanoseconds beyond `seconds`, with the sign of the instant (0 when `seconds` is 0 and the
+    /// instant is exact): always in -999,999,999...999,999,999.
+    public private(set) var nanoseconds: Int32
 
-    /// Wraps a count of microseconds since the epoch.
-    public init(microseconds: Int64) { self.microseconds = microseconds }
-
-    /// From milliseconds since the epoch (the BSON datetime unit).
-    /// - Throws: ``PorterError/Code/invalidValue`` when the value is outside what microseconds can hold.
-    public init(milliseconds: Int64) throws {
-        let (value, overflow) = milliseconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else {
-            throw PorterError(.invalidValue, "date \(milliseconds) ms since 1970 is outside the supported range (about ±292,000 years)")
+    /// An instant from seconds and nanoseconds since the epoch. Nanoseconds of ±1 s or more carry
+    /// into the seconds and a sign that disagrees with the seconds is normalized (so
+    /// `(1, -1)` is 0.999999999 s); at the ends of the int64 range the carry saturates.
+    public init(seconds: Int64, nanoseconds: Int32) {
+        var s = seconds
+        var ns = Int64(nanoseconds)
+        let (carry, overflow) = s.addingReportingOverflow(ns / 1_000_000_000)
+        s = overflow ? (ns < 0 ? .min : .max) : carry
+        ns %= 1_000_000_000
+        if s > 0 && ns < 0 {
+            s -= 1; ns += 1_000_000_000
+        } else if s < 0 && ns > 0 {
+            s += 1; ns -= 1_000_000_000
         }
-        microseconds = value
+        self.seconds = s
+        self.nanoseconds = Int32(ns)
     }
 
-    /// From a Foundation date, rounded to the nearest microsecond. Dates beyond the int64 range
-    /// saturate and a NaN date becomes the epoch, so a conversion never traps.
+    /// From microseconds since the epoch (exact).
+    public init(microseconds: Int64) {
+        self.init(seconds: microseconds / 1_000_000, nanoseconds: Int32(microseconds % 1_000_000) * 1000)
+    }
+
+    /// From milliseconds since the epoch (the BSON datetime unit); every int64 is representable.
+    public init(milliseconds: Int64) {
+        self.init(seconds: milliseconds / 1000, nanoseconds: Int32(milliseconds % 1000) * 1_000_000)
+    }
+
+    /// From a Foundation date, rounded to the nearest nanosecond. A `Date` is a `Double` of
+    /// seconds since 2001-01-01 (read here without a detour through 1970, which would round): it is
+    /// finer than a nanosecond only within about 97 days of 2001. Dates beyond the int64 range of
+    /// seconds saturate and a NaN date becomes the epoch, so a conversion never traps.
     public init(_ date: Date) {
-        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        if micros.isNaN {
-            microseconds = 0
-        } else if micros >= 9.223372036854775e18 {
-            microseconds = .max
-        } else if micros <= -9.223372036854775e18 {
-            microseconds = .min
+        let t = date.timeIntervalSinceReferenceDate
+        if t.isNaN {
+            self.init(seconds: 0, nanoseconds: 0)
+        } else if t >= 9.2e18 {
+            self.init(seconds: .max, nanoseconds: 999_999_999)
+        } else if t <= -9.2e18 {
+            self.init(seconds: .min, nanoseconds: -999_999_999)
         } else {
-            microseconds = Int64(micros)
+            // Both parts are exact: the fraction of a Double is a Double.
+            let whole = t.rounded(.towardZero)
+            let nanos = ((t - whole) * 1_000_000_000).rounded()
+            let (seconds, overflow) = Int64(whole).addingReportingOverflow(Timestamp.referenceDateSeconds)
+            self.init(seconds: overflow ? (t < 0 ? .min : .max) : seconds, nanoseconds: Int32(nanos))
         }
     }
 
-    /// Milliseconds since the epoch, rounded toward negative infinity (finer digits dropped).
-    public var milliseconds: Int64 { microseconds.floorDiv(1000) }
+    /// 2001-01-01T00:00:00Z, Foundation's reference date, in seconds since 1970.
+    static let referenceDateSeconds: Int64 = 978_307_200
+
+    /// Milliseconds since the epoch, rounded toward negative infinity (finer digits dropped), or
+    /// nil when the instant is beyond what an int64 of milliseconds holds (about ±292 million years).
+    public var milliseconds: Int64? {
+        // Truncate first (seconds and nanoseconds share a sign), then floor: no step overflows
+        // unless the result does.
+        let (scaled, o1) = seconds.multipliedReportingOverflow(by: 1000)
+        let (truncated, o2) = scaled.addingReportingOverflow(Int64(nanoseconds / 1_000_000))
+        let (value, o3) = truncated.subtractingReportingOverflow(nanoseconds % 1_000_000 < 0 ? 1 : 0)
+        return o1 || o2 || o3 ? nil : value
+    }
 
     /// Whether the value has digits below the millisecond.
-    public var hasSubMillisecondPrecision: Bool { microseconds.floorMod(1000) != 0 }
+    public var hasSubMillisecondPrecision: Bool { nanoseconds % 1_000_000 != 0 }
 
-    /// A Foundation date (may round for years far from 2001).
-    public var date: Date { Date(timeIntervalSince1970: Double(microseconds) / 1_000_000) }
+    /// The nearest Foundation date: a `Date` is a `Double` of seconds since 2001-01-01, so it keeps
+    /// nanoseconds only within about 97 days of 2001 and microseconds within about 270 years;
+    /// farther dates round to the nearest `Double` (``init(_:)`` gives every such `Date` back exactly).
+    public var date: Date {
+        let (relative, overflow) = seconds.subtractingReportingOverflow(Timestamp.referenceDateSeconds)
+        let whole = overflow ? Double(seconds) - Double(Timestamp.referenceDateSeconds) : Double(relative)
+        return Date(timeIntervalSinceReferenceDate: whole + Double(nanoseconds) / 1_000_000_000)
+    }
 
-    /// The ISO 8601 form, UTC, with 0, 3 or 6 fraction digits: as many as needed to be exact.
+    /// The ISO 8601 form, UTC, with 0, 3, 6 or 9 fraction digits: as many as needed to be exact.
     public var description: String { iso8601 }
 
-    /// Orders by time.
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.microseconds < rhs.microseconds }
+    /// Orders by time (seconds, then nanoseconds: both carry the instant's sign).
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.seconds != rhs.seconds ? lhs.seconds < rhs.seconds : lhs.nanoseconds < rhs.nanoseconds
+    }
 }
 
 extension Int64 {

@@ -75,7 +75,11 @@ extension Database {
         let sound: String
         switch property.type {
         case .bool: sound = "typeof(\(c)) = 'integer' AND \(c) IN (0, 1)"
-        case .int, .date, .object: sound = "typeof(\(c)) = 'integer'"
+        case .int, .object: sound = "typeof(\(c)) = 'integer'"
+        case .date:
+            // Format 1 kept microseconds as INTEGER (a read-only open leaves them so).
+            let legacy = try connection.scalar("PRAGMA user_version") == .integer(1)
+            sound = "(typeof(\(c)) = 'blob' AND length(\(c)) = 12)" + (legacy ? " OR typeof(\(c)) = 'integer'" : "")
         case .float: sound = "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 4)"
         case .double: sound = "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 8)"
         case .string: sound = "typeof(\(c)) = 'text'"
@@ -84,7 +88,7 @@ extension Database {
         case .objectId: sound = "typeof(\(c)) = 'blob' AND length(\(c)) = 12"
         case .mixed:
             // Native int, double and text, or a blob whose first byte is a known tag.
-            sound = "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '09')"
+            sound = "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '0B')"
         case .linkingObjects: return SampledCount(count: 0)
         }
         let stmt = try connection.prepare("SELECT \(owner), typeof(\(c)) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND NOT (\(sound)) ORDER BY \(owner)")

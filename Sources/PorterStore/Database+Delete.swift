@@ -43,7 +43,8 @@ extension Database {
         }
     }
 
-    /// Nulls to-one links and mixed values that point at `link`, and removes it from collections.
+    /// Nulls to-one links and mixed values that point at `link`, and removes it from collections
+    /// (including lists and dictionaries nested in mixed values).
     func removeReferences(to link: ObjectLink) throws {
         for ref in try incomingReferences(to: link.className) {
             let column = quoteIdentifier(ref.property.name)
@@ -52,6 +53,12 @@ extension Database {
                 : try connection.cached("UPDATE \(ref.plan.table) SET \(column) = NULL WHERE \(column) = ?")
             StorageCodec.bind(.link(link), type: ref.property.type, to: stmt, at: 1)
             try stmt.run()
+            if ref.property.type == .mixed {
+                // Inside nested lists and dictionaries the link is removed, as from collections.
+                try rewriteNestedLinks(ref.plan.schema.name, ref.property, containing: NestedMixedCodec.linkPattern(link)) {
+                    $0 == link ? nil : .link($0)
+                }
+            }
         }
     }
 }

@@ -13,14 +13,7 @@ extension MigrationStorage {
         let owner: String
     }
 
-    func slot(_ className: String, _ property: Property) -> ValueSlot {
-        switch property.collection {
-        case .none: return ValueSlot(table: StorageLayout.table(className), identity: ["_key"], column: property.name, owner: "_key")
-        case .list: return ValueSlot(table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_pos"], column: "value", owner: "_owner")
-        case .map: return ValueSlot(table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_key"], column: "value", owner: "_owner")
-        case .set: return ValueSlot(table: StorageLayout.collectionTable(className, property.name), identity: ["rowid"], column: "value", owner: "_owner")
-        }
-    }
+    func slot(_ className: String, _ property: Property) -> ValueSlot { database.valueSlot(className, property) }
 
     /// Whether the slot has storage.
     func exists(_ slot: ValueSlot, collection: Bool, className: String) throws -> Bool {
@@ -66,6 +59,12 @@ extension MigrationStorage {
                 for (offset, id) in identity.enumerated() { stmt.bind(index + Int32(offset), id) }
                 try stmt.run()
             }
+        }
+        // Links inside nested lists and dictionaries: a null replacement removes the element.
+        try database.rewriteNestedLinks(source.className, source.property, containing: Array(className.utf8)) { link in
+            guard link.className == className else { return .link(link) }
+            let replacement = transform(link)
+            return replacement.isNull ? nil : replacement
         }
     }
 

@@ -115,9 +115,29 @@ extension Database {
             var keys: [Int64] = []
             while try stmt.step() { keys.append(stmt.int64(0)) }
             stmt.reset()
+            if ref.property.type == .mixed { keys += try nestedLinkOwners(ref, target) }
             out += keys.map { (ObjectLink(ref.plan.schema.name, ObjectKey($0)), ref.property.name) }
         }
         return out
+    }
+
+    /// Owners whose `mixed` property `ref` holds a list or dictionary with a link to `target` inside.
+    private func nestedLinkOwners(_ ref: IncomingReference, _ target: ObjectLink) throws -> [Int64] {
+        let slot = valueSlot(ref.plan.schema.name, ref.property)
+        let column = quoteIdentifier(slot.column)
+        let stmt = try connection.cached("""
+            SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob'
+              AND substr(\(column), 1, 1) IN (x'0a', x'0b') AND instr(\(column), ?) > 0 ORDER BY \(slot.owner)
+            """)
+        stmt.bind(1, .blob(NestedMixedCodec.linkPattern(target)))
+        defer { stmt.reset() }
+        var owners: [Int64] = []
+        while try stmt.step() {
+            // The pattern could also occur inside data or a string: decode to be sure.
+            let value = try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil)
+            if NestedMixedCodec.links(in: value).contains(target), owners.last != stmt.int64(0) { owners.append(stmt.int64(0)) }
+        }
+        return owners
     }
 
     /// Calls `body` with every object of a class in key order, streaming: one object in memory at a time.

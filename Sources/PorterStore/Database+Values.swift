@@ -70,34 +70,59 @@ extension Database {
                 throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
             }
             return value
-        case (.mixed, .string(let s)):
-            if s.utf8.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: where_)
+        case (.mixed, .list), (.mixed, .map):
+            if property.collection == .set {
+                throw PorterError(.invalidValue, "a set cannot hold a nested \(value.kindName) (as in Realm, only lists and dictionaries nest)", location: where_)
             }
-            return value
-        case (.mixed, .data(let d)):
-            if d.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
-            }
-            return value
-        case (.mixed, .link(let link)):
-            let target = try self.plan(for: link.className)
-            if target.schema.isEmbedded {
-                throw PorterError(.invalidValue, "a mixed value cannot link to embedded class '\(link.className)'", location: where_)
-            }
-            try requireExists(target, link.key, for: where_)
-            return value
+            return try resolveMixed(value, at: where_)
         case (.mixed, _):
-            guard value.scalarType != nil else {
-                throw PorterError(.invalidValue, "a mixed value cannot hold a \(value.kindName)", location: where_)
-            }
-            return value
+            return try resolveMixed(value, at: where_)
         case (.object, _):
             return try resolveLink(value, for: property, in: plan, policy: policy)
         case (.linkingObjects, _):
             throw PorterError(.invalidValue, "linkingObjects property is read-only", location: where_)
         default:
             throw mismatch()
+        }
+    }
+
+    /// Checks a value held by a `mixed` (or nested in one): scalars within size limits, links to
+    /// existing top-level objects, and lists or dictionaries of such values, to any depth
+    /// (Realm's nested collections in `AnyRealmValue`). `location` grows with the nesting path.
+    func resolveMixed(_ value: Value, at location: String) throws -> Value {
+        switch value {
+        case .null: return value
+        case .string(let s):
+            if s.utf8.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: location)
+            }
+            return value
+        case .data(let d):
+            if d.count > Database.maxBinarySize {
+                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: location)
+            }
+            return value
+        case .link(let link):
+            let target = try self.plan(for: link.className)
+            if target.schema.isEmbedded {
+                throw PorterError(.invalidValue, "a mixed value cannot link to embedded class '\(link.className)'", location: location)
+            }
+            try requireExists(target, link.key, for: location)
+            return value
+        case .list(let items):
+            return .list(try items.enumerated().map { try resolveMixed($1, at: "\(location)[\($0)]") })
+        case .map(let entries):
+            var out: [String: Value] = [:]
+            for (key, item) in entries {
+                try checkMapKey(key, at: location)
+                out[key] = try resolveMixed(item, at: "\(location)[\"\(key)\"]")
+            }
+            return .map(out)
+        default:
+            guard value.scalarType != nil else {
+                throw PorterError(.invalidValue, "a mixed value cannot hold a \(value.kindName)", location: location)
+            }
+            return value
         }
     }
 
@@ -146,8 +171,13 @@ extension Database {
 
     /// Validates a map key: non-empty, no `.`, not starting with `$` (they would break MongoDB paths).
     func checkMapKey(_ key: String, _ plan: ClassPlan, _ property: Property) throws {
+        try checkMapKey(key, at: plan.path(property))
+    }
+
+    /// Validates a map key (of a map property or of a dictionary nested in a `mixed`) at `location`.
+    func checkMapKey(_ key: String, at location: String) throws {
         if key.isEmpty || key.contains(".") || key.hasPrefix("$") || key.contains("\0") {
-            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must be non-empty, contain no '.' or NUL, and not start with '$'", location: plan.path(property))
+            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must be non-empty, contain no '.' or NUL, and not start with '$'", location: location)
         }
     }
 }

@@ -12,7 +12,7 @@ public final class Database {
     /// Identifies Porter files in the SQLite header (`PRAGMA application_id`): ASCII "PRTR".
     public static let applicationID: Int32 = 0x5052_5452
     /// The file-format version this build writes and reads; a larger one is refused.
-    public static let fileFormatVersion: Int64 = 1
+    public static let fileFormatVersion: Int64 = 2
     /// The Porter version recorded in migration history.
     public static let porterVersion = "0.1.0"
 
@@ -109,6 +109,9 @@ public final class Database {
         let stored = try readStoredSchema(connection)
         if !readOnly {
             _ = try connection.scalar("PRAGMA journal_mode=WAL")
+            if case .integer(let format)? = try connection.scalar("PRAGMA user_version"), format < fileFormatVersion {
+                try upgradeFormat(connection, schema: stored, from: format)
+            }
         }
         try connection.execute("PRAGMA foreign_keys=OFF; PRAGMA synchronous=NORMAL")
         let db = Database(connection: connection, path: path, schema: stored, readOnly: readOnly)

@@ -5,15 +5,48 @@ import Foundation
 ///
 /// Columns are declared without a type, so SQLite applies no affinity and never rewrites a value
 /// (a REAL column would store 1.0 as an integer and lose -0.0). Native storage classes are used
-/// where they are exact and keep SQL comparisons meaningful: bool, int, date (microseconds) and
-/// links as INTEGER; float and double as REAL; string as TEXT; data, decimal128, objectId and uuid as
-/// BLOB. Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit
+/// where they are exact and keep SQL comparisons meaningful: bool, int and links as INTEGER; float
+/// and double as REAL; string as TEXT; data, decimal128, objectId and uuid as BLOB. A date is a
+/// 12-byte BLOB that sorts by time under SQLite's bytewise blob order (see ``dateBytes(_:)``); files of
+/// format 1 held microseconds as INTEGER, which ``read(_:_:type:objectType:)`` still understands. Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit
 /// pattern in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
-/// native; everything else is a blob whose first byte is a ``MixedTag``.
+/// native; everything else is a blob whose first byte is a ``MixedTag`` (a nested list or dictionary
+/// is one blob too, see ``NestedMixedCodec``).
 enum StorageCodec {
     /// First byte of a tagged blob in a `mixed` column.
     enum MixedTag: UInt8 {
         case bool = 1, float = 2, data = 3, date = 4, decimal128 = 5, objectId = 6, uuid = 7, doubleBits = 8, link = 9
+        /// A nested list or dictionary of mixed values (file format 2).
+        case list = 10, map = 11
+        /// Inside nested collections only: values a column keeps natively.
+        case int = 12, string = 13, null = 14
+    }
+
+    /// The highest tag a `mixed` column may start with.
+    static let lastColumnTag = MixedTag.map.rawValue
+
+    /// A date as 12 bytes whose bytewise order is time order: the seconds (sign bit flipped, so
+    /// negative sorts first) then the nanoseconds (sign bit flipped), both big-endian. Both parts
+    /// carry the instant's sign, so (seconds, nanoseconds) order is time order; every int64 of
+    /// seconds fits.
+    static func dateBytes(_ t: Timestamp) -> [UInt8] {
+        bigEndianBytes(UInt64(bitPattern: t.seconds) ^ (1 << 63), count: 8)
+            + bigEndianBytes(UInt64(UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)), count: 4)
+    }
+
+    /// The date ``dateBytes(_:)`` wrote, or one of format 1 (8 bytes of microseconds, big-endian).
+    static func timestamp<C: Collection>(_ bytes: C) -> Timestamp? where C.Element == UInt8 {
+        switch bytes.count {
+        case 12:
+            let seconds = Int64(bitPattern: readBigEndian(bytes.prefix(8)) ^ (1 << 63))
+            let nanos = Int32(bitPattern: UInt32(readBigEndian(bytes.dropFirst(8))) ^ (1 << 31))
+            guard abs(nanos) < 1_000_000_000, !(seconds > 0 && nanos < 0), !(seconds < 0 && nanos > 0) else { return nil }
+            return Timestamp(seconds: seconds, nanoseconds: nanos)
+        case 8:
+            return Timestamp(microseconds: Int64(bitPattern: readBigEndian(bytes)))
+        default:
+            return nil
+        }
     }
 
     /// Binds a validated value of property type `type` (links already resolved to keys).
@@ -41,11 +74,7 @@ enum StorageCodec {
         case .data(let d):
             if type == .mixed { stmt.bind(i, blob: [MixedTag.data.rawValue] + d) } else { stmt.bind(i, blob: d) }
         case .date(let t):
-            if type == .mixed {
-                stmt.bind(i, blob: [MixedTag.date.rawValue] + bigEndianBytes(UInt64(bitPattern: t.microseconds), count: 8))
-            } else {
-                stmt.bind(i, int: t.microseconds)
-            }
+            stmt.bind(i, blob: (type == .mixed ? [MixedTag.date.rawValue] : []) + dateBytes(t))
         case .decimal128(let d):
             if type == .mixed { return stmt.bind(i, blob: [MixedTag.decimal128.rawValue] + d.bsonBytes) }
             // Little-endian, low half first (the BSON layout), without building arrays.
@@ -65,6 +94,8 @@ enum StorageCodec {
             withUnsafeBytes(of: u.uuid) { stmt.bind(i, rawBlob: $0) }
         case .link(let link):
             if type == .mixed { stmt.bind(i, blob: mixedLinkBytes(link)) } else { stmt.bind(i, int: link.key.rawValue) }
+        case .list, .map where type == .mixed:
+            stmt.bind(i, blob: NestedMixedCodec.encode(value))
         case .list, .set, .map, .object:
             // Collections and embedded objects live in their own tables; callers never bind them.
             sqlite3_bind_null(stmt.handle, i)
@@ -91,7 +122,10 @@ enum StorageCodec {
             return .double(stmt.double(i))
         case .string: return .string(stmt.text(i))
         case .data: return .data(Data(stmt.blob(i)))
-        case .date: return .date(Timestamp(microseconds: stmt.int64(i)))
+        case .date:
+            // Format 1 stored microseconds as INTEGER.
+            if storage == SQLITE_INTEGER { return .date(Timestamp(microseconds: stmt.int64(i))) }
+            return .date(try stmt.withBlob(i) { try decode(timestamp($0), "date") })
         case .decimal128:
             return .decimal128(try stmt.withBlob(i) { try decode(Decimal128(rawBytes: $0), "decimal128") })
         case .objectId:
@@ -118,13 +152,21 @@ enum StorageCodec {
         guard let first = bytes.first, let tag = MixedTag(rawValue: first) else {
             throw PorterError(.notADatabase, "corrupt mixed value (unknown tag)")
         }
-        let payload = bytes[1...]
+        switch tag {
+        case .list, .map: return try NestedMixedCodec.decode(bytes)
+        case .int, .string, .null: throw PorterError(.notADatabase, "corrupt mixed value (tag \(first) outside a nested collection)")
+        default: return try decodeTagged(tag, bytes[1...])
+        }
+    }
+
+    /// A scalar or link after its tag: shared by `mixed` columns and nested collections.
+    static func decodeTagged(_ tag: MixedTag, _ payload: ArraySlice<UInt8>) throws -> Value {
         switch tag {
         case .bool: return .bool(payload.first == 1)
         case .float: return .float(Float(bitPattern: UInt32(readBigEndian(payload))))
         case .doubleBits: return .double(Double(bitPattern: readBigEndian(payload)))
         case .data: return .data(Data(payload))
-        case .date: return .date(Timestamp(microseconds: Int64(bitPattern: readBigEndian(payload))))
+        case .date: return .date(try decode(timestamp(payload), "date"))
         case .decimal128: return .decimal128(try decode(Decimal128(bsonBytes: payload), "decimal128"))
         case .objectId: return .objectId(try decode(ObjectId(bytes: payload), "objectId"))
         case .uuid: return .uuid(try decode(uuidFromBytes(payload), "uuid"))
@@ -133,6 +175,10 @@ enum StorageCodec {
             let key = Int64(bitPattern: readBigEndian(payload.prefix(8)))
             let name = String(decoding: payload.dropFirst(8), as: UTF8.self)
             return .link(ObjectLink(name, ObjectKey(key)))
+        case .int: return .int(Int64(bitPattern: readBigEndian(payload)))
+        case .string: return .string(String(decoding: payload, as: UTF8.self))
+        case .null: return .null
+        case .list, .map: throw PorterError(.notADatabase, "corrupt mixed value (collection tag in a scalar)")
         }
     }
 

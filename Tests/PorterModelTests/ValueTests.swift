@@ -99,41 +99,65 @@ struct ObjectIdTests {
 @Suite("Timestamp")
 struct TimestampTests {
     @Test("ISO 8601 format and parse round trip", arguments: [
-        ("0001-01-01T00:00:00Z", -62_135_596_800_000_000 as Int64),
-        ("1969-12-31T23:59:59.999999Z", -1),
-        ("1969-12-31T23:59:59.999Z", -1_000),
-        ("1970-01-01T00:00:00Z", 0),
-        ("1970-01-01T00:00:00.000001Z", 1),
-        ("2023-06-15T12:34:56.123456Z", 1_686_832_496_123_456),
-        ("2023-06-15T12:34:56.120Z", 1_686_832_496_120_000),
-        ("2024-02-29T00:00:00Z", 1_709_164_800_000_000),
-        ("9999-12-31T23:59:59.999999Z", 253_402_300_799_999_999),
-        ("+010000-01-01T00:00:00Z", 253_402_300_800_000_000),
-        ("+100000-01-01T00:00:00Z", 3_093_527_980_800_000_000),
-        ("+294247-01-10T04:00:54.775807Z", .max),
+        ("0001-01-01T00:00:00Z", -62_135_596_800 as Int64, 0 as Int32),
+        ("0001-01-01T00:00:00.000000001Z", -62_135_596_799, -999_999_999),
+        ("1969-12-31T23:59:59.999999999Z", 0, -1),
+        ("1969-12-31T23:59:59.999999Z", 0, -1_000),
+        ("1969-12-31T23:59:59.999Z", 0, -1_000_000),
+        ("1969-12-31T23:59:58.500000001Z", -1, -499_999_999),
+        ("1969-12-31T23:59:59Z", -1, 0),
+        ("1970-01-01T00:00:00Z", 0, 0),
+        ("1970-01-01T00:00:00.000000001Z", 0, 1),
+        ("1970-01-01T00:00:00.000001Z", 0, 1_000),
+        ("2023-06-15T12:34:56.123456Z", 1_686_832_496, 123_456_000),
+        ("2023-06-15T12:34:56.123456789Z", 1_686_832_496, 123_456_789),
+        ("2023-06-15T12:34:56.120Z", 1_686_832_496, 120_000_000),
+        ("2024-02-29T00:00:00Z", 1_709_164_800, 0),
+        ("9999-12-31T23:59:59.999999999Z", 253_402_300_799, 999_999_999),
+        ("+010000-01-01T00:00:00Z", 253_402_300_800, 0),
+        ("+100000-01-01T00:00:00Z", 3_093_527_980_800, 0),
+        ("-000001-12-31T23:59:59.000000001Z", -62_167_219_200, -999_999_999),
+        ("+292277026596-12-04T15:30:07.999999999Z", .max, 999_999_999),
+        ("-292277022657-01-27T08:29:52Z", .min, 0),
     ])
-    func roundTrip(_ text: String, _ microseconds: Int64) throws {
+    func roundTrip(_ text: String, _ seconds: Int64, _ nanoseconds: Int32) throws {
         let parsed = try Timestamp(iso8601: text)
-        #expect(parsed.microseconds == microseconds)
+        #expect(parsed.seconds == seconds)
+        #expect(parsed.nanoseconds == nanoseconds)
+        #expect(parsed == Timestamp(seconds: seconds, nanoseconds: nanoseconds))
         #expect(parsed.iso8601 == text)
         #expect(parsed.description == text)
     }
 
-    @Test("Extreme values round trip")
+    @Test("Extreme values round trip through their ISO form")
     func extremes() throws {
-        for micros in [Int64.min, .min + 1, .max, -62_135_596_800_000_001, -86_400_000_000 * 1_000_000] {
-            let t = Timestamp(microseconds: micros)
-            #expect(try Timestamp(iso8601: t.iso8601).microseconds == micros, "\(t.iso8601)")
+        for (s, ns) in [(Int64.min, Int32(-999_999_999)), (.min, 0), (.min + 1, -1), (.max, 999_999_999), (.max, 0),
+                        (-62_135_596_801, -1), (-86_400 * 1_000_000, -123_456_789)] {
+            let t = Timestamp(seconds: s, nanoseconds: ns)
+            #expect(try Timestamp(iso8601: t.iso8601) == t, "\(t.iso8601)")
         }
         #expect(Timestamp(microseconds: .min).iso8601 == "-290308-12-21T19:59:05.224192Z")
+        #expect(Timestamp(seconds: .min, nanoseconds: -999_999_999).iso8601 == "-292277022657-01-27T08:29:51.000000001Z")
     }
 
-    @Test("Fraction digits: 0, 3 or 6 as needed, or at least the minimum asked for")
+    @Test("Seconds and nanoseconds keep realm-core's form: same sign, under one second")
+    func normalization() {
+        #expect(Timestamp(seconds: 1, nanoseconds: -1) == Timestamp(seconds: 0, nanoseconds: 999_999_999))
+        #expect(Timestamp(seconds: -1, nanoseconds: 1).nanoseconds == -999_999_999)
+        #expect(Timestamp(seconds: -1, nanoseconds: 1).seconds == 0)
+        #expect(Timestamp(seconds: 2, nanoseconds: 1_500_000_000) == Timestamp(seconds: 3, nanoseconds: 500_000_000))
+        #expect(Timestamp(seconds: .max, nanoseconds: 1_500_000_000) == Timestamp(seconds: .max, nanoseconds: 500_000_000))
+        #expect(Timestamp(microseconds: -1_500_000) == Timestamp(seconds: -1, nanoseconds: -500_000_000))
+        #expect(Timestamp(milliseconds: -1) == Timestamp(seconds: 0, nanoseconds: -1_000_000))
+    }
+
+    @Test("Fraction digits: 0, 3, 6 or 9 as needed, or at least the minimum asked for")
     func fractionDigits() throws {
         let whole = try Timestamp(iso8601: "2023-06-15T12:34:56Z")
         #expect(whole.iso8601 == "2023-06-15T12:34:56Z")
         #expect(whole.iso8601(minimumFractionDigits: 3) == "2023-06-15T12:34:56.000Z")
         #expect(whole.iso8601(minimumFractionDigits: 6) == "2023-06-15T12:34:56.000000Z")
+        #expect(whole.iso8601(minimumFractionDigits: 9) == "2023-06-15T12:34:56.000000000Z")
 
         let millis = try Timestamp(iso8601: "2023-06-15T12:34:56.5Z")
         #expect(millis.iso8601 == "2023-06-15T12:34:56.500Z")
@@ -143,8 +167,12 @@ struct TimestampTests {
         #expect(micros.iso8601 == "2023-06-15T12:34:56.123400Z")
         #expect(micros.iso8601(minimumFractionDigits: 3) == "2023-06-15T12:34:56.123400Z")
 
-        // Digits past the sixth are accepted only when they are zeros.
-        #expect(try Timestamp(iso8601: "2023-06-15T12:34:56.123456000Z") == Timestamp(iso8601: "2023-06-15T12:34:56.123456Z"))
+        let nanos = try Timestamp(iso8601: "2023-06-15T12:34:56.1234567Z")
+        #expect(nanos.iso8601 == "2023-06-15T12:34:56.123456700Z")
+        #expect(nanos.iso8601(minimumFractionDigits: 3) == "2023-06-15T12:34:56.123456700Z")
+
+        // Digits past the ninth are accepted only when they are zeros.
+        #expect(try Timestamp(iso8601: "2023-06-15T12:34:56.123456789000Z") == Timestamp(iso8601: "2023-06-15T12:34:56.123456789Z"))
         #expect(try Timestamp(iso8601: "2023-06-15T12:34:56,5Z") == millis)
     }
 
@@ -167,8 +195,9 @@ struct TimestampTests {
     @Test("Invalid dates throw a parse error quoting the text", arguments: [
         "2023-02-29T00:00:00Z", "1900-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-06-00",
         "2023-06-15T24:00:00Z", "2023-06-15T12:60:00Z", "2023-06-15T12:34:60Z", "2023-06-15T12:34:56.Z",
-        "2023-06-15T12:34:56.123456789Z", "2023-06-15T12:34:56.0000001Z", "2023-06-15T12:34:56Zjunk",
-        "2023-06-15T12:34:56+2:00", "", "23-06-15", "99999-01-01", "+999999-12-31T23:59:59Z",
+        "2023-06-15T12:34:56.1234567891Z", "2023-06-15T12:34:56.0000000001Z", "2023-06-15T12:34:56Zjunk",
+        "2023-06-15T12:34:56+2:00", "", "23-06-15", "99999-01-01", "+292277026596-12-04T15:30:08Z",
+        "-292277022657-01-27T08:29:51Z", "+1000000000000000-01-01", "+12345-01-01",
         "2023/06/15",
     ])
     func invalid(_ text: String) {
@@ -184,26 +213,56 @@ struct TimestampTests {
         #expect(throws: PorterError.self) { try Timestamp(iso8601: "2100-02-29") }
     }
 
-    @Test("Milliseconds: exact conversion, floor rounding, overflow throws")
+    @Test("Milliseconds: exact conversion, floor rounding, nil beyond int64 milliseconds")
     func milliseconds() throws {
-        #expect(try Timestamp(milliseconds: 1_700_000_000_123).microseconds == 1_700_000_000_123_000)
-        #expect(try Timestamp(milliseconds: -1).microseconds == -1_000)
-        #expect(try Timestamp(milliseconds: Int64.max / 1000).milliseconds == Int64.max / 1000)
-        for ms in [Int64.max, .min, Int64.max / 1000 + 1, Int64.min / 1000 - 1] {
-            let error = #expect(throws: PorterError.self) { try Timestamp(milliseconds: ms) }
-            #expect(error?.code == .invalidValue)
+        #expect(Timestamp(milliseconds: 1_700_000_000_123) == Timestamp(microseconds: 1_700_000_000_123_000))
+        #expect(Timestamp(milliseconds: -1) == Timestamp(microseconds: -1_000))
+        for ms in [Int64.max, .min, 0, -1, 1_999] {
+            #expect(Timestamp(milliseconds: ms).milliseconds == ms)
         }
+        #expect(Timestamp(seconds: Int64.max / 1000 + 1, nanoseconds: 0).milliseconds == nil)
+        #expect(Timestamp(seconds: Int64.min / 1000, nanoseconds: -999_999_999).milliseconds == nil)
         #expect(Timestamp(microseconds: -1).milliseconds == -1)
+        #expect(Timestamp(seconds: 0, nanoseconds: -1).milliseconds == -1)
         #expect(Timestamp(microseconds: 1_999).milliseconds == 1)
         #expect(Timestamp(microseconds: -1).hasSubMillisecondPrecision)
+        #expect(Timestamp(seconds: 5, nanoseconds: 1).hasSubMillisecondPrecision)
         #expect(!Timestamp(microseconds: -2_000).hasSubMillisecondPrecision)
+    }
+
+    @Test("Foundation dates: nearest nanosecond in, nearest Double out")
+    func foundationDates() {
+        var generator = SystemRandomNumberGenerator()
+        // A `Date` counts from 2001; farther than 97 days from it a Double step exceeds a
+        // nanosecond, so Date → Timestamp → Date is exact.
+        for _ in 0..<2_000 {
+            let magnitude = Double.random(in: 10_000_000...252_000_000_000, using: &generator)
+            let date = Date(timeIntervalSinceReferenceDate: Bool.random(using: &generator) ? magnitude : -magnitude / 4)
+            #expect(Timestamp(date).date == date, "\(date.timeIntervalSinceReferenceDate)")
+        }
+        // Nearer, nanoseconds are kept and finer digits rounded.
+        let reference = Timestamp(seconds: 978_307_200, nanoseconds: 0)
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 1.000_000_000_4)) == Timestamp(seconds: 978_307_201, nanoseconds: 0))
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 0.000_000_001_6)) == Timestamp(seconds: 978_307_200, nanoseconds: 2))
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: -0.000_000_001_6)) == Timestamp(seconds: 978_307_199, nanoseconds: 999_999_998))
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 0)) == reference)
+        #expect(Timestamp(Date(timeIntervalSince1970: -1.5)) == Timestamp(seconds: -1, nanoseconds: -500_000_000))
+        #expect(Timestamp(seconds: 978_307_200, nanoseconds: 7).date == Date(timeIntervalSinceReferenceDate: 0.000_000_007))
+        #expect(Timestamp(seconds: 1, nanoseconds: 500_000_000).date == Date(timeIntervalSince1970: 1.5))
+        // No trap at the ends.
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: .infinity)) == Timestamp(seconds: .max, nanoseconds: 999_999_999))
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: .nan)) == Timestamp(seconds: 0, nanoseconds: 0))
+        #expect(Timestamp(seconds: .min, nanoseconds: 0).date.timeIntervalSince1970 == -9.223372036854776e18)
     }
 
     @Test("Ordering follows time")
     func ordering() throws {
-        let a = try Timestamp(iso8601: "1969-12-31T23:59:59.999999Z")
-        let b = try Timestamp(iso8601: "1970-01-01T00:00:00Z")
-        let c = try Timestamp(iso8601: "+010000-01-01T00:00:00Z")
-        #expect(a < b && b < c)
+        let times = try [
+            "-000001-01-01T00:00:00Z", "1969-12-31T23:59:58.999999999Z", "1969-12-31T23:59:59Z",
+            "1969-12-31T23:59:59.5Z", "1969-12-31T23:59:59.999999999Z", "1970-01-01T00:00:00Z",
+            "1970-01-01T00:00:00.000000001Z", "1970-01-01T00:00:01Z", "+010000-01-01T00:00:00Z",
+        ].map(Timestamp.init(iso8601:))
+        for (a, b) in zip(times, times.dropFirst()) { #expect(a < b, "\(a) < \(b)") }
+        #expect(times.shuffled().sorted() == times)
     }
 }

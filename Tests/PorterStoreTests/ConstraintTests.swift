@@ -130,7 +130,8 @@ struct ConstraintTests {
             ("Person", "dog", .int(1), "Person.dog: expected a link to 'Dog' but got int 1"),
             ("Person", "dog", .link(ObjectLink("Person", ann)), "Person.dog: expected a link to 'Dog' but got a link to 'Person'"),
             ("Person", "dogs", .list([.link(ObjectLink("Person", ann))]), "Person.dogs: expected a link to 'Dog' but got a link to 'Person'"),
-            ("Person", "extra", .list([.int(1)]), "Person.extra: a mixed value cannot hold a list"),
+            ("Person", "extra", .set([.int(1)]), "Person.extra: a mixed value cannot hold a set"),
+            ("Person", "extra", .list([.int(1), .map(["a": .set([])])]), "Person.extra[1][\"a\"]: a mixed value cannot hold a set"),
             ("Person", "extra", .object(["a": .int(1)]), "Person.extra: a mixed value cannot hold a object"),
             ("Person", "address", .string("Elm"), "Person.address: expected a link to 'Address' but got string 'Elm'"),
         ]

@@ -132,7 +132,8 @@ final class AllTypes: Object {
     @Persisted var uuidDefault = UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962")!
     @Persisted var stringDefault = "hello \"world\""
     @Persisted var dataDefault = Data([0, 1, 2, 255])
-    @Persisted var dateDefault = Timestamp(microseconds: 1_000_000_000_123_456).date
+    // 15625 µs is 1/64 s: a `Date` (a binary Double) holds it exactly, so the default is exact.
+    @Persisted var dateDefault = Timestamp(microseconds: 1_000_000_000_015_625).date
     @Persisted var optionalDefault: Int? = nil
     @Persisted var mixedDefault: AnyRealmValue = .string("anything")
     @Persisted var listDefault: List<Int> = [1, 2, 3]
