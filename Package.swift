@@ -41,7 +41,7 @@ let package = Package(
         // Reads Realm Core files natively (no realm-core); the only libcrypto user (encrypted files).
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
-        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore"]),
+        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "CJSONC"]),
         .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),

@@ -33,9 +33,9 @@ extension BenchRun {
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let count = max(1000, objects / 10)
-        let path = "\(dir)/typed.realm"
+        let path = "\(dir)/typed.porter"
         let written = try child(["typed-write", String(count), path]) { removeDatabase(path) }
-        let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.realm"])
+        let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.porter"])
         record("typed writes (managed objects)", "flat", written, bytes: diskSize(path), objects: count,
                reference: ("prepared-insert loop", refInsert), referenceObjects: count)
         let read = try child(["typed-read", path])
@@ -108,8 +108,8 @@ extension BenchRun {
 
     /// The migration scenario: rename one property, add one, convert one int→string.
     mutating func runMigration(_ shape: Shape, dir: String, source: String) throws {
-        let porterCopy = "\(dir)/migrate.realm"
-        let referenceCopy = "\(dir)/migrate-reference.realm"
+        let porterCopy = "\(dir)/migrate.porter"
+        let referenceCopy = "\(dir)/migrate-reference.porter"
         // Every run migrates a fresh copy of the source.
         func copySource(to copy: String) throws {
             removeDatabase(copy)

@@ -68,6 +68,7 @@ struct BenchRun {
         try runSchemaDiff()
         try runTypedAndFixtures()
         try runPymongo()
+        try runRealmFiles()
         print("")
         print(Report.format(rows))
         try Report.writeJSON(rows, objects: objects, to: jsonPath)
@@ -78,7 +79,7 @@ struct BenchRun {
         let dir = "\(work)/\(shape.rawValue)"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let db = "\(dir)/source.realm"
+        let db = "\(dir)/source.porter"
         let built = try child(["build", shape.rawValue, String(objects), db], once: true)
         print(String(format: "%@: built %d objects in %.1f s (%.0f MB on disk)", shape.rawValue, objects, built.seconds, Double(diskSize(db)) / 1_048_576))
 
@@ -92,10 +93,10 @@ struct BenchRun {
             record("export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
                    target: shape.hasInterchangeTargets ? exportTargets[format] : nil)
         }
-        let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.realm"])
-        record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.realm"))
+        let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.porter"])
+        record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.porter"))
         for format in ["bson", "ejson", "json"] {
-            let target = "\(dir)/import-\(format).realm"
+            let target = "\(dir)/import-\(format).porter"
             let m = try measure(porter, ["import", target, "\(dir)/export-\(format)", "--create"]) { removeDatabase(target) }
             record("import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
                    reference: ("prepared-insert loop", refInsert), target: shape.hasInterchangeTargets ? 2.0 : nil)

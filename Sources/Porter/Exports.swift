@@ -4,5 +4,6 @@
 @_exported import PorterDiff
 @_exported import PorterMigration
 @_exported import PorterInterchange
+@_exported import PorterRealmFile
 @_exported import PorterBSON
 @_exported import PorterJSON

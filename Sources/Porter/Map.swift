@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Unmanaged, it holds its own entries. Managed, it is a live view: each assignment or removal
 /// writes one entry, inside a write transaction; a replaced or removed embedded value is deleted.
-/// Iteration and ``keys`` are in key order. Keys must be non-empty, contain no `.` and not start
+/// Iteration and ``keys`` are in key order. Keys may be empty (as in realm-core), contain no `.` and do not start
 /// with `$`.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, ExpressibleByDictionaryLiteral,
     CustomStringConvertible {

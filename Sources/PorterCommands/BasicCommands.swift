@@ -29,15 +29,41 @@ public struct CreateCommand: OutputCommand {
 /// `porter schema DB|SCHEMA.json`: the normalized schema JSON.
 public struct SchemaCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "schema", abstract: "Print the normalized schema of a database or schema file.")
+    public static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "Print the normalized schema of a database, Realm file or schema file.",
+        discussion: """
+            For a Realm file the schema is rebuilt from the file. A Realm file does not store linkingObjects \
+            properties, defaults, Swift integer widths or enum types: each backlink is reported on stderr so \
+            that you can declare the linkingObjects property it backs, and --models supplies those details.
+            """)
     /// A database or schema file.
-    @Argument(help: "A database file or a schema file.") public var source: String
+    @Argument(help: "A Porter database, a Realm file, or a schema file.") public var source: String
+    /// What a Realm file does not store.
+    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults).", valueName: "models.json")) public var models: String?
+    /// The key of an encrypted Realm file.
+    @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
     public init() {}
 
     /// Prints the schema.
     public func run(output: CommandOutput) throws {
-        output.out(try loadSchema(source).jsonString(pretty: true))
+        let key = try encryption.key()
+        guard StoredFileKind.of(path: source) != .other || key != nil else {
+            output.out(try loadSchema(source).jsonString(pretty: true))
+            return
+        }
+        let store = try StoreFile.open(source, key: key)
+        let schema = store.schema(models: try loadModels(models), notes: output.err)
+        output.out(schema.jsonString(pretty: true))
+        if case .realm(let file) = store {
+            for backlink in file.backlinks {
+                let declared = schema[backlink.targetClass]?.computedProperties.contains {
+                    $0.objectType == backlink.originClass && $0.linkOriginProperty == backlink.originProperty
+                } ?? false
+                guard !declared else { continue }
+                output.err("note: \(backlink.targetClass) is linked from \(backlink.originClass).\(backlink.originProperty): declare {\"type\": \"linkingObjects\", \"objectType\": \"\(backlink.originClass)\", \"property\": \"\(backlink.originProperty)\"} in --models to name it")
+            }
+        }
     }
 }
 
@@ -67,26 +93,29 @@ public struct ValidateCommand: OutputCommand {
 /// `porter inspect DB`: schema version, classes with object counts, file size, migration history.
 public struct InspectCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Show a database's schema version, classes with object counts, size and history.")
+    public static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Show a database's or Realm file's schema version, classes with object counts, size and history.")
     /// The database file.
-    @Argument(help: "The database file.") public var database: String
+    @Argument(help: "A Porter database or a Realm file.") public var database: String
+    /// The key of an encrypted Realm file.
+    @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
     public init() {}
 
     /// Prints the summary.
     public func run(output: CommandOutput) throws {
-        let db = try Database.open(at: database, readOnly: true)
+        switch try StoreFile.open(database, encryption: encryption) {
+        case .porter(let db): try inspect(db, output)
+        case .realm(let file): try inspect(file, output)
+        }
+    }
+
+    private func inspect(_ db: Database, _ output: CommandOutput) throws {
         try db.read {
             output.out("Database: \(database)")
             output.out("Schema version: \(db.schemaVersion)")
             output.out("File size: \(db.fileSize) bytes")
             output.out("Classes:")
-            let width = db.schema.classes.map(\.name.count).max() ?? 0
-            for cls in db.schema.classes {
-                let count = try db.count(cls.name)
-                let kind = cls.isEmbedded ? " (embedded)" : (cls.primaryKey.map { " (primary key: \($0))" } ?? "")
-                output.out("  \(cls.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(String(count).leftPadded(9)) objects\(kind)")
-            }
+            try printClasses(db.schema.classes, output) { try db.count($0.name) }
             let history = try db.history()
             if !history.isEmpty {
                 output.out("Migrations:")
@@ -94,6 +123,60 @@ public struct InspectCommand: OutputCommand {
                     output.out("  v\(entry.fromVersion) -> v\(entry.toVersion)  \(entry.appliedAt)  porter \(entry.porterVersion)  \(entry.summary)")
                 }
             }
+        }
+    }
+
+    private func inspect(_ file: RealmFile, _ output: CommandOutput) throws {
+        output.out("Realm file: \(database)")
+        output.out("File format: \(file.fileFormat) (\(RealmFileDescriptions.sdkVersions(format: file.fileFormat)))")
+        output.out("Schema version: \(file.schemaVersion.map(String.init) ?? "none (no metadata table)")")
+        output.out("History: \(RealmFileDescriptions.history(file.historyType))")
+        if file.isEncrypted { output.out("Encrypted: yes") }
+        output.out("File size: \(file.fileSize) bytes")
+        output.out("Classes:")
+        let tables = Dictionary(file.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        try printClasses(file.schema.classes, output) { cls in
+            guard let table = tables[cls.name] else { return 0 }
+            return try file.objectCount(in: table)
+        }
+        if !file.skippedTables.isEmpty {
+            output.out("Internal tables skipped: \(file.skippedTables.joined(separator: ", "))")
+        }
+    }
+
+    private func printClasses(_ classes: [ObjectSchema], _ output: CommandOutput, count: (ObjectSchema) throws -> Int) throws {
+        let width = classes.map(\.name.count).max() ?? 0
+        for cls in classes {
+            let kind = cls.isEmbedded ? " (embedded)" : (cls.primaryKey.map { " (primary key: \($0))" } ?? "")
+            output.out("  \(cls.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(String(try count(cls)).leftPadded(9)) objects\(kind)")
+        }
+    }
+}
+
+/// Words for what a Realm file's header and top array say.
+enum RealmFileDescriptions {
+    /// Which SDKs write a file format.
+    static func sdkVersions(format: Int) -> String {
+        switch format {
+        case 10, 11: return "realm-core 6, Realm Swift 5"
+        case 20: return "realm-core 10, Realm Swift 10.0–10.7"
+        case 21: return "realm-core 11 beta"
+        case 22: return "realm-core 11–12, Realm Swift 10.8–10.34"
+        case 23: return "realm-core 13, Realm Swift 10.35–10.48"
+        case 24: return "realm-core 14, Realm Swift 10.49 and later"
+        default: return "unknown"
+        }
+    }
+
+    /// The history kind (top array slot 7).
+    static func history(_ type: Int) -> String {
+        switch type {
+        case 0: return "none"
+        case 1: return "out-of-realm (obsolete)"
+        case 2: return "local (in-realm)"
+        case 3: return "sync client (synced realm; history not read)"
+        case 4: return "sync server (not read)"
+        default: return "type \(type) (not read)"
         }
     }
 }

@@ -29,8 +29,18 @@ public struct DiffCommand: ParsableCommand {
     /// Class renames to apply before comparing.
     @Option(name: .customLong("rename-class"), help: ArgumentHelp("Treat a class as renamed.", valueName: "Old=New")) public var classRenames: [String] = []
 
+    /// What a Realm file does not store.
+    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults).", valueName: "models.json")) public var models: String?
+    /// The key of an encrypted Realm file.
+    @OptionGroup public var encryption: EncryptionOptions
+
     /// ArgumentParser requirement.
     public init() {}
+
+    /// The key for one side: a Porter database, a plain Realm file or a schema file takes none.
+    private func key(for path: String) throws -> [UInt8]? {
+        StoredFileKind.of(path: path) == .other && !isSchemaFile(path) ? try encryption.key() : nil
+    }
 
     /// Output formats.
     public enum OutputFormat: String, ExpressibleByArgument, Sendable {
@@ -44,13 +54,22 @@ public struct DiffCommand: ParsableCommand {
     public func run() throws {
         var changed = false
         try reportingErrors {
-            let oldSchema = try loadSchema(old)
-            let newSchema = try loadSchema(new)
+            let modelSchema = try loadModels(models)
+            let oldSchema = try loadSchema(old, key: try key(for: old), models: modelSchema)
+            let newSchema = try loadSchema(new, key: try key(for: new), models: modelSchema)
             let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
             var report = try DiffReport(old: oldSchema, new: newSchema, renames: renameSet)
-            if looksLikeDatabase(old) {
-                let db = try Database.open(at: old, readOnly: true)
-                try db.read { try report.addDiagnostics(from: db) }
+            if !isSchemaFile(old) {
+                switch try StoreFile.open(old, key: try key(for: old)) {
+                case .porter(let db):
+                    try db.read { try report.addDiagnostics(from: db) }
+                case .realm(let file):
+                    // The diagnostics query a Porter database: the Realm file's objects are copied
+                    // into a temporary one, removed afterwards.
+                    let scratch = try RealmScratchDatabase(file, schema: oldSchema)
+                    defer { scratch.remove() }
+                    if let db = scratch.database { try db.read { try report.addDiagnostics(from: db) } }
+                }
             }
             switch format {
             case .text: print(report.text(oldName: old, newName: new))

@@ -9,7 +9,7 @@ public struct ExportCommand: OutputCommand {
         commandName: "export",
         abstract: "Export a database as BSON, Extended JSON or plain JSON: schema.json plus one file per top-level class.")
     /// The database file.
-    @Argument(help: "The database file.") public var database: String
+    @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The output folder, or `-` for standard output (with exactly one --class).
     @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String
     /// The format name.
@@ -18,6 +18,10 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.") public var classes: [String] = []
     /// JSON array instead of one document per line.
     @Flag(name: .long, help: "JSON formats: write a JSON array instead of one document per line.") public var array = false
+    /// What a Realm file does not store.
+    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults) for schema.json.", valueName: "models.json")) public var models: String?
+    /// The key of an encrypted Realm file.
+    @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
     public init() {}
 
@@ -27,8 +31,15 @@ public struct ExportCommand: OutputCommand {
         if array && outputFormat.fileExtension != "json" {
             throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
         }
-        let db = try Database.open(at: database, readOnly: true)
-        let exporter = Exporter(database: db, format: outputFormat, options: ExportOptions(classes: classes, array: array))
+        let exportOptions = ExportOptions(classes: classes, array: array)
+        let exporter: Exporter
+        switch try StoreFile.open(database, encryption: encryption) {
+        case .porter(let db):
+            exporter = Exporter(database: db, format: outputFormat, options: exportOptions)
+        case .realm(let file):
+            let schema = StoreFile.realm(file).schema(models: try loadModels(models), notes: output.err)
+            exporter = Exporter(realmFile: file, schema: schema, format: outputFormat, options: exportOptions)
+        }
         if out == "-" {
             guard classes.count == 1, let className = classes.first else {
                 throw PorterError(.usage, "--out - streams exactly one class: pass one --class")

@@ -71,26 +71,18 @@ public func reportingErrors(_ output: CommandOutput = .standard, _ body: () thro
     }
 }
 
-/// Whether a file starts with the SQLite header (so it is a database rather than a schema file).
-func looksLikeDatabase(_ path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    let header = (try? handle.read(upToCount: 16)) ?? Data()
-    return header == Data("SQLite format 3\0".utf8)
-}
-
-/// Loads a schema from a schema file or from a database file.
-func loadSchema(_ path: String) throws -> Schema {
+/// Loads a schema from a schema file, a Porter database or a Realm file (told by content).
+func loadSchema(_ path: String, key: [UInt8]? = nil, models: Schema? = nil) throws -> Schema {
     guard FileManager.default.fileExists(atPath: path) else {
         throw PorterError(.io, "no such file", location: path)
     }
-    if looksLikeDatabase(path) {
-        return try Database.open(at: path, readOnly: true).schema
+    if StoredFileKind.of(path: path) != .other || key != nil {
+        return try StoreFile.open(path, key: key).schema(models: models, notes: { _ in })
     }
     do {
         return try Schema(contentsOfFile: path)
     } catch let error as PorterError where !path.hasSuffix(".json") && error.message.hasPrefix("invalid JSON") {
-        // Neither an SQLite file nor JSON: most likely a damaged or foreign database file.
-        throw PorterError(.notADatabase, "file is not a Porter database, nor a schema file (\(error.message))", location: path)
+        // Neither a database nor JSON: a damaged or foreign file, or an encrypted Realm file.
+        throw PorterError(.notADatabase, "\(StoredFileKind.neitherMessage) (nor a schema file: \(error.message))", location: path)
     }
 }

@@ -1,36 +1,80 @@
 import Foundation
+import PorterRealmFile
 
-/// Exports a database: `schema.json` plus one file per top-level class, in one format.
+/// Exports a database (a Porter database or a Realm file): `schema.json` plus one file per
+/// top-level class, in one format.
 ///
 /// Everything is read in one read transaction (a consistent snapshot), streamed one object at a
 /// time, and written to temporary files that are renamed into place only when every file is
 /// complete, so a failed export leaves no half-written files behind.
 public final class Exporter {
-    /// The database being exported.
-    public let database: Database
+    /// Where the objects come from.
+    private enum Origin {
+        case database(Database)
+        case realm(RealmFile)
+    }
+
+    private let origin: Origin
+    /// The schema of the exported file (written as `schema.json`).
+    public let schema: Schema
+    /// The exported file's path, for messages.
+    public let path: String
     /// The output format.
     public let format: DocumentOutputFormat
     /// Which classes, and array or line-delimited JSON.
     public let options: ExportOptions
 
-    /// Creates an exporter.
+    /// Creates an exporter of a Porter database.
     public init(database: Database, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
-        self.database = database
+        origin = .database(database)
+        schema = database.schema
+        path = database.path
         self.format = format
         self.options = options
     }
 
+    /// Creates an exporter of a Realm file; `schema` (default: the file's) may add what the file
+    /// does not store (`linkingObjects`, defaults), which the export does not write anyway.
+    public init(realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
+        origin = .realm(realmFile)
+        self.schema = schema ?? realmFile.schema
+        path = realmFile.path
+        self.format = format
+        self.options = options
+    }
+
+    /// Runs `body` on one consistent snapshot (a Realm file is read-only: it is one already).
+    private func read(_ body: () throws -> Void) throws {
+        switch origin {
+        case .database(let database): try database.read(body)
+        case .realm: try body()
+        }
+    }
+
+    /// The objects of one top-level class.
+    private func source(for cls: ObjectSchema) throws -> ExportObjectSource {
+        switch origin {
+        case .database(let database):
+            return try ExportCursor(database: database, className: cls.name)
+        case .realm(let file):
+            guard let table = file.table(named: cls.name) else {
+                throw PorterError(.notFound, "no class named '\(cls.name)' in the file", location: path)
+            }
+            return RealmExportSource(file: file, table: table)
+        }
+    }
+
     /// The classes to export, in schema order: the requested ones (checked), or every top-level class.
     public func exportedClasses() throws -> [ObjectSchema] {
-        if options.classes.isEmpty { return database.schema.classes.filter { !$0.isEmbedded } }
+        if options.classes.isEmpty { return schema.classes.filter { !$0.isEmbedded } }
         // Each class once, in the order given.
         var seen = Set<String>()
         return try options.classes.filter { seen.insert($0).inserted }.map { name in
-            guard let cls = database.schema[name] else {
-                throw PorterError(.notFound, "no class named '\(name)' in the database's schema", location: database.path)
+            guard let cls = schema[name] else {
+                throw PorterError(.notFound, "no class named '\(name)' in the database's schema", location: path)
             }
             if cls.isEmbedded {
-                throw PorterError(.usage, "'\(name)' is an embedded class: its objects are exported inside their parents' documents", location: database.path)
+                throw PorterError(.usage, "'\(name)' is an embedded class: its objects are exported inside their parents' documents", location: path)
             }
             return cls
         }
@@ -54,7 +98,7 @@ public final class Exporter {
         var staged: [(temp: String, final: String)] = []
         var report = ExportReport()
         do {
-            try database.read {
+            try read {
                 for cls in classes {
                     let fileName = ExportFileNames.fileName(forClass: cls.name, extension: format.fileExtension)
                     let final = try ExportFileNames.path(in: directory, fileName: fileName)
@@ -76,7 +120,7 @@ public final class Exporter {
                 let output = try ByteOutput.creatingFile(at: temp, name: schemaPath)
                 staged.append((temp, schemaPath))
                 do {
-                    try output.write(database.schema.jsonString(pretty: true))
+                    try output.write(schema.jsonString(pretty: true))
                     try output.close()
                 } catch {
                     output.abandon()
@@ -97,14 +141,14 @@ public final class Exporter {
 
     /// Streams one class to `output` (for `--out -`); the output is flushed but not closed.
     public func export(className: String, to output: ByteOutput) throws -> ExportReport {
-        guard let cls = database.schema[className] else {
-            throw PorterError(.notFound, "no class named '\(className)' in the database's schema", location: database.path)
+        guard let cls = schema[className] else {
+            throw PorterError(.notFound, "no class named '\(className)' in the database's schema", location: path)
         }
         if cls.isEmbedded {
-            throw PorterError(.usage, "'\(className)' is an embedded class: its objects are exported inside their parents' documents", location: database.path)
+            throw PorterError(.usage, "'\(className)' is an embedded class: its objects are exported inside their parents' documents", location: path)
         }
         var report = ExportReport()
-        try database.read {
+        try read {
             let (count, floored) = try writeClass(cls, to: output)
             try output.flush()
             report.files.append(ExportReport.ClassFile(className: cls.name, path: output.name, documents: count))
@@ -116,7 +160,7 @@ public final class Exporter {
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
     private func writeClass(_ cls: ObjectSchema, to output: ByteOutput) throws -> (Int, Int) {
         let encoder = try format.makeEncoder(output: output, options: options)
-        let cursor = try ExportCursor(database: database, className: cls.name)
+        let cursor = try source(for: cls)
         let mapper = ExportMapper(cursor: cursor)
         var count = 0
         try cursor.forEachObject { key, values in

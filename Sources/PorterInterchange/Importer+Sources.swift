@@ -1,4 +1,5 @@
 import Foundation
+import PorterRealmFile
 
 extension Importer {
     /// A file, a folder of class files, or standard input.
@@ -13,6 +14,16 @@ extension Importer {
             return
         }
         if isDirectory.boolValue { return try importFolder(source.path, format: format) }
+        if isRealmFile(source.path) {
+            let file: RealmFile
+            do {
+                file = try RealmFile(path: source.path, encryptionKey: realmEncryptionKey)
+            } catch let error as PorterError {
+                problems.add(source: source.path, label: "", message: error.message)
+                return
+            }
+            return try importRealmFile(file)
+        }
         let input: ByteInput
         do {
             input = try ByteInput(path: source.path)

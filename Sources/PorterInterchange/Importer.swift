@@ -27,6 +27,11 @@ public final class Importer {
     public let formats: [DocumentInputFormat]
     /// Mode, unknown-field policy and error limit.
     public let options: ImportOptions
+    /// The 64-byte key of encrypted Realm files among the sources.
+    public var realmEncryptionKey: [UInt8]?
+    /// Whether objects without a primary key keep their `_key` as object key where it is free
+    /// (objects read from a Realm file keep their Realm object keys, so both export the same).
+    @exclusivity(unchecked) var keepObjectKeys = false
 
     // Unchecked exclusivity (here and below): touched for every document, never reentrantly.
     @exclusivity(unchecked) var problems: ImportProblems
@@ -76,7 +81,7 @@ public final class Importer {
 
     /// Runs `body` in a write transaction, completes pending links, and commits only when
     /// nothing went wrong.
-    private func transaction(_ body: () throws -> Void) throws -> ImportReport {
+    func transaction(_ body: () throws -> Void) throws -> ImportReport {
         try database.beginWrite()
         do {
             try body()
@@ -121,7 +126,7 @@ public final class Importer {
     }
 
     /// Reads, checks and writes one document.
-    private func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
+    func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
         let found: ObjectSchema?
         if let last = lastClass, last.name == className {
             found = last.schema
@@ -177,6 +182,9 @@ public final class Importer {
                 try database.update(cls.name, existing, values, policy: options.mode == .merge ? .modified : .all)
                 return existing
             }
+        }
+        if keepObjectKeys, case .int(let key)? = read.label {
+            return try inserter(cls.name).insert(fields: fields, preferredKey: key)
         }
         return try inserter(cls.name).insert(fields: fields)
     }

@@ -218,7 +218,6 @@ final class ObjectReader {
 
     /// Why a map key is not allowed, or nil (the store's rule, checked here to name the entry).
     func mapKeyProblem(_ key: String) -> String? {
-        if key.isEmpty { return "invalid map key '': keys must not be empty" }
         if key.hasPrefix("$") { return "invalid map key '\(abbreviated(key))': keys must not start with '$'" }
         if key.contains(".") { return "invalid map key '\(abbreviated(key))': keys must not contain '.'" }
         if key.utf8.contains(0) { return "invalid map key '\(abbreviated(key))': keys must not contain NUL" }

@@ -15,6 +15,8 @@ final class ClassPlan {
     let columnIndex: [String: Int]
     let primaryKey: Property?
     let insertSQL: String
+    /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
+    let insertWithKeySQL: String
     let selectByKeySQL: String
     let selectAllSQL: String
     /// `SELECT column FROM table WHERE _key = ?`, parallel to `columns` (built once, not per read).
@@ -37,6 +39,7 @@ final class ClassPlan {
         } else {
             insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         }
+        insertWithKeySQL = "INSERT INTO \(table) (\((names + ["_key"]).joined(separator: ", "))) VALUES (\((1...names.count + 1).map { "?\($0)" }.joined(separator: ", ")))"
         let selectList = (["_key"] + names).joined(separator: ", ")
         selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
         selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"

@@ -23,6 +23,9 @@ public final class BulkInserter {
     /// The collection properties with their statements and positions.
     private var collections: [CollectionSlot] = []
     private let primaryKeyPosition: Int?
+    /// The insert with an explicit object key, and a key probe, prepared on first use.
+    private var insertWithKeyStatement: SQLiteStatement?
+    private var existsStatement: SQLiteStatement?
 
     /// Prepares the statements for `className` (top-level or embedded).
     public init(database: Database, className: String) throws {
@@ -55,23 +58,23 @@ public final class BulkInserter {
     /// `ObjectSchema.properties` lists them; nil takes the default); returns its key.
     /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
     public func insert(fields: [Value?]) throws -> ObjectKey {
+        try insert(fields: fields, preferredKey: nil)
+    }
+
+    /// Inserts one object, under `preferredKey` when the class has no primary key and no object
+    /// holds that key yet (so an object read from a Realm file keeps its object key, which exports
+    /// write as `_key`); otherwise under a new key. Returns the key used.
+    public func insert(fields: [Value?], preferredKey: Int64?) throws -> ObjectKey {
         try database.requireWrite()
         guard fields.count == plan.schema.properties.count else {
             throw PorterError(.usage, "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
         }
-        // Indexes rather than `enumerated()`: iterating `Property` values would copy each one.
-        for i in 0..<columnTypes.count {
-            if let value = fields[columnPositions[i]] {
-                if case .object = value {
-                    try bind(value, plan.columns[i], insertStatement, Int32(i + 1))
-                } else {
-                    StorageCodec.bind(value, type: columnTypes[i], to: insertStatement, at: Int32(i + 1))
-                }
-            } else {
-                try bind(Database.defaultValue(for: plan.columns[i]), plan.columns[i], insertStatement, Int32(i + 1))
-            }
+        if let preferredKey, plan.primaryKey == nil, try insertWithKey(fields, preferredKey) {
+            // Inserted under the preferred key.
+        } else {
+            try bindColumns(fields, to: insertStatement)
+            try step(insertStatement, primaryKeyPosition.flatMap { fields[$0] })
         }
-        try step(insertStatement, primaryKeyPosition.flatMap { fields[$0] })
         let key = ObjectKey(database.connection.lastInsertRowID)
         for collection in collections {
             // `collection.property` is read in place: a local `Property` would copy its strings.
@@ -79,6 +82,43 @@ public final class BulkInserter {
             try writeCollection(key, collection.property, value, collection.statement)
         }
         return key
+    }
+
+    /// Binds the column values (by position in the class's declared properties).
+    private func bindColumns(_ fields: [Value?], to statement: SQLiteStatement) throws {
+        // Indexes rather than `enumerated()`: iterating `Property` values would copy each one.
+        for i in 0..<columnTypes.count {
+            if let value = fields[columnPositions[i]] {
+                if case .object = value {
+                    try bind(value, plan.columns[i], statement, Int32(i + 1))
+                } else {
+                    StorageCodec.bind(value, type: columnTypes[i], to: statement, at: Int32(i + 1))
+                }
+            } else {
+                try bind(Database.defaultValue(for: plan.columns[i]), plan.columns[i], statement, Int32(i + 1))
+            }
+        }
+    }
+
+    /// Inserts under an explicit key; false when the key is taken (nothing was inserted).
+    private func insertWithKey(_ fields: [Value?], _ key: Int64) throws -> Bool {
+        if insertWithKeyStatement == nil { insertWithKeyStatement = try database.connection.prepare(plan.insertWithKeySQL) }
+        guard let statement = insertWithKeyStatement else { return false }
+        // An embedded object bound as a column is inserted while binding: probe the key first so
+        // a taken key never leaves one behind.
+        guard try !exists(key) else { return false }
+        try bindColumns(fields, to: statement)
+        statement.bind(Int32(columnTypes.count + 1), int: key)
+        try step(statement, nil)
+        return true
+    }
+
+    private func exists(_ key: Int64) throws -> Bool {
+        if existsStatement == nil { existsStatement = try database.connection.prepare(plan.existsSQL) }
+        guard let statement = existsStatement else { return false }
+        statement.bind(1, int: key)
+        defer { sqlite3_reset(statement.handle) }
+        return try statement.step()
     }
 
     /// Inserts one object: `values` by property name (missing ones take their default); returns its key.

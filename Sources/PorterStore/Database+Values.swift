@@ -169,15 +169,16 @@ extension Database {
         return try stmt.step()
     }
 
-    /// Validates a map key: non-empty, no `.`, not starting with `$` (they would break MongoDB paths).
+    /// Validates a map key: no `.`, not starting with `$` (realm-core's rule: they would break
+    /// MongoDB paths; an empty key is allowed, as in realm-core), no NUL.
     func checkMapKey(_ key: String, _ plan: ClassPlan, _ property: Property) throws {
         try checkMapKey(key, at: plan.path(property))
     }
 
     /// Validates a map key (of a map property or of a dictionary nested in a `mixed`) at `location`.
     func checkMapKey(_ key: String, at location: String) throws {
-        if key.isEmpty || key.contains(".") || key.hasPrefix("$") || key.contains("\0") {
-            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must be non-empty, contain no '.' or NUL, and not start with '$'", location: location)
+        if key.contains(".") || key.hasPrefix("$") || key.contains("\0") {
+            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must contain no '.' or NUL, and not start with '$'", location: location)
         }
     }
 }

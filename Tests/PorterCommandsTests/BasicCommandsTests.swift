@@ -44,7 +44,7 @@ import Testing
     @Test func errorsBecomeOneLineOnStderrWithExitCode1() throws {
         let run = CapturedOutput.run(["inspect", "/nonexistent/x.realm"])
         #expect(run.status == 1)
-        #expect(run.output.stderr == "porter: error: /nonexistent/x.realm: no such database file")
+        #expect(run.output.stderr == "porter: error: /nonexistent/x.realm: no such file")
     }
 
     @Test func argumentErrorsAreUsageErrors() {

@@ -116,7 +116,7 @@ import Testing
             for command in ["inspect", "schema"] {
                 let run = try PorterBinary.run([command, path.path])
                 expectCleanFailure(run, mentions: name)
-                #expect(run.stderr.contains("not a Porter database"), "\(name): \(run.stderr)")
+                #expect(run.stderr.contains("not a Porter or Realm file"), "\(name): \(run.stderr)")
             }
             #expect(try Data(contentsOf: path) == bytes, "\(name) was modified")
             #expect(!FileManager.default.fileExists(atPath: path.path + "-wal"))

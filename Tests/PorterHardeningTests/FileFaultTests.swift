@@ -51,10 +51,10 @@ struct FileFaultTests {
         let (db, export) = try setUp(dir)
         let text = dir.path("notes.porter")
         try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: text))
-        try refuseEverywhere(text, dir, export: export, expecting: "not a Porter database")
+        try refuseEverywhere(text, dir, export: export, expecting: "not a Porter")
         let empty = dir.path("empty.porter")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        try refuseEverywhere(empty, dir, export: export, expecting: "not a Porter database")
+        try refuseEverywhere(empty, dir, export: export, expecting: "not a Porter")
         // An SQLite file of another application: the Porter application id patched away.
         let foreign = try dir.copyDatabase(db, to: "foreign.porter")
         try patch(foreign, at: 68, [0x41, 0x42, 0x43, 0x44])

@@ -1,0 +1,153 @@
+import Foundation
+import PorterRealmFile
+
+extension Importer {
+    /// Whether a source is a Realm file: `T-DB` at offset 16, or, when a key was given, a file
+    /// of whole 4096-byte pages that is no other known kind (an encrypted Realm file looks like noise).
+    func isRealmFile(_ path: String) -> Bool {
+        switch StoredFileKind.of(path: path) {
+        case .realmFile: return true
+        case .porterDatabase: return false
+        case .other:
+            guard realmEncryptionKey != nil, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return false }
+            return size > 0 && size % 4096 == 0
+        }
+    }
+
+    /// Every top-level class of a Realm file, as documents in the shape of its export (links by
+    /// primary key or `_key`, embedded objects nested, links in `mixed` as DBRefs), read by the
+    /// database's schema with the same rules, modes and errors as any other source.
+    func importRealmFile(_ file: RealmFile) throws {
+        report.sources.append(file.path)
+        keepObjectKeys = true
+        defer { keepObjectKeys = false }
+        let documents = RealmDocuments(file: file)
+        let tables = file.tables.filter { !$0.isEmbedded }
+        let order = dependencyOrder(tables.map(\.name))
+        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) }) where !problems.isFull {
+            guard database.schema[table.name] != nil else {
+                problems.add(source: file.path, label: "", message: "class '\(abbreviated(table.name))' of the Realm file is not in the database's schema")
+                continue
+            }
+            var number = 0
+            try file.forEachObject(in: table) { object in
+                guard !problems.isFull else { return }
+                number += 1
+                let document = try documents.document(object, table)
+                try importDocument(DecodedDocument(className: table.name, label: "\(table.name)#\(number)", document: document),
+                                   className: table.name, source: file.path)
+            }
+        }
+    }
+}
+
+/// A Realm file's objects as import documents.
+struct RealmDocuments {
+    let file: RealmFile
+    private var tables: [String: RealmTable] = [:]
+
+    init(file: RealmFile) {
+        self.file = file
+        for table in file.tables { tables[table.name] = table }
+    }
+
+    /// One object (top-level or embedded) as a document.
+    func document(_ object: RealmObject, _ table: RealmTable) throws -> Document {
+        try document(key: object.key, values: object.values, table)
+    }
+
+    private func document(key: Int64, values: [RealmValue], _ table: RealmTable) throws -> Document {
+        var fields: [(key: String, value: DocumentValue)] = []
+        fields.reserveCapacity(values.count + 1)
+        if table.primaryKey == nil && !table.isEmbedded { fields.append(("_key", .int64(key))) }
+        for i in 0..<min(values.count, table.properties.count) {
+            let property = table.properties[i]
+            fields.append((property.name, try value(values[i], mixed: property.type == .mixed)))
+        }
+        return Document(fields)
+    }
+
+    private func value(_ stored: RealmValue, mixed: Bool) throws -> DocumentValue {
+        switch stored {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int64(i)
+        case .float(let f): return .double(Double(f))
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .binary(let d): return .binary(d, subtype: 0)
+        case .timestamp(let seconds, let nanoseconds): return .dateTime(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case .decimal128(let d): return .decimal128(d)
+        case .objectId(let o): return .objectId(o)
+        case .uuid(let u): return .binary(withUnsafeBytes(of: u.uuid) { Data($0) }, subtype: 4)
+        case .link(let className, let key):
+            let id = try exportedKey(className, key)
+            return mixed ? .dbRef(className: className, id: id) : id
+        case .embedded(let className, let key, let values):
+            guard let table = tables[className] else {
+                throw PorterError(.notADatabase, "an embedded object of class \(className), which the file does not have", location: file.path)
+            }
+            return .document(try document(key: key, values: values, table))
+        case .list(let elements), .set(let elements):
+            return .array(try elements.map { try value($0, mixed: mixed) })
+        case .dictionary(let entries):
+            return .document(Document(try entries.map { (key: $0.key, value: try value($0.value, mixed: mixed)) }))
+        }
+    }
+
+    /// How a document names a link target: its primary key, or its `_key` (the object key).
+    private func exportedKey(_ className: String, _ key: Int64) throws -> DocumentValue {
+        guard let table = tables[className] else {
+            throw PorterError(.notADatabase, "a stored link points to class \(className), which the file does not have", location: file.path)
+        }
+        guard table.primaryKey != nil else { return .int64(key) }
+        guard let pk = try file.primaryKeyValue(in: table, key: key) else {
+            throw PorterError(.notADatabase, "a stored link points to \(className) \(key), which does not exist", location: file.path)
+        }
+        return try value(pk, mixed: false)
+    }
+}
+
+extension Importer {
+    /// Imports every object of a Realm file in one transaction, all or nothing.
+    @discardableResult
+    public func run(realmFile: RealmFile) throws -> ImportReport {
+        try transaction { try importRealmFile(realmFile) }
+    }
+}
+
+/// A Realm file's objects in a Porter database in a private temporary folder, for the operations
+/// that work on a Porter database (data-aware diffs, migrations). The folder is removed by
+/// ``remove()`` or when the value is released.
+public final class RealmScratchDatabase {
+    /// The database holding the Realm file's objects.
+    public private(set) var database: Database?
+    /// The private folder.
+    public let folder: String
+
+    /// Copies `file` (with `schema`, default the file's) into a new temporary Porter database.
+    public init(_ file: RealmFile, schema: Schema? = nil) throws {
+        let template = NSTemporaryDirectory() + "/porter-realm-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            throw PorterError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))", location: NSTemporaryDirectory())
+        }
+        folder = String(cString: made)
+        do {
+            let db = try Database.create(at: folder + "/copy.porter", schema: schema ?? file.schema)
+            try Importer(database: db, formats: []).run(realmFile: file)
+            database = db
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+
+    /// Closes the database and removes the folder.
+    public func remove() {
+        database = nil
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    deinit { remove() }
+}
