@@ -3,6 +3,10 @@ import Foundation
 extension Realm {
     /// Imports a fixture, first migrating it when it is older than the realm's schema.
     func importFixtures(from source: FixtureSource, options: ImportOptions) throws {
+        var options = options
+        // A typed model's every non-optional `@Persisted` property has a Swift initial value
+        // (the one written, or the type's that `@Persisted` gives), so a fixture may leave it out.
+        if !configuration.objectTypes.isEmpty { options.fillMissing = true }
         let current = database.schema.version
         guard let header = source.header(schema: database.schema, schemaNeededBelow: current),
               let version = header.schemaVersion, version < current else {

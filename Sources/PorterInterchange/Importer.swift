@@ -90,6 +90,10 @@ public final class Importer {
             try body()
             if !problems.isFull { try completePendingLinks() }
             reportSkipped()
+            if !reader.filled.isEmpty {
+                let fields = reader.filled.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                report.warnings.append("warning: --fill-missing gave missing required fields their zero value: " + fields.joined(separator: ", "))
+            }
             guard problems.isEmpty else { throw problems.failure(database: database.path) }
             try database.commitWrite()
         } catch {
