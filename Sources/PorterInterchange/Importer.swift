@@ -36,6 +36,8 @@ public final class Importer {
     @exclusivity(unchecked) var report = ImportReport()
     /// Files of the sources that hold no documents Porter reads (reported, never silent).
     var skipped: [String] = []
+    /// The sources as the caller named them, for messages about all of them.
+    private var requested: [String] = []
     /// Called every few hundred documents with the number read so far.
     public var progress: ((Int) -> Void)?
     @exclusivity(unchecked) private var documentsRead = 0
@@ -66,7 +68,8 @@ public final class Importer {
     ///   store's error when the database itself fails.
     @discardableResult
     public func run(_ sources: [ImportSource], format: String? = nil) throws -> ImportReport {
-        try transaction {
+        requested = sources.map(\.path)
+        return try transaction {
             for source in sources where !problems.isFull {
                 try importSource(source, format: format)
             }
@@ -106,10 +109,10 @@ public final class Importer {
     /// Skipped files are warnings, or the error when nothing was imported at all: a folder of
     /// files Porter did not use must not look like a successful empty import.
     private func reportSkipped() {
-        let names = skipped.map { abbreviated($0) }
+        let names = skipped
         if report.totalDocuments == 0, !names.isEmpty, problems.isEmpty {
             let shown = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", … (\(names.count) in all)" : "")
-            problems.add(source: report.sources.first ?? "", label: "", message: "no documents imported: the source holds only files Porter does not read: \(shown)")
+            problems.add(source: requested.joined(separator: ", "), label: "", message: "no documents imported: the source holds only files Porter does not read: \(shown)")
             return
         }
         for name in names { report.warnings.append("warning: \(name): skipped (not a .bson, .json or .metadata.json file of a class in the schema)") }
