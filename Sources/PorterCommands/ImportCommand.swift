@@ -84,9 +84,28 @@ public struct ImportCommand: OutputCommand {
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
         importer.progress = progress.map { line in { line.update($0) } }
         defer { progress?.finish() }
+        if let fixture = olderFixture(db) {
+            // As realm.importFixtures does: migrated when it carries its schema, else refused.
+            let options = ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
+            let before = try db.schema.classes.filter { !$0.isEmbedded }.map { ($0.name, try db.count($0.name)) }
+            _ = try db.importFixtures(migratingOlderAt: URL(fileURLWithPath: fixture), options: options)
+            var report = ImportReport()
+            for (name, count) in before { report.documents.append((name, try db.count(name) - count)) }
+            report.documents.removeAll { $0.count == 0 }
+            report.sources = [fixture]
+            return report
+        }
         var all = sources.map { ImportSource(path: $0, className: className) }
         if let archive { all.append(ImportSource(path: archive, format: "archive")) }
         return try importer.run(all, format: format)
+    }
+
+    /// The single source when it is a JSON fixture older than the database's schema.
+    private func olderFixture(_ db: Database) -> String? {
+        guard sources.count == 1, archive == nil, let only = sources.first, only != "-" else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: only, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return db.olderFixtureVersion(at: URL(fileURLWithPath: only)) != nil ? only : nil
     }
 
     /// Opens the database (applying --schema), or creates it with --create.

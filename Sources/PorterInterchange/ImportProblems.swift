@@ -45,6 +45,9 @@ public struct ImportReport: Sendable, Equatable {
     /// Warning lines for the user (index differences, skipped files, filled fields).
     public var warnings: [String] = []
 
+    /// An empty report.
+    public init() {}
+
     /// Total documents read.
     public var totalDocuments: Int { documents.reduce(0) { $0 + $1.count } }
 
