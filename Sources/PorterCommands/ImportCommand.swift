@@ -30,7 +30,7 @@ public struct ImportCommand: OutputCommand {
     /// A mongodump archive file (`--archive` alone: stdin).
     @Option(name: .long, help: "A mongodump archive to import (plain or gzip); '--archive' alone reads it from stdin.") public var archive: String?
     /// Zero values for missing required fields.
-    @Flag(name: .long, help: "Give missing required fields their type's zero value (with one warning per field) instead of failing.") public var fillMissing = false
+    @Flag(name: .long, help: "Give missing required fields their type's zero value (counted per field in one warning) instead of failing.") public var fillMissing = false
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// The class of single-class sources.
