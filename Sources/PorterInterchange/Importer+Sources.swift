@@ -165,6 +165,9 @@ extension Importer {
         do {
             // Gzip is recognized by its magic bytes, whatever the file is called.
             if GzipDetection.isGzip(try input.peek(2)) { input = try ByteInput(gunzipping: input) }
+            if let kind = GzipDetection.unsupportedContainer(try input.peek(8)) {
+                throw PorterError(.invalidInput, "this is \(kind), which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first")
+            }
             reader = try chooseFormat(format, input: input, extensionHint: extensionHint)
         } catch let error as PorterError {
             problems.add(source: input.name, label: "", message: error.message)

@@ -256,6 +256,14 @@ import Testing
         #expect(try db.count("Dog") == 1)
     }
 
+    @Test func otherCompressedFormatsAreNamed() throws {
+        let db = try Self.database()
+        #expect(importLines(db, Data([0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0]), name: "Dog.bson")
+                == ["Dog.bson: this is a zstd file, which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first"])
+        #expect(importLines(db, Data([0x50, 0x4B, 0x03, 0x04, 1, 2, 3, 4]), name: "dump.json").first?.hasPrefix("dump.json: this is a zip archive") == true)
+        #expect(try db.count("Dog") == 0)
+    }
+
     @Test func corruptGzipIsOneLineAndNothingIsWritten() throws {
         let db = try Self.database()
         var bytes = try Self.gzip(Self.dog(1, "Rex") + Self.dog(2, "Fido"))
