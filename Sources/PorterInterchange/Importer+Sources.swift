@@ -37,7 +37,7 @@ extension Importer {
     /// `.metadata.json` files excepted; `.gz` files decompressed), in link order; each file's class
     /// comes from its name. A mongodump root folder (one subfolder per database) imports the
     /// database named by `--db`, or its only one.
-    private func importFolder(_ folder: String, format: String?) throws {
+    private func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false) throws {
         let listing: DumpFolder
         do {
             listing = try DumpFolder(path: folder)
@@ -45,10 +45,15 @@ extension Importer {
             problems.add(source: folder, label: "", message: error.message)
             return
         }
-        if listing.classFiles.isEmpty, !listing.databases.isEmpty {
+        // A dump root may hold mongodump's own `prelude.json` and an `oplog.bson` beside its
+        // database folders: they are bookkeeping, not collections.
+        let bookkeeping: Set<String> = ["prelude.json", "oplog.bson"]
+        if !listing.databases.isEmpty,
+           listing.classFiles.allSatisfy({ bookkeeping.contains(URL(fileURLWithPath: $0.path).lastPathComponent) }) {
+            skipped += listing.classFiles.map(\.path)
             return try importDumpRoot(listing, format: format)
         }
-        if let db = options.dumpDatabase, listing.classFiles.isEmpty {
+        if let db = options.dumpDatabase, !inDumpRoot {
             problems.add(source: folder, label: "", message: "--db \(db): this folder is not a mongodump root (it has no database subfolders holding .bson files)")
             return
         }
@@ -97,7 +102,7 @@ extension Importer {
         skipped += listing.skipped
         skipped += listing.databases.filter { $0.name != chosen }.map(\.path)
         guard let folder = listing.databases.first(where: { $0.name == chosen }) else { return }
-        try importFolder(folder.path, format: format)
+        try importFolder(folder.path, format: format, inDumpRoot: true)
     }
 
     /// Compares a metadata file's indexes with the class's indexed properties (warnings only).

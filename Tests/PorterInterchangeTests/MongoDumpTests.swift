@@ -101,9 +101,17 @@ import Testing
     @Test func dumpRootUsesItsOnlyDatabaseOrDb() throws {
         let dir = try TempDir()
         try Self.databaseFolder(dir.path("one/sales"))
+        // Newer mongodumps write a prelude.json beside the database folders.
+        try Self.write(Array(#"{"ServerVersion":"7.0.2","ToolVersion":"100.9.0"}"#.utf8), to: dir.path("one/prelude.json"))
         let db = try Self.database()
-        #expect(Self.run(db, [ImportSource(path: dir.path("one"))]).1.isEmpty)
+        let (oneReport, oneLines) = Self.run(db, [ImportSource(path: dir.path("one"))])
+        #expect(oneLines.isEmpty, "\(oneLines)")
+        #expect(oneReport?.warnings.count == 1)
         #expect(try db.count("Dog") == 2)
+        // --db on a database folder (not a root) says so.
+        let plain = try Self.database()
+        #expect(Self.run(plain, [ImportSource(path: dir.path("one/sales"))], options: ImportOptions(dumpDatabase: "sales")).1
+                == ["\(dir.path("one/sales")): --db sales: this folder is not a mongodump root (it has no database subfolders holding .bson files)"])
 
         try Self.databaseFolder(dir.path("two/sales"))
         try Self.databaseFolder(dir.path("two/weather"))
@@ -234,6 +242,78 @@ import Testing
         #expect(lines.isEmpty, "\(lines)")
         #expect(report?.warnings == [])
         #expect(try counts(again) == counts(db))
+    }
+
+    /// The fields of a flat BSON document (strings, booleans, int32, int64), read independently.
+    static func flatFields(_ bytes: ArraySlice<UInt8>) -> [String: String] {
+        var fields: [String: String] = [:]
+        var i = bytes.startIndex + 4
+        func int(_ at: Int, _ width: Int) -> Int64 {
+            (0..<width).reduce(Int64(0)) { $0 | Int64(bytes[at + $1]) << (8 * Int64($1)) }
+        }
+        while bytes[i] != 0 {
+            let type = bytes[i]
+            let keyEnd = bytes[(i + 1)...].firstIndex(of: 0)!
+            let key = String(decoding: bytes[(i + 1)..<keyEnd], as: UTF8.self)
+            i = keyEnd + 1
+            switch type {
+            case 0x02:
+                let n = Int(int(i, 4))
+                fields[key] = "s:" + String(decoding: bytes[(i + 4)..<(i + 3 + n)], as: UTF8.self)
+                i += 4 + n
+            case 0x08: fields[key] = "b:\(bytes[i])"; i += 1
+            case 0x10: fields[key] = "i32:\(Int32(truncatingIfNeeded: int(i, 4)))"; i += 4
+            case 0x12: fields[key] = "i64:\(int(i, 8))"; i += 8
+            default: Issue.record("unexpected type \(type) in an archive header"); return fields
+            }
+        }
+        return fields
+    }
+
+    @Test func porterArchivesFollowTheSpecification() throws {
+        let db = try Self.database()
+        try db.write {
+            try db.create("Dog", ["_id": .int(1), "name": .string("Rex")])
+            try db.create("Dog", ["_id": .int(2), "name": .string("Fido")])
+        }
+        let memory = ByteOutput(memoryNamed: "a.archive")
+        let exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "bson"))
+        _ = try exporter.export(toArchive: memory, databaseName: "app")
+        let bytes = Array(memory.collected)
+        var i = 0
+        func next() -> ArraySlice<UInt8>? {
+            let n = Int(UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+            if n == 0xFFFF_FFFF { i += 4; return nil }
+            defer { i += n }
+            return bytes[i..<(i + n)]
+        }
+        #expect(Array(bytes[0..<4]) == [0x6D, 0xE2, 0x99, 0x81])
+        i = 4
+        let header = Self.flatFields(try #require(next()))
+        #expect(header["version"] == "s:0.1" && header["concurrent_collections"] == "i32:1")
+        var metadata: [[String: String]] = []
+        while let doc = next() { metadata.append(Self.flatFields(doc)) }
+        #expect(metadata.map { $0["collection"] } == ["s:Dog", "s:Person"])
+        #expect(metadata.allSatisfy { $0["db"] == "s:app" && $0["type"] == "s:collection" && $0["size"] != nil })
+        #expect(metadata.first?["metadata"]?.contains(#""name":"name_1""#) == true)
+        // Dog: namespace header, its two documents, terminator, EOF header with the CRC, terminator.
+        let segment = Self.flatFields(try #require(next()))
+        #expect(segment == ["db": "s:app", "collection": "s:Dog", "EOF": "b:0", "CRC": "i64:0"])
+        var documents: [UInt8] = []
+        while let doc = next() { documents += doc }
+        #expect(documents == (try documentsOf(db)))
+        let eof = Self.flatFields(try #require(next()))
+        #expect(eof == ["db": "s:app", "collection": "s:Dog", "EOF": "b:1", "CRC": "i64:\(Int64(bitPattern: MongoArchiveBuilder.crc64(documents)))"])
+        #expect(next() == nil)
+        // Person is empty: only its EOF header (CRC 0) and terminator.
+        #expect(Self.flatFields(try #require(next())) == ["db": "s:app", "collection": "s:Person", "EOF": "b:1", "CRC": "i64:0"])
+        #expect(next() == nil)
+        #expect(i == bytes.count)
+    }
+
+    /// The BSON export of Dog, for comparing with the archive's documents.
+    func documentsOf(_ db: Database) throws -> [UInt8] {
+        Array(try exportClass(db, "Dog", format: "bson"))
     }
 
     @Test func metadataFilesHaveMongodumpsForm() throws {
