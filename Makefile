@@ -1,7 +1,7 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev
-PKGCONF := libbson-1.0 json-c sqlite3 libcrypto
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev
+PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
 DEMO_DIR ?= .build/demo

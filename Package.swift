@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "PorterModel"),
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
@@ -41,7 +42,7 @@ let package = Package(
         // Reads Realm Core files natively (no realm-core); the only libcrypto user (encrypted files).
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
-        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
+        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile", "CZlib"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "CJSONC"]),
         .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),

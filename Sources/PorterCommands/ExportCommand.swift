@@ -2,16 +2,22 @@ import ArgumentParser
 import Foundation
 import Porter
 
-/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical] [--class C …] [--array]`.
+/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical] [--class C …] [--array]
+/// [--gzip] [--archive[=FILE]] [--db NAME] [--quiet]`.
 public struct ExportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a database as BSON, Extended JSON or plain JSON: schema.json plus one file per top-level class.")
+        abstract: "Export a database as BSON, Extended JSON or plain JSON: schema.json plus one file per top-level class.",
+        discussion: """
+            BSON exports are mongodump folders: <Class>.bson and <Class>.metadata.json (the indexes of \
+            indexed properties) per class, gzipped with --gzip; --archive=FILE writes one mongodump archive \
+            instead ('--archive' alone: stdout). mongorestore reads both; collections are named after classes.
+            """)
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The output folder, or `-` for standard output (with exactly one --class).
-    @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String
+    @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String?
     /// The format name.
     @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON) or ejson-canonical.") public var format: String = "bson"
     /// Classes to export.
@@ -22,6 +28,14 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults) for schema.json.", valueName: "models.json")) public var models: String?
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
+    /// Gzip the files.
+    @Flag(name: .long, help: "Gzip every class and metadata file (Class.bson.gz, as mongodump --gzip), or the archive.") public var gzip = false
+    /// A mongodump archive instead of a folder.
+    @Option(name: .long, help: "Write one mongodump archive to this file instead of a folder ('--archive' alone: stdout).") public var archive: String?
+    /// The database name inside the archive.
+    @Option(name: .customLong("db"), help: "The database name recorded in an archive (default: the database file's name without extension).") public var dumpDatabase: String?
+    /// No progress line.
+    @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// ArgumentParser requirement.
     public init() {}
 
@@ -31,21 +45,35 @@ public struct ExportCommand: OutputCommand {
         if array && outputFormat.fileExtension != "json" {
             throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
         }
-        let exportOptions = ExportOptions(classes: classes, array: array)
+        let exportOptions = ExportOptions(classes: classes, array: array, gzip: gzip)
         let exporter: Exporter
+        let count: (String) throws -> Int
         switch try StoreFile.open(database, encryption: encryption) {
         case .porter(let db):
             exporter = Exporter(database: db, format: outputFormat, options: exportOptions)
+            count = { try db.count($0) }
         case .realm(let file):
             let schema = StoreFile.realm(file).schema(models: try loadModels(models), notes: output.err)
             exporter = Exporter(realmFile: file, schema: schema, format: outputFormat, options: exportOptions)
+            count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
+        let progress = ProgressLine.make(verb: "exported", quiet: quiet)
+        if let progress {
+            progress.total = try exporter.exportedClasses().reduce(0) { $0 + (try count($1.name)) }
+            exporter.progress = { progress.update($0) }
+        }
+        defer { progress?.finish() }
+        if let archive {
+            guard out == nil else { throw PorterError(.usage, "--archive writes one file: leave out --out") }
+            return try exportArchive(exporter, to: archive, output: output)
+        }
+        guard let out else { throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]") }
         if out == "-" {
             guard classes.count == 1, let className = classes.first else {
                 throw PorterError(.usage, "--out - streams exactly one class: pass one --class")
             }
             let stdout = ByteOutput.standardOutput()
-            let report = try exporter.export(className: className, to: stdout)
+            let report = try exporter.export(className: className, to: gzip ? try ByteOutput(gzipInto: stdout) : stdout)
             for warning in report.warnings { output.err(warning) }
             return
         }
@@ -56,6 +84,32 @@ public struct ExportCommand: OutputCommand {
             output.out("  \(file.path)  \(file.documents) \(file.className)")
         }
         if let schemaPath = report.schemaPath { output.out("  \(schemaPath)  schema") }
+        for warning in report.warnings { output.err(warning) }
+    }
+
+    /// Writes a mongodump archive to a file (complete or not at all) or to stdout.
+    private func exportArchive(_ exporter: Exporter, to path: String, output: CommandOutput) throws {
+        let name = dumpDatabase ?? URL(fileURLWithPath: database).deletingPathExtension().lastPathComponent
+        if path == "-" {
+            let report = try exporter.export(toArchive: ByteOutput.standardOutput(), databaseName: name)
+            for warning in report.warnings { output.err(warning) }
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        let report: ExportReport
+        do {
+            report = try exporter.export(toArchive: try ByteOutput.creatingFile(at: temp, name: path), databaseName: name)
+            guard rename(temp, path) == 0 else {
+                throw PorterError(.io, "cannot move the finished archive into place: \(String(cString: strerror(errno)))", location: path)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+        let total = report.files.reduce(0) { $0 + $1.documents }
+        output.out("Exported \(total) document\(total == 1 ? "" : "s") from \(database) as a mongodump archive\(gzip ? " (gzip)" : "") of database '\(name)' to \(path):")
+        for file in report.files { output.out("  \(file.className)  \(file.documents)") }
         for warning in report.warnings { output.err(warning) }
     }
 }

@@ -2,23 +2,37 @@ import ArgumentParser
 import Foundation
 import Porter
 
-/// `porter import DB SOURCE… [--schema S.json] [--create] [--format auto|bson|ejson|json]
-/// [--class C] [--mode insert|upsert|merge] [--ignore-unknown] [--max-errors N]`.
+/// `porter import DB SOURCE… [--schema S.json] [--create] [--format auto|bson|ejson|json|archive]
+/// [--class C] [--db NAME] [--archive[=FILE]] [--mode insert|upsert|merge] [--ignore-unknown]
+/// [--fill-missing] [--max-errors N] [--quiet]`.
 public struct ImportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import BSON, Extended JSON, plain JSON or fixture files into a database, all or nothing.")
+        abstract: "Import BSON, Extended JSON, plain JSON, fixture files or mongodump output into a database, all or nothing.",
+        discussion: """
+            Reads Porter export folders, mongodump output (a dump root with one folder per database, \
+            a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \
+            plain or gzip), mongoexport JSON and fixture files. Gzip and archives are recognized by content.
+            """)
     /// The database file.
     @Argument(help: "The database file.") public var database: String
     /// Files, export folders, or `-`.
-    @Argument(help: "Export folders, .bson or .json files, fixture files, or '-' for stdin (with --class).") public var sources: [String]
+    @Argument(help: "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, or '-' for stdin (with --class).") public var sources: [String] = []
     /// The schema for --create (or to open with).
     @Option(name: .long, help: "Schema file: creates the database with --create, or is applied when opening it.") public var schema: String?
     /// Create the database when missing.
     @Flag(name: .long, help: "Create the database when it does not exist (from --schema or the export folder's schema.json).") public var create = false
     /// Input format.
-    @Option(name: .long, help: "auto (default: by extension and content), bson, ejson or json.") public var format: String = "auto"
+    @Option(name: .long, help: "auto (default: by content and extension), bson, ejson, json or archive.") public var format: String = "auto"
+    /// The database of a mongodump root folder or archive holding several.
+    @Option(name: .customLong("db"), help: "The database to import from a mongodump root folder or archive that holds several.") public var dumpDatabase: String?
+    /// A mongodump archive file (`--archive` alone: stdin).
+    @Option(name: .long, help: "A mongodump archive to import (plain or gzip); '--archive' alone reads it from stdin.") public var archive: String?
+    /// Zero values for missing required fields.
+    @Flag(name: .long, help: "Give missing required fields their type's zero value (counted per field in one warning) instead of failing.") public var fillMissing = false
+    /// No progress line.
+    @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// The class of single-class sources.
     @Option(name: .customLong("class"), help: "The class of single-class files and stdin (default: from the file name).") public var className: String?
     /// insert, upsert or merge.
@@ -39,6 +53,9 @@ public struct ImportCommand: OutputCommand {
         if sources.contains("-") && className == nil {
             throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
         }
+        if sources.isEmpty && archive == nil {
+            throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
+        }
         var created = false
         let report: ImportReport
         do {
@@ -54,6 +71,7 @@ public struct ImportCommand: OutputCommand {
             if created { removeDatabaseFiles() }
             throw error
         }
+        for warning in report.warnings { output.err(warning) }
         output.out("Imported \(report.summary) into \(database) (mode \(importMode.rawValue))")
     }
 
@@ -61,8 +79,33 @@ public struct ImportCommand: OutputCommand {
         let (db, isNew) = try openOrCreate()
         created = isNew
         let importer = Importer(database: db, formats: InterchangeFormats.input,
-                                options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors))
-        return try importer.run(sources.map { ImportSource(path: $0, className: className) }, format: format)
+                                options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
+                                                       dumpDatabase: dumpDatabase, fillMissing: fillMissing))
+        let progress = ProgressLine.make(verb: "imported", quiet: quiet)
+        importer.progress = progress.map { line in { line.update($0) } }
+        defer { progress?.finish() }
+        if let fixture = olderFixture(db) {
+            // As realm.importFixtures does: migrated when it carries its schema, else refused.
+            let options = ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
+            let before = try db.schema.classes.filter { !$0.isEmbedded }.map { ($0.name, try db.count($0.name)) }
+            _ = try db.importFixtures(migratingOlderAt: URL(fileURLWithPath: fixture), options: options)
+            var report = ImportReport()
+            for (name, count) in before { report.documents.append((name, try db.count(name) - count)) }
+            report.documents.removeAll { $0.count == 0 }
+            report.sources = [fixture]
+            return report
+        }
+        var all = sources.map { ImportSource(path: $0, className: className) }
+        if let archive { all.append(ImportSource(path: archive, format: "archive")) }
+        return try importer.run(all, format: format)
+    }
+
+    /// The single source when it is a JSON fixture older than the database's schema.
+    private func olderFixture(_ db: Database) -> String? {
+        guard sources.count == 1, archive == nil, let only = sources.first, only != "-" else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: only, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return db.olderFixtureVersion(at: URL(fileURLWithPath: only)) != nil ? only : nil
     }
 
     /// Opens the database (applying --schema), or creates it with --create.

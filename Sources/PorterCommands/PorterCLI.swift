@@ -19,6 +19,17 @@ public struct PorterCLI: ParsableCommand {
 
     /// Creates the command (ArgumentParser requirement).
     public init() {}
+
+    /// The arguments with a bare `--archive` (mongodump's spelling for stdin or stdout) written
+    /// as `--archive=-`, since an option's value cannot be optional in ArgumentParser.
+    public static func normalized(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        for argument in arguments {
+            if argument == "--" { return out + arguments[out.count...] }
+            out.append(argument == "--archive" ? "--archive=-" : argument)
+        }
+        return out
+    }
 }
 
 /// Where commands write: stdout and stderr by default, memory in in-process tests.

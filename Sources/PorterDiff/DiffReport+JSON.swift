@@ -8,7 +8,7 @@ extension DiffReport {
         }
         let summary = JSONValue.object([
             "changes": .number(entries.count), "automatic": .number(count(.automatic)),
-            "migration": .number(count(.migration)), "destructive": .number(count(.destructive)),
+            "migration": .number(count(.migration)), "converted": .number(count(.converted)), "destructive": .number(count(.destructive)),
             "needsMigration": .bool(needsMigration),
         ])
         let changes = entries.map { entry -> JSONValue in

@@ -8,7 +8,7 @@ extension DiffReport {
         if entries.isEmpty {
             lines.append(oldSchema.version == newSchema.version ? "No changes." : "No schema changes; only the version differs.")
         } else {
-            lines.append("\(entries.count) change\(entries.count == 1 ? "" : "s"): \(count(.automatic)) automatic, \(count(.migration)) need a migration, \(count(.destructive)) destructive")
+            lines.append("\(entries.count) change\(entries.count == 1 ? "" : "s"): \(count(.automatic)) automatic, \(count(.migration)) need a migration, \(count(.converted)) converted (no data lost), \(count(.destructive)) destructive")
         }
         for rename in renames.classes { lines.append("  rename       rename-class          Class '\(rename.from)' is renamed to '\(rename.to)'.") }
         for rename in renames.properties {
@@ -18,7 +18,7 @@ extension DiffReport {
         for entry in entries {
             let severity = entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             let code = entry.change.code.padding(toLength: codeWidth, withPad: " ", startingAt: 0)
-            lines.append("  \(severity) \(code)\(entry.change.message)")
+            lines.append("  \(severity) \(code)\(entry.change.message)" + Self.conversionNote(entry))
             if let d = entry.diagnostics {
                 for line in DiffReport.describe(d, entry.change) { lines.append(String(repeating: " ", count: 15 + codeWidth) + line) }
             }
@@ -31,6 +31,13 @@ extension DiffReport {
             lines.append("Note: these changes need a higher schema version (the new schema has \(newSchema.version), the old \(oldSchema.version)).")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What `porter migrate` does with a converted type change.
+    static func conversionNote(_ entry: DiffEntry) -> String {
+        guard entry.severity == .converted, case .changePropertyType(_, let old, let new) = entry.change else { return "" }
+        if ValueConversion.isTotal(old.type, new.type) { return " porter migrate converts it: no data lost." }
+        return " porter migrate converts it exactly: no data lost; a value that does not convert stops the migration."
     }
 
     /// Diagnostic lines for one change, e.g. `12 objects; 12 non-null values would be lost`.

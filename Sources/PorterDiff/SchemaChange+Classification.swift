@@ -5,21 +5,32 @@ public enum ChangeSeverity: String, Sendable, Hashable, CaseIterable, Comparable
     case automatic
     /// Needs a higher schema version; no data is lost by the change itself.
     case migration
+    /// A type change that `porter migrate` converts with a built-in conversion, no plan or flag
+    /// needed: no data is lost (a value that does not convert exactly stops the migration).
+    case converted
     /// Needs a higher schema version, and data would be lost unless a conversion, rename, fill or
     /// explicit `deleteData` covers it.
     case destructive
 
-    private var rank: Int { self == .automatic ? 0 : (self == .migration ? 1 : 2) }
+    private var rank: Int {
+        switch self {
+        case .automatic: return 0
+        case .migration: return 1
+        case .converted: return 2
+        case .destructive: return 3
+        }
+    }
 
-    /// Orders automatic < migration < destructive.
+    /// Orders automatic < migration < converted < destructive.
     public static func < (lhs: ChangeSeverity, rhs: ChangeSeverity) -> Bool { lhs.rank < rhs.rank }
 }
 
 extension SchemaChange {
     /// The classification of this change on its own, without looking at any data.
     ///
+    /// Converted: a type change a built-in conversion covers, which `porter migrate` applies.
     /// Destructive: removing a class or property (its values go), changing a property's type
-    /// (realm-core replaces the column), making a property required (realm-core resets every
+    /// without a conversion (realm-core replaces the column), making a property required (realm-core resets every
     /// value; Porter keeps non-null values but nulls need a fill) and making a class embedded
     /// (objects without a parent are deleted). ``DiffReport`` refines this with data: a removed
     /// property that holds only nulls loses nothing.
@@ -28,7 +39,12 @@ extension SchemaChange {
         case .addClass, .addIndex, .removeIndex: return .automatic
         case .addProperty, .makeOptional, .changePrimaryKey: return .migration
         case .changeClassType(_, let toEmbedded): return toEmbedded ? .destructive : .migration
-        case .removeClass, .removeProperty, .changePropertyType, .makeRequired: return .destructive
+        case .changePropertyType(_, let old, let new):
+            // Converted only by the exact rule: a value either converts unchanged or stops the
+            // migration. double → float rounds (nearest), which loses precision: destructive.
+            let exact = ValueConversion.defaultRule(from: old.type, to: new.type) == .exact
+            return exact && ValueConversion.isSupported(from: old, to: new) ? .converted : .destructive
+        case .removeClass, .removeProperty, .makeRequired: return .destructive
         }
     }
 

@@ -15,7 +15,11 @@ public final class ByteOutput {
     // Unchecked: appended to for every document, never accessed reentrantly.
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     private var memory: [UInt8]?
+    /// Compresses the bytes into another output instead of writing them to `fd` (`--gzip`).
+    private var deflater: GzipDeflater?
     private static let flushThreshold = 1 << 20
+    /// When set, every byte written afterwards is added to it (the archive's per-collection CRC).
+    public var checksum: CRC64?
 
     /// Writes to `fd`; closes it in ``close()`` when `closeWhenDone`.
     public init(fileDescriptor fd: Int32, name: String, closeWhenDone: Bool) {
@@ -50,8 +54,19 @@ public final class ByteOutput {
     /// Everything written so far, for a memory output (flushes first).
     public var collected: Data { Data(memory ?? []) + Data(buffer) }
 
+    /// Gzip-compresses everything written into `destination`; ``close()`` finishes the gzip
+    /// stream and closes `destination`.
+    public init(gzipInto destination: ByteOutput) throws {
+        fd = -1
+        name = destination.name
+        closeWhenDone = false
+        deflater = try GzipDeflater(destination: destination)
+        buffer.reserveCapacity(Self.flushThreshold + 4096)
+    }
+
     /// Appends bytes.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        checksum?.update(bytes)
         if memory != nil {
             memory?.append(contentsOf: bytes)
             return
@@ -84,6 +99,7 @@ public final class ByteOutput {
     /// Flushes, syncs a file to disk and closes it when this output owns the descriptor.
     public func close() throws {
         try flush()
+        if let deflater { return try deflater.finish() }
         guard closeWhenDone else { return }
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
             let message = String(cString: strerror(errno))
@@ -98,10 +114,12 @@ public final class ByteOutput {
     /// Closes without reporting errors (after a failure elsewhere).
     public func abandon() {
         buffer.removeAll()
+        deflater?.destination.abandon()
         if closeWhenDone { _ = posixClose(fd) }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        if let deflater { return try deflater.compress(bytes) }
         guard var p = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -128,6 +146,8 @@ public final class ByteInput {
     private var data: Data?
     private var dataOffset = 0
     private var pending: [UInt8] = []
+    /// Decompresses another input instead of reading `fd` (a gzip file).
+    private var inflater: GzipInflater?
 
     /// Opens a file for reading.
     public init(path: String, name: String? = nil) throws {
@@ -153,6 +173,15 @@ public final class ByteInput {
         ownsDescriptor = false
         self.data = data
         size = Int64(data.count)
+    }
+
+    /// The decompressed bytes of a gzip stream read from `source` (named like `source`).
+    public init(gunzipping source: ByteInput) throws {
+        fd = -1
+        name = source.name
+        ownsDescriptor = false
+        size = nil
+        inflater = try GzipInflater(source: source)
     }
 
     /// The process's standard input.
@@ -184,6 +213,7 @@ public final class ByteInput {
 
     /// Reads from the underlying source, bypassing the look-ahead bytes.
     private func rawRead(_ base: UnsafeMutableRawPointer, _ count: Int) throws -> Int {
+        if let inflater { return try inflater.read(into: base, count: count) }
         if let data {
             let n = min(data.count - dataOffset, count)
             guard n > 0 else { return 0 }

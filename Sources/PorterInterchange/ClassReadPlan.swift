@@ -15,6 +15,9 @@ final class ClassReadPlan {
     /// The primary key's position in `properties`.
     let primaryKeyIndex: Int?
     let isEmbedded: Bool
+    /// Properties a document must give: single, non-optional values without a declared default
+    /// (links and mixed are optional by Realm's rules; the primary key has its own check).
+    let requiredIndexes: [Int]
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -25,6 +28,11 @@ final class ClassReadPlan {
         primaryKey = schema.primaryKeyProperty
         primaryKeyIndex = schema.primaryKey.flatMap { pk in schema.properties.firstIndex { $0.name == pk } }
         isEmbedded = schema.isEmbedded
+        requiredIndexes = schema.properties.indices.filter { i in
+            let p = schema.properties[i]
+            return !p.isOptional && !p.isCollection && p.defaultValue == nil && p.name != schema.primaryKey
+                && p.type != .object && p.type != .mixed && p.type != .linkingObjects
+        }
     }
 
     /// The index of the property named `key`; documents usually list fields in schema order

@@ -41,11 +41,14 @@ public struct DecoderContext: Sendable {
     public var schema: Schema
     /// The class of a single-class file, when the file name or `--class` gives one.
     public var className: String?
+    /// The database to read from a mongodump archive holding several (`--db`).
+    public var database: String?
 
     /// Creates a context.
-    public init(schema: Schema, className: String?) {
+    public init(schema: Schema, className: String?, database: String? = nil) {
         self.schema = schema
         self.className = className
+        self.database = database
     }
 }
 
@@ -70,6 +73,13 @@ public protocol DocumentDecoder: AnyObject {
     func next() throws -> DecodedDocument?
     /// The `schemaVersion` a fixture file declared, once it has been read.
     var fixtureSchemaVersion: UInt64? { get }
+    /// The metadata.json text per collection a mongodump archive carries (empty otherwise).
+    var dumpMetadata: [String: String] { get }
+}
+
+extension DocumentDecoder {
+    /// Only archives carry metadata.
+    public var dumpMetadata: [String: String] { [:] }
 }
 
 /// One decoded document and where it came from.

@@ -23,6 +23,9 @@ public final class Exporter {
     public let format: DocumentOutputFormat
     /// Which classes, and array or line-delimited JSON.
     public let options: ExportOptions
+    /// Called every few hundred documents with the number written so far.
+    public var progress: ((Int) -> Void)?
+    private var written = 0
 
     /// Creates an exporter of a Porter database.
     public init(database: Database, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
@@ -97,36 +100,40 @@ public final class Exporter {
         }
         var staged: [(temp: String, final: String)] = []
         var report = ExportReport()
+        // Writes one file under a temporary name (gzipped with --gzip), renamed at the end.
+        func stage(_ fileName: String, gzip: Bool, _ body: (ByteOutput) throws -> Void) throws -> String {
+            let name = gzip ? fileName + ".gz" : fileName
+            let final = try ExportFileNames.path(in: directory, fileName: name)
+            let temp = try ExportFileNames.path(in: directory, fileName: ".\(name).\(UUID().uuidString.prefix(8)).porter-tmp")
+            let file = try ByteOutput.creatingFile(at: temp, name: final)
+            staged.append((temp, final))
+            let output = gzip ? try ByteOutput(gzipInto: file) : file
+            do {
+                try body(output)
+                try output.close()
+            } catch {
+                output.abandon()
+                throw error
+            }
+            return final
+        }
         do {
             try read {
                 for cls in classes {
                     let fileName = ExportFileNames.fileName(forClass: cls.name, extension: format.fileExtension)
-                    let final = try ExportFileNames.path(in: directory, fileName: fileName)
-                    let temp = try ExportFileNames.path(in: directory, fileName: ".\(fileName).\(UUID().uuidString.prefix(8)).porter-tmp")
-                    let output = try ByteOutput.creatingFile(at: temp, name: final)
-                    staged.append((temp, final))
-                    do {
-                        let (count, floored) = try writeClass(cls, to: output)
-                        try output.close()
-                        report.files.append(ExportReport.ClassFile(className: cls.name, path: final, documents: count))
-                        report.flooredDates += floored
-                    } catch {
-                        output.abandon()
-                        throw error
+                    var counts = (0, 0)
+                    let final = try stage(fileName, gzip: options.gzip) { counts = try writeClass(cls, to: $0) }
+                    report.files.append(ExportReport.ClassFile(className: cls.name, path: final, documents: counts.0))
+                    report.flooredDates += counts.1
+                    // mongorestore recreates indexes from the metadata file beside each .bson file.
+                    if format.fileExtension == "bson" {
+                        let metadataName = ExportFileNames.fileName(forClass: cls.name, extension: "metadata.json")
+                        _ = try stage(metadataName, gzip: options.gzip) { try $0.write(DumpMetadata.json(for: cls)) }
                     }
                 }
-                let schemaPath = try ExportFileNames.path(in: directory, fileName: ExportFileNames.schemaFile)
-                let temp = try ExportFileNames.path(in: directory, fileName: ".schema.json.\(UUID().uuidString.prefix(8)).porter-tmp")
-                let output = try ByteOutput.creatingFile(at: temp, name: schemaPath)
-                staged.append((temp, schemaPath))
-                do {
-                    try output.write(schema.jsonString(pretty: true))
-                    try output.close()
-                } catch {
-                    output.abandon()
-                    throw error
+                report.schemaPath = try stage(ExportFileNames.schemaFile, gzip: false) {
+                    try $0.write(schema.jsonString(pretty: true))
                 }
-                report.schemaPath = schemaPath
             }
             for file in staged where rename(file.temp, file.final) != 0 {
                 throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: file.final)
@@ -157,15 +164,47 @@ public final class Exporter {
         return report
     }
 
+    /// Writes a mongodump archive of the exported classes (database `databaseName`) to
+    /// `output`, which is closed at the end (gzipped first with ``ExportOptions/gzip``).
+    public func export(toArchive destination: ByteOutput, databaseName: String) throws -> ExportReport {
+        guard format.fileExtension == "bson" else {
+            throw PorterError(.usage, "an archive holds BSON: --archive needs --format bson, not \(format.name)")
+        }
+        let classes = try exportedClasses()
+        let output = options.gzip ? try ByteOutput(gzipInto: destination) : destination
+        var report = ExportReport()
+        do {
+            try read {
+                let archive = try MongoArchiveWriter(output: output, database: databaseName,
+                                                     collections: classes.map { ($0.name, DumpMetadata.json(for: $0)) })
+                for cls in classes {
+                    archive.beginCollection(cls.name)
+                    let (count, floored) = try writeClass(cls, to: output, archive: archive)
+                    try archive.endCollection()
+                    report.files.append(ExportReport.ClassFile(className: cls.name, path: destination.name, documents: count))
+                    report.flooredDates += floored
+                }
+            }
+            try output.close()
+        } catch {
+            output.abandon()
+            throw error
+        }
+        return report
+    }
+
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
-    private func writeClass(_ cls: ObjectSchema, to output: ByteOutput) throws -> (Int, Int) {
+    private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (Int, Int) {
         let encoder = try format.makeEncoder(output: output, options: options)
         let cursor = try source(for: cls)
         let mapper = ExportMapper(cursor: cursor)
         var count = 0
         try cursor.forEachObject { key, values in
+            try archive?.willWriteDocument()
             try mapper.writeDocument(cls, key: key, values: values, to: encoder)
             count += 1
+            written += 1
+            if written & 255 == 0 { progress?(written) }
         }
         try encoder.finish()
         return (count, encoder.flooredDates)

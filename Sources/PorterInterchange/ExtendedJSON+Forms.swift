@@ -36,9 +36,22 @@ extension ExtendedJSON {
         return .binary(data, subtype: type)
     }
 
-    /// `{"$date": {"$numberLong": "…"}}` (canonical) or `{"$date": "ISO-8601"}` (relaxed).
+    /// `{"$date": {"$numberLong": "…"}}` (canonical), `{"$date": "ISO-8601"}` (relaxed) or
+    /// `{"$date": 1356351330500}` (legacy: milliseconds as a bare number).
     static func date(_ value: DocumentValue) throws(Failure) -> DocumentValue {
         switch value {
+        case .int64, .int32, .double:
+            let ms: Int64?
+            switch value {
+            case .int64(let n): ms = n
+            case .int32(let n): ms = Int64(n)
+            case .double(let d): ms = Int64(exactly: d)
+            default: ms = nil
+            }
+            guard let ms else { throw fail("invalid Extended JSON $date: \(value.shortDescription) is not a whole number of milliseconds") }
+            do { return .dateTime(try Timestamp(milliseconds: ms)) } catch let error as PorterError {
+                throw fail("invalid Extended JSON $date: \(error.message)")
+            } catch { throw fail("invalid Extended JSON $date") }
         case .string(let text):
             do { return .dateTime(try Timestamp(iso8601: text)) } catch let error as PorterError {
                 throw fail("invalid Extended JSON $date: \(error.message)")
@@ -97,6 +110,9 @@ extension ExtendedJSON {
             }
             return .unsupported("regular expression")
         case "$regex":
+            guard case .string = value, case .string = doc["$options"] ?? .string("") else {
+                throw fail("invalid Extended JSON $regex: expected {\"$regex\": <string>, \"$options\": <string>}")
+            }
             return .unsupported("regular expression")
         case "$dbPointer":
             guard case .document(let inner) = value, inner.fields.count == 2, Set(inner.fields.map(\.key)) == ["$ref", "$id"],
@@ -138,6 +154,19 @@ public enum UUIDCodec {
             guard let hi = hexNibbleValue(bytes[i]), let lo = hexNibbleValue(bytes[i + 1]) else { return nil }
             out.append(hi << 4 | lo)
             i += 2
+        }
+        return uuid(bytes: out)
+    }
+
+    /// Parses exactly 32 hexadecimal digits without dashes (Python's `uuid.hex`).
+    public static func parse(hex32 text: String) -> UUID? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 32 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(16)
+        for i in stride(from: 0, to: 32, by: 2) {
+            guard let hi = hexNibbleValue(bytes[i]), let lo = hexNibbleValue(bytes[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
         }
         return uuid(bytes: out)
     }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Reading Extended JSON type wrappers (`{"$oid": …}`, `{"$date": …}`, …) out of JSON documents,
-/// per the Extended JSON v2 specification (canonical and relaxed), plus the legacy `$binary`/`$type`
-/// form mongoimport accepts.
+/// per the Extended JSON v2 specification (canonical and relaxed), plus the legacy forms that
+/// pymongo's `LEGACY_JSON_OPTIONS`, libbson's legacy `bson_as_json` and mongoimport use:
+/// `{"$date": <milliseconds>}`, `{"$binary": …, "$type": …}`, `{"$uuid": "<32 hex digits>"}`,
+/// int64 values as bare numbers, and `{"$regex": …, "$options": …}` (refused: no Realm type).
 ///
 /// JSON readers build a *raw* tree (objects as documents, numbers as int64/double) and call
 /// ``decode(_:)``, which replaces every wrapper by the typed value. Wrappers are strict: a wrapper
@@ -115,7 +117,8 @@ public enum ExtendedJSON {
             } catch { throw fail("invalid Extended JSON $numberDecimal") }
         case "$binary": return try binary(value)
         case "$uuid":
-            guard case .string(let text) = value, let uuid = UUIDCodec.parse(text) else {
+            // pymongo's legacy JSON writes `uuid.hex`: 32 digits without dashes.
+            guard case .string(let text) = value, let uuid = UUIDCodec.parse(text) ?? UUIDCodec.parse(hex32: text) else {
                 throw fail("invalid Extended JSON $uuid: expected a UUID string like 00112233-4455-6677-8899-aabbccddeeff, got \(value.shortDescription)")
             }
             return .binary(Data(UUIDCodec.bytes(uuid)), subtype: 4)

@@ -42,6 +42,11 @@ public struct ImportReport: Sendable, Equatable {
     public var sources: [String] = []
     /// Links that were forward references, completed at the end.
     public var deferredLinks = 0
+    /// Warning lines for the user (index differences, skipped files, filled fields).
+    public var warnings: [String] = []
+
+    /// An empty report.
+    public init() {}
 
     /// Total documents read.
     public var totalDocuments: Int { documents.reduce(0) { $0 + $1.count } }

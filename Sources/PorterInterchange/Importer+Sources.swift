@@ -4,6 +4,7 @@ import PorterRealmFile
 extension Importer {
     /// A file, a folder of class files, or standard input.
     func importSource(_ source: ImportSource, format: String?) throws {
+        let format = source.format ?? format
         if source.path == "-" {
             report.sources.append("-")
             return try importInput(ByteInput.standardInput(), className: source.className, format: format, extensionHint: nil)
@@ -32,36 +33,113 @@ extension Importer {
             return
         }
         report.sources.append(source.path)
-        let fileName = URL(fileURLWithPath: source.path).lastPathComponent
+        var fileName = URL(fileURLWithPath: source.path).lastPathComponent
+        if fileName.lowercased().hasSuffix(".gz") { fileName = String(fileName.dropLast(3)) }
+        if DumpFolder.isMetadataFile(fileName) {
+            // A metadata file alone holds no documents: its indexes are checked, nothing imported.
+            checkMetadata(input, className: source.className ?? DumpFolder.className(ofMetadataFile: fileName))
+            return
+        }
         try importInput(input, className: source.className ?? classHint(fromFileName: fileName), format: format,
                         extensionHint: fileExtension(fileName))
     }
 
-    /// Every `.bson` and `.json` class file of an export folder (its `schema.json` excepted), in
-    /// name order; each file's class comes from its name.
-    private func importFolder(_ folder: String, format: String?) throws {
-        let names: [String]
+    /// Every class file of an export folder or a mongodump database folder (`schema.json` and
+    /// `.metadata.json` files excepted; `.gz` files decompressed), in link order; each file's class
+    /// comes from its name. A mongodump root folder (one subfolder per database) imports the
+    /// database named by `--db`, or its only one.
+    private func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false) throws {
+        let listing: DumpFolder
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted(by: ExportOrder.utf8Less)
-        } catch {
-            problems.add(source: folder, label: "", message: "cannot list the folder: \(error.localizedDescription)")
+            listing = try DumpFolder(path: folder)
+        } catch let error as PorterError {
+            problems.add(source: folder, label: "", message: error.message)
             return
         }
+        // A dump root may hold mongodump's own `prelude.json` and an `oplog.bson` beside its
+        // database folders: they are bookkeeping, not collections.
+        let bookkeeping: Set<String> = ["prelude.json", "oplog.bson"]
+        if !listing.databases.isEmpty,
+           listing.classFiles.allSatisfy({ bookkeeping.contains(URL(fileURLWithPath: $0.path).lastPathComponent) }) {
+            skipped += listing.classFiles.map(\.path)
+            return try importDumpRoot(listing, format: format)
+        }
+        if let db = options.dumpDatabase, !inDumpRoot {
+            problems.add(source: folder, label: "", message: "--db \(db): this folder is not a mongodump root (it has no database subfolders holding .bson files)")
+            return
+        }
+        skipped += listing.skipped
         var files: [(path: String, className: String)] = []
-        for name in names where !problems.isFull {
-            guard !name.hasPrefix("."), name != ExportFileNames.schemaFile else { continue }
-            let ext = fileExtension(name)
-            guard ext == "bson" || ext == "json" else { continue }
-            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            guard let className = ExportFileNames.className(fromFileName: name), database.schema[className] != nil else {
-                problems.add(source: path, label: "", message: "file name does not name a class of the database's schema")
+        for file in listing.classFiles where !problems.isFull {
+            guard let className = file.className, database.schema[className] != nil else {
+                problems.add(source: file.path, label: "", message: "file name does not name a class of the database's schema")
                 continue
             }
-            files.append((path, className))
+            files.append((file.path, className))
+        }
+        for metadata in listing.metadataFiles where !problems.isFull {
+            guard let className = metadata.className, database.schema[className] != nil else {
+                skipped.append(metadata.path)
+                continue
+            }
+            do {
+                checkMetadata(try ByteInput(path: metadata.path), className: className)
+            } catch let error as PorterError {
+                problems.add(source: metadata.path, label: "", message: error.message)
+            }
         }
         let order = dependencyOrder(files.map(\.className))
         for file in files.sorted(by: { (order[$0.className] ?? 0, $0.path) < (order[$1.className] ?? 0, $1.path) }) where !problems.isFull {
             try importSource(ImportSource(path: file.path, className: file.className), format: format)
+        }
+    }
+
+    /// A mongodump root: one database subfolder, picked by `--db` or being the only one.
+    private func importDumpRoot(_ listing: DumpFolder, format: String?) throws {
+        let names = listing.databases.map(\.name)
+        let chosen: String
+        if let db = options.dumpDatabase {
+            guard names.contains(db) else {
+                problems.add(source: listing.path, label: "", message: "the dump holds no database '\(db)' (it holds: \(names.joined(separator: ", ")))")
+                return
+            }
+            chosen = db
+        } else if names.count == 1, let only = names.first {
+            chosen = only
+        } else {
+            problems.add(source: listing.path, label: "", message: "the dump holds several databases (\(names.joined(separator: ", "))): pass --db NAME to pick one")
+            return
+        }
+        skipped += listing.skipped
+        skipped += listing.databases.filter { $0.name != chosen }.map(\.path)
+        guard let folder = listing.databases.first(where: { $0.name == chosen }) else { return }
+        try importFolder(folder.path, format: format, inDumpRoot: true)
+    }
+
+    /// Compares a metadata file's indexes with the class's indexed properties (warnings only).
+    func checkMetadata(_ input: ByteInput, className: String?) {
+        guard let className, let cls = database.schema[className] else {
+            skipped.append(input.name)
+            return
+        }
+        do {
+            var source = input
+            if GzipDetection.isGzip(try input.peek(2)) { source = try ByteInput(gunzipping: input) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+                if n == 0 { break }
+                bytes += chunk[0..<n]
+                guard bytes.count <= InterchangeLimits.maxDocumentBytes else {
+                    throw PorterError(.invalidInput, "metadata file over \(InterchangeLimits.maxDocumentBytes >> 20) MB: not a mongodump metadata file")
+                }
+            }
+            report.warnings += DumpMetadata.indexWarnings(String(decoding: bytes, as: UTF8.self), for: cls, source: input.name)
+        } catch let error as PorterError {
+            problems.add(source: input.name, label: "", message: error.message)
+        } catch {
+            problems.add(source: input.name, label: "", message: "cannot read: \(error)")
         }
     }
 
@@ -99,7 +177,13 @@ extension Importer {
     /// Chooses a reader and imports every document of `input`.
     func importInput(_ input: ByteInput, className: String?, format: String?, extensionHint: String?) throws {
         let reader: DocumentInputFormat
+        var input = input
         do {
+            // Gzip is recognized by its magic bytes, whatever the file is called.
+            if GzipDetection.isGzip(try input.peek(2)) { input = try ByteInput(gunzipping: input) }
+            if let kind = GzipDetection.unsupportedContainer(try input.peek(8)) {
+                throw PorterError(.invalidInput, "this is \(kind), which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first")
+            }
             reader = try chooseFormat(format, input: input, extensionHint: extensionHint)
         } catch let error as PorterError {
             problems.add(source: input.name, label: "", message: error.message)
@@ -107,7 +191,8 @@ extension Importer {
         }
         let decoder: DocumentDecoder
         do {
-            decoder = try reader.makeDecoder(input: input, context: DecoderContext(schema: database.schema, className: className))
+            decoder = try reader.makeDecoder(input: input, context: DecoderContext(schema: database.schema, className: className,
+                                                                                   database: options.dumpDatabase))
         } catch let error as DocumentInputError {
             problems.add(source: input.name, label: error.label, path: error.path, message: error.message)
             return
@@ -116,18 +201,29 @@ extension Importer {
             return
         }
         try importDocuments(decoder, source: input.name, className: className)
+        for (collection, text) in decoder.dumpMetadata.sorted(by: { $0.key < $1.key }) {
+            guard let cls = database.schema[collection] else { continue }
+            report.warnings += DumpMetadata.indexWarnings(text, for: cls, source: "\(input.name):\(collection)")
+        }
     }
 
     /// The reader named by `--format`, or (auto) the one for the extension, or the one that
     /// recognizes the first bytes.
     private func chooseFormat(_ format: String?, input: ByteInput, extensionHint: String?) throws -> DocumentInputFormat {
+        let archive = formats.first { $0.names.contains("archive") }
+        let isArchive = try archive?.recognizes(prefix: input.peek(4)) ?? false
         if let format, format != "auto" {
             guard let match = formats.first(where: { $0.names.contains(format) }) else {
                 let known = formats.flatMap(\.names).joined(separator: ", ")
                 throw PorterError(.usage, "unknown input format '\(format)' (known: auto, \(known))")
             }
+            if isArchive, !match.names.contains("archive") {
+                throw PorterError(.usage, "this is a mongodump archive, which --format \(format) cannot read (use --format auto or archive)")
+            }
             return match
         }
+        // An archive is recognized by its magic number whatever its name (mongodump gives none).
+        if isArchive, let archive { return archive }
         if let ext = extensionHint, let match = formats.first(where: { $0.fileExtensions.contains(ext) }) {
             return match
         }

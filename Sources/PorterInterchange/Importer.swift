@@ -6,11 +6,14 @@ public struct ImportSource: Sendable, Equatable {
     public var path: String
     /// The class of single-class files (`--class`); otherwise taken from each file's name.
     public var className: String?
+    /// The reader for this source alone (`archive` for `--archive`), overriding the run's format.
+    public var format: String?
 
     /// Creates a source.
-    public init(path: String, className: String? = nil) {
+    public init(path: String, className: String? = nil, format: String? = nil) {
         self.path = path
         self.className = className
+        self.format = format
     }
 }
 
@@ -36,6 +39,13 @@ public final class Importer {
     // Unchecked exclusivity (here and below): touched for every document, never reentrantly.
     @exclusivity(unchecked) var problems: ImportProblems
     @exclusivity(unchecked) var report = ImportReport()
+    /// Files of the sources that hold no documents Porter reads (reported, never silent).
+    var skipped: [String] = []
+    /// The sources as the caller named them, for messages about all of them.
+    private var requested: [String] = []
+    /// Called every few hundred documents with the number read so far.
+    public var progress: ((Int) -> Void)?
+    @exclusivity(unchecked) private var documentsRead = 0
     lazy var resolver = LinkResolver(database: database)
     lazy var reader = ObjectReader(schema: database.schema, options: options, resolver: resolver)
     /// Properties waiting for forward references; nil once cancelled by a later rewrite.
@@ -63,7 +73,8 @@ public final class Importer {
     ///   store's error when the database itself fails.
     @discardableResult
     public func run(_ sources: [ImportSource], format: String? = nil) throws -> ImportReport {
-        try transaction {
+        requested = sources.map(\.path)
+        return try transaction {
             for source in sources where !problems.isFull {
                 try importSource(source, format: format)
             }
@@ -86,6 +97,11 @@ public final class Importer {
         do {
             try body()
             if !problems.isFull { try completePendingLinks() }
+            reportSkipped()
+            if !reader.filled.isEmpty {
+                let fields = reader.filled.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                report.warnings.append("warning: --fill-missing gave missing required fields their zero value: " + fields.joined(separator: ", "))
+            }
             guard problems.isEmpty else { throw problems.failure(database: database.path) }
             try database.commitWrite()
         } catch {
@@ -93,6 +109,19 @@ public final class Importer {
             throw error
         }
         return report
+    }
+
+    /// Skipped files are warnings, or the error when nothing was imported at all: a folder of
+    /// files Porter did not use must not look like a successful empty import.
+    private func reportSkipped() {
+        let names = skipped
+        if report.totalDocuments == 0, !names.isEmpty, problems.isEmpty {
+            let shown = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", … (\(names.count) in all)" : "")
+            problems.add(source: requested.joined(separator: ", "), label: "", message: "no documents imported: the source holds only files Porter does not read: \(shown)")
+            return
+        }
+        for name in names { report.warnings.append("warning: \(name): skipped (not a .bson, .json or .metadata.json file of a class in the schema)") }
+        if report.totalDocuments == 0 { report.warnings.append("warning: the sources hold no documents") }
     }
 
     /// Reads every document of one decoder.
@@ -122,6 +151,9 @@ public final class Importer {
                 return
             }
             try importDocument(decoded, className: name, source: source)
+            documentsRead += 1
+            // The callback is cheap but not free: every 256 documents is a few times a second.
+            if documentsRead & 255 == 0 { progress?(documentsRead) }
         }
     }
 

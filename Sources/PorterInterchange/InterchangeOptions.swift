@@ -4,11 +4,14 @@ public struct ExportOptions: Sendable, Equatable {
     public var classes: [String]
     /// JSON formats only: write one JSON array per file instead of one document per line.
     public var array: Bool
+    /// Gzip every file (`--gzip`), as `mongodump --gzip` does.
+    public var gzip: Bool
 
     /// Creates export options.
-    public init(classes: [String] = [], array: Bool = false) {
+    public init(classes: [String] = [], array: Bool = false, gzip: Bool = false) {
         self.classes = classes
         self.array = array
+        self.gzip = gzip
     }
 }
 
@@ -30,12 +33,19 @@ public struct ImportOptions: Sendable, Equatable {
     public var ignoreUnknown: Bool
     /// Stop after this many errors (at least 1).
     public var maxErrors: Int
+    /// The database to import from a mongodump root folder or archive holding several (`--db`).
+    public var dumpDatabase: String?
+    /// Give missing required fields their type's zero value instead of failing (`--fill-missing`).
+    public var fillMissing: Bool
 
     /// Creates import options.
-    public init(mode: ImportMode = .insert, ignoreUnknown: Bool = false, maxErrors: Int = 20) {
+    public init(mode: ImportMode = .insert, ignoreUnknown: Bool = false, maxErrors: Int = 20,
+                dumpDatabase: String? = nil, fillMissing: Bool = false) {
         self.mode = mode
         self.ignoreUnknown = ignoreUnknown
         self.maxErrors = max(1, maxErrors)
+        self.dumpDatabase = dumpDatabase
+        self.fillMissing = fillMissing
     }
 }
 

@@ -39,6 +39,8 @@ final class ObjectReader {
     let resolver: LinkResolver
     let plans: [ClassReadPlan]
     let planIndex: [String: Int]
+    /// Missing required fields given their zero value with `--fill-missing`, per `Class.property`.
+    var filled: [String: Int] = [:]
 
     init(schema: Schema, options: ImportOptions, resolver: LinkResolver) {
         self.schema = schema
@@ -121,12 +123,44 @@ final class ObjectReader {
                 state[index] = 1
             }
         }
+        if options.mode != .merge { checkRequired(plan, path: path, values: &values, state: state, into: &result) }
         // Upsert replaces objects: every field the document leaves out goes back to its default.
         if topLevel, options.mode == .upsert {
             for (index, property) in plan.properties.enumerated()
             where state[index] == 0 && !property.isComputed && property.name != plan.primaryKey?.name {
                 values[index] = Database.defaultValue(for: property)
             }
+        }
+    }
+
+    /// A required field the document leaves out is an error, unless the schema declares a default
+    /// (which the store fills in) or `--fill-missing` asks for the type's zero value. Merge
+    /// imports update present fields only, so they are not checked.
+    private func checkRequired(_ plan: ClassReadPlan, path: String, values: inout [Value?],
+                               state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject) {
+        for index in plan.requiredIndexes where state[index] == 0 {
+            let property = plan.properties[index]
+            if options.fillMissing {
+                values[index] = Database.defaultValue(for: property)
+                filled["\(plan.name).\(property.name)", default: 0] += 1
+            } else {
+                let fieldPath = path.isEmpty ? property.name : path + "." + property.name
+                result.errors.append(FieldError(path: fieldPath, message: "missing required field '\(property.name)' (\(plan.name).\(property.name) has no default; pass --fill-missing to use \(Self.zeroDescription(property)))"))
+            }
+        }
+    }
+
+    /// How the zero value of a property's type reads in messages.
+    static func zeroDescription(_ property: Property) -> String {
+        switch Database.defaultValue(for: property) {
+        case .string: return "\"\""
+        case .date: return "1970-01-01T00:00:00Z"
+        case .bool(let b): return String(b)
+        case .int, .double, .float, .decimal128: return "0"
+        case .data: return "empty data"
+        case .objectId: return "the zero ObjectId"
+        case .uuid: return "the zero UUID"
+        default: return "its zero value"
         }
     }
 

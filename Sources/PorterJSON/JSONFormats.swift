@@ -43,7 +43,7 @@ public enum InterchangeFormats {
     ]
 
     /// Input readers: BSON, and JSON for every JSON flavour.
-    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat()]
+    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat()]
 
     /// The output format named `name`.
     /// - Throws: ``PorterError/Code/usage`` listing the known names.

@@ -32,7 +32,7 @@ enum SchemaJSONReader {
         var properties: [Property] = []
         for member in propertyMembers {
             let propertyLocation = "\(location).properties.\(member.key)"
-            let (property, isPrimaryKey) = try self.property(named: member.key, from: member.value, at: propertyLocation)
+            let (property, isPrimaryKey) = try self.property(named: member.key, from: member.value, at: propertyLocation, className: name)
             if isPrimaryKey {
                 if let existing = primaryKey, existing != member.key {
                     throw failure("more than one primary key: '\(existing)' and '\(member.key)'", at: propertyLocation + ".primaryKey")
@@ -45,7 +45,7 @@ enum SchemaJSONReader {
     }
 
     /// Reads a shorthand string or a full-form object; also returns the full form's `primaryKey` flag.
-    private static func property(named name: String, from json: JSONValue, at location: String) throws -> (Property, Bool) {
+    private static func property(named name: String, from json: JSONValue, at location: String, className: String) throws -> (Property, Bool) {
         if let text = json.stringValue {
             do {
                 return (try Property(name: name, typeShorthand: text), false)
@@ -63,6 +63,10 @@ enum SchemaJSONReader {
         let optionalFlag = try bool(fields["optional"], at: location + ".optional")
         if shorthand.optional && optionalFlag == false {
             throw failure("\"optional\": false contradicts type '\(typeText)'", at: location + ".optional")
+        }
+        if shorthand.base == "mixed", optionalFlag == false {
+            // realm-core's rule (object_schema.cpp) and message: a mixed value can always be null.
+            throw failure("Property '\(className).\(name)' of type 'Mixed' must be nullable.", at: location + ".optional")
         }
         var optional = shorthand.optional || optionalFlag == true
         let objectType = try string(fields["objectType"], required: false, at: location + ".objectType")

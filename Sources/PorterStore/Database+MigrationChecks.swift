@@ -12,7 +12,8 @@ extension MigrationStorage {
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(stmt.int64(0)))") }
+            // Named as conversion failures are: the primary key (`_id 'a'`) or `_key 3`.
+            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append(identity(className, stmt.int64(0), looked: true)) }
         }
         return result
     }

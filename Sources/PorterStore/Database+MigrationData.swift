@@ -6,12 +6,28 @@ import PorterDiff
 public struct ConversionFailures: Sendable, Equatable {
     /// How many values failed.
     public var count = 0
-    /// Up to ``MigrationStorage/sampleLimit`` lines such as `Dog(3): 'abc' is not an integer`.
+    /// Up to ``MigrationStorage/sampleLimit`` lines such as `_id 4242: 'abc' is not an integer`.
     public var sample: [String] = []
+    /// The first few objects and values, as the one-line message shows them (`_id 4242: 2.5`).
+    public var shortSample: [String] = []
 
     mutating func add(_ line: String) {
         count += 1
         if sample.count < MigrationStorage.sampleLimit { sample.append(line) }
+    }
+
+    /// Whether another example is still wanted (so objects are only looked up for those).
+    var wantsSample: Bool { sample.count < MigrationStorage.sampleLimit }
+
+    /// Records a failure of the object `identity` whose value reads `value`.
+    mutating func add(_ identity: String, value: String, reason: String) {
+        if shortSample.count < 3 { shortSample.append("\(identity): \(value)") }
+        add("\(identity): \(reason)")
+    }
+
+    /// `2.5; _id 77: 0.1` …: the short sample for a one-line message.
+    var inline: String {
+        shortSample.joined(separator: "; ") + (count > shortSample.count ? "; …" : "")
     }
 }
 
@@ -36,15 +52,16 @@ extension MigrationStorage {
             if value.isNull {
                 if to.isOptional || (to.isCollection && !element) { return .null }
                 if let fill { return fill }
-                failures.add("\(className)(\(owner)): null but '\(className).\(to.name)' is required (add a fill value)")
+                failures.add(identity(className, owner, looked: failures.wantsSample), value: "null",
+                             reason: "null but '\(className).\(to.name)' is required (add a fill value)")
                 return nil
             }
             do {
                 return try ValueConversion.convertElement(value, to: to.type, rule: rule)
             } catch let error as PorterError {
-                failures.add("\(className)(\(owner)): \(error.message)")
+                failures.add(identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value), reason: error.message)
             } catch {
-                failures.add("\(className)(\(owner)): \(error)")
+                failures.add(identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value), reason: "\(error)")
             }
             return nil
         }
@@ -60,10 +77,35 @@ extension MigrationStorage {
         }
         if failures.count > 0 {
             throw PorterError(.migrationFailed,
-                              "Cannot convert '\(className).\(to.name)' from '\(from.typeShorthand)' to '\(to.typeShorthand)' (\(rule.rawValue)): \(failures.count) value\(failures.count == 1 ? "" : "s") cannot be converted.",
+                              "cannot convert \(failures.count) value\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand) (\(rule.rawValue)): \(failures.inline)",
                               location: "\(className).\(to.name)", details: failures.sample + (failures.count > failures.sample.count ? ["… and \(failures.count - failures.sample.count) more"] : []))
         }
         return converted
+    }
+
+    /// How a failing object is named: `_id 4242` (its primary key) or `_key 17`. Looked up only
+    /// while examples are still collected.
+    func identity(_ className: String, _ key: Int64, looked: Bool) -> String {
+        guard looked, let pk = database.schema[className]?.primaryKey,
+              let value = try? database.primaryKeyValue(className, ObjectKey(key)) else { return "_key \(key)" }
+        return "\(pk) \(Self.valueText(value))"
+    }
+
+    /// A value as messages show it: numbers bare, strings quoted and shortened.
+    static func valueText(_ value: Value) -> String {
+        switch value {
+        case .string(let s): return "'" + (s.count > 40 ? s.prefix(40) + "…" : s) + "'"
+        case .int(let i): return String(i)
+        case .double(let d): return "\(d)"
+        case .float(let f): return "\(f)"
+        case .bool(let b): return String(b)
+        case .null: return "null"
+        case .objectId(let o): return o.hexString
+        case .uuid(let u): return u.uuidString.lowercased()
+        case .date(let t): return t.iso8601
+        case .decimal128(let d): return d.description
+        default: return "\(value)"
+        }
     }
 
     /// Single value → single value, in place (columns are untyped, and each batch is read before

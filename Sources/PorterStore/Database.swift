@@ -103,7 +103,10 @@ public final class Database {
             _ = try readStoredSchema(SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY))
         }
         let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        let hadSideFiles = FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
         let connection = try SQLiteConnection(path: target, flags: flags, displayPath: path)
+        // A read-only command leaves no files behind, whether the open succeeds or fails.
+        if readOnly, !hadSideFiles, target == path { connection.tidiesSideFilesOf = path }
         sqlite3_busy_timeout(connection.handle, Int32(busyTimeout * 1000))
         // Look before writing anything: journal mode changes would write to a foreign file.
         let stored = try readStoredSchema(connection)

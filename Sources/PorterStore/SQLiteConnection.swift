@@ -12,6 +12,9 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
+    /// The database file whose `-wal` and `-shm` this read-only connection made, to be removed
+    /// again when it closes (see ``tidySideFiles(of:)``).
+    var tidiesSideFilesOf: String?
 
     /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured;
     /// `displayPath` (default: `path`) is the name used in messages.
@@ -31,6 +34,25 @@ final class SQLiteConnection {
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
+        if let file = tidiesSideFilesOf { Self.tidySideFiles(of: file) }
+    }
+
+    /// Removes the `-wal` and `-shm` files a read-only connection made SQLite create beside a
+    /// WAL-mode file (a read-only command must leave the folder as it found it). SQLite itself
+    /// removes them when the last connection closes, but only a connection that may write can:
+    /// so one is opened and closed, touching no data (the WAL is empty, so its checkpoint copies
+    /// nothing, and `query_only` forbids writes). SQLite deletes the files only when no other
+    /// connection, in any process, still uses them.
+    static func tidySideFiles(of file: String) {
+        let walSize = ((try? FileManager.default.attributesOfItem(atPath: file + "-wal"))?[.size] as? NSNumber)?.int64Value
+        guard walSize == 0 || (walSize == nil && FileManager.default.fileExists(atPath: file + "-shm")) else { return }
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+            if let db { sqlite3_close_v2(db) }
+            return
+        }
+        sqlite3_exec(db, "PRAGMA query_only=1; SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        sqlite3_close_v2(db)
     }
 
     /// Turns a non-OK result code into a ``PorterError`` with SQLite's message and `context`.

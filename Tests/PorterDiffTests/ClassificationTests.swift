@@ -19,7 +19,11 @@ import Testing
             (.changeClassType(className: "Dog", toEmbedded: true), .destructive),
             (.removeClass(dog), .destructive),
             (.removeProperty(className: "Dog", property: age), .destructive),
-            (.changePropertyType(className: "Dog", old: age, new: Property(name: "age", type: .string)), .destructive),
+            // int → string: porter migrate converts it without a plan, losing nothing.
+            (.changePropertyType(className: "Dog", old: age, new: Property(name: "age", type: .string)), .converted),
+            // double → float rounds; date → int has no conversion: both lose data without a plan.
+            (.changePropertyType(className: "Dog", old: Property(name: "w", type: .double), new: Property(name: "w", type: .float)), .destructive),
+            (.changePropertyType(className: "Dog", old: Property(name: "d", type: .date), new: Property(name: "d", type: .int)), .destructive),
         ]
         for (change, severity) in cases {
             #expect(change.severity == severity, "\(change.code)")
@@ -34,7 +38,7 @@ import Testing
         #expect(change.operationName == "changePropertyType")
         #expect(change.subject == "Dog.age")
         #expect(change.message == "Property 'Dog.age' has been changed from 'int' to 'string'.")
-        #expect(ChangeSeverity.automatic < .migration && .migration < .destructive)
+        #expect(ChangeSeverity.automatic < .migration && .migration < .converted && .converted < .destructive)
     }
 
     @Test func reportCountsAndNeedsMigration() throws {
@@ -44,7 +48,9 @@ import Testing
         let report = try DiffReport(old: old, new: new)
         #expect(report.count(.automatic) == 2)
         #expect(report.count(.migration) == 1)
-        #expect(report.count(.destructive) == 1)
+        // int → string is converted by porter migrate without a plan: not destructive.
+        #expect(report.count(.converted) == 1)
+        #expect(report.count(.destructive) == 0)
         #expect(report.needsMigration)
         #expect(report.hasChanges)
         let same = try DiffReport(old: old, new: old)
@@ -60,7 +66,7 @@ import Testing
         let report = try DiffReport(old: old, new: new)
         let text = report.text(oldName: "v1.json", newName: "v2.json")
         #expect(text.contains("Schema diff: v1.json (version 1) -> v2.json (version 2)"))
-        #expect(text.contains("destructive  change-property-type  Property 'Person.age' has been changed from 'int' to 'string'."))
+        #expect(text.contains("converted    change-property-type  Property 'Person.age' has been changed from 'int' to 'string'. porter migrate converts it: no data lost."))
         #expect(text.contains("--rename Person.name=fullName"))
         let json = report.jsonValue(oldName: "v1.json", newName: "v2.json")
         #expect(json["summary"]?["changes"] == .number(3))

@@ -50,7 +50,7 @@ import Testing
             #"{"bson_type": "0x05", "test_key": "x", "valid": [{"description": "uuid", "canonical_bson": "1D000000057800100000000473FFD26444B34C6990E8E7D1DFC035D400", "canonical_extjson": "{\"x\" : { \"$binary\" : {\"base64\" : \"c//SZESzTGmQ6OfR38A11A==\", \"subType\" : \"04\"}}}", "degenerate_extjson": "{\"x\" : { \"$uuid\" : \"73ffd264-44b3-4c69-90e8-e7d1dfc035d4\"}}"}], "parseErrors": [{"description": "$uuid too short", "string": "{\"x\" : { \"$uuid\" : \"73ffd264-44b3-90e8-e7d1dfc035d4\"}}"}]}"#,
             #"{"bson_type": "0x13", "test_key": "d", "valid": [{"description": "max", "canonical_bson": "18000000136400FFFFFFFF638E8D37C087ADBE09EDFF5F00", "canonical_extjson": "{\"d\" : {\"$numberDecimal\" : \"9.999999999999999999999999999999999E+6144\"}}"}], "parseErrors": [{"description": "junk", "string": "E02"}]}"#,
             #"{"bson_type": "0x08", "test_key": "b", "valid": [{"description": "true", "canonical_bson": "090000000862000100", "canonical_extjson": "{\"b\" : true}"}], "decodeErrors": [{"description": "bool 2", "bson": "090000000862000200"}]}"#,
-            #"{"bson_type": "0x00", "parseErrors": [{"description": "bad $numberLong", "string": "{\"a\" : {\"$numberLong\" : 42}}"}, {"description": "bad $date", "string": "{\"a\" : {\"$date\" : 42}}"}]}"#,
+            #"{"bson_type": "0x00", "parseErrors": [{"description": "bad $numberLong", "string": "{\"a\" : {\"$numberLong\" : 42}}"}, {"description": "bad $date", "string": "{\"a\" : {\"$date\" : 4.5}}"}]}"#,
         ]
         return ([text] + more).enumerated().map { CorpusFile(name: "builtin-\($0.offset)", json: try! JSONValue.parse($0.element)) }
     }()
@@ -178,6 +178,10 @@ import Testing
         for file in try Self.corpus() + Self.builtIn {
             for bad in file.parseErrors {
                 guard var text = bad["string"]?.stringValue else { continue }
+                // The one Extended JSON v2 parse error that is legacy Extended JSON, which Porter
+                // reads on purpose (pymongo's LEGACY_JSON_OPTIONS, libbson's legacy bson_as_json):
+                // `{"$date": 42}` is 42 ms after the epoch (LegacyExtendedJSONTests checks it).
+                if bad["description"]?.stringValue == "Bad $date (number, not string or hash)" { continue }
                 if file.type == "0x13" {
                     // Decimal128 parse errors are bare strings.
                     let escaped = JSONValue.string(text).serialized(pretty: false)

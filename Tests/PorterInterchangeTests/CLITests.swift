@@ -79,7 +79,7 @@ import Testing
         let db = dir.path("app.realm")
         guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
         let bad = dir.path("User.json")
-        try Data("{\"_id\": \"a\", \"name\": 5}\n{\"_id\": \"b\", \"nick\": \"x\"}\n{\"_id\": 3}\n".utf8).write(to: URL(fileURLWithPath: bad))
+        try Data("{\"_id\": \"a\", \"name\": 5}\n{\"_id\": \"b\", \"name\": \"B\", \"nick\": \"x\"}\n{\"_id\": 3, \"name\": \"C\"}\n".utf8).write(to: URL(fileURLWithPath: bad))
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let run = try #require(try Self.porter(["import", db, bad]))
         #expect(run.status == 1)

@@ -191,7 +191,7 @@ import Testing
         #expect(try db.count("Dog") == 3 && db.count("Person") == 2 && db.count("AllTypes") == 2)
         let before = try counts(db)
         let error = try #require(throws: PorterError.self) {
-            try db.importFixtures(data: Data(#"{"schemaVersion": 3, "User": [{"_id": "new"}, {"_id": "ada"}]}"#.utf8), name: "more.json")
+            try db.importFixtures(data: Data(#"{"schemaVersion": 3, "User": [{"_id": "new", "name": "New"}, {"_id": "ada", "name": "Ada"}]}"#.utf8), name: "more.json")
         }
         #expect(error.details == ["more.json:User#2:_id: duplicate primary key value 'ada': an object with it already exists"])
         #expect(try counts(db) == before)

@@ -35,7 +35,7 @@ struct RejectedInput: Sendable, CustomTestStringConvertible {
 @Suite struct ImportErrorTests {
     static let schemaJSON = """
     {"schemaVersion": 1, "classes": [
-      {"name": "Person", "primaryKey": "_id", "properties": {"_id": "string", "age": "int", "score": "double?",
+      {"name": "Person", "primaryKey": "_id", "properties": {"_id": "string", "age": {"type": "int", "default": 0}, "score": "double?",
         "tags": "string<>", "meta": "int{}", "home": "Address?", "friends": "Person[]", "best": "Person?", "pet": "Pet?",
         "x": "mixed", "oid": "objectId?", "born": "date?", "uuid": "uuid?", "data": "data?", "dec": "decimal128?",
         "f": "float?", "b": "bool?", "addresses": "Address[]"}},

@@ -53,15 +53,32 @@ import Testing
         #expect(try converted("int", [.int(1), .int(-20)], to: "string") == [.string("1"), .string("-20")])
         #expect(try converted("string", [.string("7"), .string("-3")], to: "int") == [.int(7), .int(-3)])
         let error = try failure("string", [.string("7"), .string("seven"), .string("x")], to: "int")
-        #expect(error?.message == "Cannot convert 'C.v' from 'string' to 'int' (exact): 2 values cannot be converted.")
-        #expect(error?.details == ["C(2): 'seven' is not an integer", "C(3): 'x' is not an integer"])
+        #expect(error?.headline.hasSuffix(":C.v: cannot convert 2 values from string to int (exact): _key 2: 'seven'; _key 3: 'x'") == true)
+        #expect(error?.details == ["_key 2: 'seven' is not an integer", "_key 3: 'x' is not an integer"])
+    }
+
+    @Test func failuresNameObjectsByPrimaryKeyAndValue() throws {
+        let dir = try MigTempDir()
+        let old = try schema(1, #"{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "weight": "double"}}"#)
+        let path = try makeDatabase(dir.path("db.porter"), old) { db in
+            for (id, weight) in [(1, 3.0), (4242, 2.5), (77, 0.1), (9, 1.25), (10, 7.75)] {
+                try db.create("Dog", ["_id": .int(Int64(id)), "weight": .double(weight)])
+            }
+        }
+        let before = try fileBytes(path)
+        let new = try schema(2, #"{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "weight": "int"}}"#)
+        let plan = try MigrationPlan.make(from: old, to: new).plan
+        let error = expectError { try migrate(path, to: new, plans: [plan]) }
+        // The first three objects in key order, their values, and the count of all of them.
+        #expect(error?.headline.hasSuffix("Dog.weight: cannot convert 4 values from double to int (exact): _id 4242: 2.5; _id 77: 0.1; _id 9: 1.25; …") == true, "\(String(describing: error?.headline))")
+        #expect(try fileBytes(path) == before)
     }
 
     @Test func numbers() throws {
         #expect(try converted("int", [.int(3)], to: "double") == [.double(3)])
         #expect(try converted("double", [.double(4), .double(-0.0)], to: "int") == [.int(4), .int(0)])
         let error = try failure("double", [.double(1), .double(2.5)], to: "int")
-        #expect(error?.details == ["C(2): 2.5 is not an integral value"])
+        #expect(error?.details == ["_key 2: 2.5 is not an integral value"])
         #expect(try converted("double", [.double(2.5)], to: "int", rule: .truncate) == [.int(2)])
         #expect(try converted("float", [.float(1.5)], to: "double") == [.double(1.5)])
         #expect(try converted("double", [.double(0.1)], to: "float") == [.float(0.1)])
@@ -80,7 +97,7 @@ import Testing
         let u = UUID()
         #expect(try converted("string", [.string(u.uuidString)], to: "uuid") == [.uuid(u)])
         #expect(try converted("uuid", [.uuid(u)], to: "string") == [.string(u.uuidString.lowercased())])
-        #expect(try failure("string", [.string("not a date")], to: "date")?.details == ["C(1): 'not a date' is not an ISO 8601 date"])
+        #expect(try failure("string", [.string("not a date")], to: "date")?.details == ["_key 1: 'not a date' is not an ISO 8601 date"])
     }
 
     @Test func valueToCollections() throws {
@@ -95,8 +112,8 @@ import Testing
 
     @Test func nullsNeedAFillWhenTheTargetIsRequired() throws {
         let error = try failure("int?", [.int(1), .null, .null], to: "string")
-        #expect(error?.message == "Cannot convert 'C.v' from 'int?' to 'string' (exact): 2 values cannot be converted.")
-        #expect(error?.details.first == "C(2): null but 'C.v' is required (add a fill value)")
+        #expect(error?.message == "cannot convert 2 values from int? to string (exact): _key 2: null; _key 3: null")
+        #expect(error?.details.first == "_key 2: null but 'C.v' is required (add a fill value)")
         #expect(try converted("int?", [.int(1), .null], to: "string", fills: ["C.v=none"]) == [.string("1"), .string("none")])
         #expect(try converted("int?", [.int(1), .null], to: "string?") == [.string("1"), .null])
     }

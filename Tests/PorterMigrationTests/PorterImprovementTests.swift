@@ -23,7 +23,7 @@ import Testing
         // With a block that leaves nulls behind, the checks after it catch them.
         let checked = expectError(.migrationFailed) { try migrate(path, to: required) { _, _ in } }
         #expect(checked?.message == "The migrated data fails 2 checks; nothing was changed.")
-        #expect(checked?.details.first == "Property 'P.city' is required but 2 objects have no value (give a fill value: --fill P.city=VALUE or a fill operation): P(2), P(3)")
+        #expect(checked?.details.first == "Property 'P.city' is required but 2 objects have no value (give a fill value: --fill P.city=VALUE or a fill operation): _key 2, _key 3")
         #expect(try reopen(path).schemaVersion == 1)
         let report = try migrate(path, to: required, options: MigrationOptions(fills: [try FillArgument(parsing: "P.city=Unknown"), try FillArgument(parsing: "P.n=0")]))
         #expect(report.steps.first?.fills == ["P.city": 2, "P.n": 1])

@@ -138,7 +138,7 @@ private func dogFile(_ properties: String, extra: String = "") -> String {
         let schema = try Schema(jsonString: dogFile(#"""
             "a": {"type": "string?"}, "b": {"type": "string", "optional": true}, "c": {"type": "list", "objectType": "int", "optional": true},
             "d": {"type": "dictionary", "objectType": "Dog", "optional": true}, "e": {"type": "object", "objectType": "Dog"},
-            "f": {"type": "Dog?"}, "g": {"type": "mixed", "optional": false}, "h": {"type": "set", "objectType": "Dog"},
+            "f": {"type": "Dog?"}, "g": {"type": "mixed"}, "h": {"type": "set", "objectType": "Dog"},
             "id": {"type": "int", "primaryKey": true}, "m": {"type": "map", "objectType": "string"}
             """#))
         let dog = try #require(schema["Dog"])
@@ -176,6 +176,8 @@ private func dogFile(_ properties: String, extra: String = "") -> String {
             (dogFile(#""a": {"type": "int", "size": 4}"#), "classes[0].properties.a: unknown key \"size\" (expected \"type\", \"optional\", \"indexed\", \"default\", \"objectType\", \"property\", \"primaryKey\")"),
             (dogFile(#""a": {"type": "int", "indexed": "full-text"}"#), "classes[0].properties.a.indexed: expected true or false, got a string"),
             (dogFile(#""a": {"type": "int?", "optional": false}"#), "classes[0].properties.a.optional: \"optional\": false contradicts type 'int?'"),
+            // realm-core: "Property 'Dog.extra' of type 'Mixed' must be nullable."
+            (dogFile(#""extra": {"type": "mixed", "optional": false}"#), "classes[0].properties.extra.optional: Property 'Dog.extra' of type 'Mixed' must be nullable."),
             (dogFile(#""a": {"type": "list"}"#), "classes[0].properties.a: type 'list' needs \"objectType\""),
             (dogFile(#""a": {"type": "list[]", "objectType": "int"}"#), "classes[0].properties.a.type: type 'list[]': 'list' takes no '?' or suffix; use \"optional\" for its elements"),
             (dogFile(#""a": {"type": "int", "objectType": "Dog"}"#), "classes[0].properties.a.objectType: \"objectType\" is only allowed with type list, set, map, dictionary, object or linkingObjects"),

@@ -1,0 +1,4 @@
+#ifndef PORTER_CZLIB_SHIM_H
+#define PORTER_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

@@ -1,0 +1,87 @@
+import Foundation
+import PorterInterchange
+import Testing
+
+/// `porter export` and `porter import` with mongodump layouts, through the built binary.
+@Suite struct MongoCLITests {
+    typealias CLI = CLITests
+
+    /// A database with the documentation fixture, or nil when the binary is not built.
+    static func fixtureDatabase(_ dir: TempDir) throws -> String? {
+        let db = dir.path("app.realm")
+        guard try CLI.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return nil }
+        #expect(try CLI.porter(["import", db, Files.realmDocsFixture.path])?.status == 0)
+        return db
+    }
+
+    @Test func archivesRoundTripThroughFilesAndPipes() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let file = dir.path("app.archive.gz")
+        let exported = try #require(try CLI.porter(["export", db, "--archive=\(file)", "--gzip"]))
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.hasPrefix("Exported 14 documents from \(db) as a mongodump archive (gzip) of database 'app' to \(file):"))
+        let copy = dir.path("copy.realm")
+        let imported = try #require(try CLI.porter(["import", copy, "--archive=\(file)", "--create", "--schema", Files.realmDocsSchema]))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "Imported 14 documents (AllTypes 2, Dog 3, DogToy 2, Person 2, Task 3, User 2) into \(copy) (mode insert)\n")
+        // `--archive` alone: stdout, then stdin.
+        let streamed = try #require(try CLI.porter(["export", db, "--archive", "--quiet"]))
+        #expect(streamed.status == 0)
+        #expect(streamed.stdoutData.starts(with: [0x6D, 0xE2, 0x99, 0x81]))
+        let piped = dir.path("piped.realm")
+        let fromStdin = try #require(try CLI.porter(["import", piped, "--archive", "--create", "--schema", Files.realmDocsSchema], stdin: streamed.stdoutData))
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        #expect(fromStdin.stdout.hasPrefix("Imported 14 documents"))
+        // No temporary file is left beside the archive.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { $0.hasSuffix(".porter-tmp") }.isEmpty)
+    }
+
+    @Test func aBrokenArchiveIsOneLineAndNothingIsWritten() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let file = dir.path("app.archive")
+        #expect(try CLI.porter(["export", db, "--archive=\(file)"])?.status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        bytes = bytes.prefix(bytes.count - 40)
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let target = dir.path("t.realm")
+        let run = try #require(try CLI.porter(["import", target, "--archive=\(file)", "--create", "--schema", Files.realmDocsSchema]))
+        #expect(run.status == 1)
+        #expect(run.stderr.split(separator: "\n").first?.hasPrefix("\(file): truncated archive") == true, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // A plain file given as --archive is named for what it is.
+        let notArchive = try #require(try CLI.porter(["import", db, "--archive=\(Files.realmDocsFixture.path)"]))
+        #expect(notArchive.status == 1)
+        #expect(notArchive.stderr.contains("\(Files.realmDocsFixture.path): not a mongodump archive"), "\(notArchive.stderr)")
+    }
+
+    @Test func gzipDumpFoldersAndMissingFieldsThroughTheCommand() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let out = dir.path("dump/app")
+        let exported = try #require(try CLI.porter(["export", db, "--out", out, "--gzip"]))
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).contains("Dog.metadata.json.gz"))
+        // The dump root (one database folder) imports that database.
+        let copy = dir.path("copy.realm")
+        let imported = try #require(try CLI.porter(["import", copy, dir.path("dump"), "--create", "--schema", Files.realmDocsSchema]))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Imported 14 documents"))
+
+        let movies = dir.path("User.json")
+        try Data("{\"_id\": \"x\"}\n".utf8).write(to: URL(fileURLWithPath: movies))
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let strict = try #require(try CLI.porter(["import", copy, movies]))
+        #expect(strict.status == 1)
+        #expect(strict.stderr == """
+        \(movies):1:name: missing required field 'name' (User.name has no default; pass --fill-missing to use "")
+        porter: error: \(copy): import failed with 1 error; nothing was written
+
+        """)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        let filled = try #require(try CLI.porter(["import", copy, movies, "--fill-missing"]))
+        #expect(filled.status == 0)
+        #expect(filled.stderr == "warning: --fill-missing gave missing required fields their zero value: User.name 1\n")
+    }
+}
