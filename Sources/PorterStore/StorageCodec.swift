@@ -7,9 +7,10 @@ import Foundation
 /// (a REAL column would store 1.0 as an integer and lose -0.0). Native storage classes are used
 /// where they are exact and keep SQL comparisons meaningful: bool, int and links as INTEGER; float
 /// and double as REAL; string as TEXT; data, decimal128, objectId and uuid as BLOB. A date is a
-/// 12-byte BLOB that sorts by time under SQLite's bytewise blob order (see ``dateBytes(_:)``); files of
-/// format 1 held microseconds as INTEGER, which ``read(_:_:type:objectType:)`` still understands. Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit
-/// pattern in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
+/// 12-byte BLOB that sorts by time under SQLite's bytewise blob order (see ``dateBytes(_:)``); files
+/// of format 1 held microseconds as INTEGER, which ``read(_:_:type:objectType:)`` still understands.
+/// Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit pattern
+/// in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
 /// native; everything else is a blob whose first byte is a ``MixedTag`` (a nested list or dictionary
 /// is one blob too, see ``NestedMixedCodec``).
 enum StorageCodec {
@@ -94,7 +95,7 @@ enum StorageCodec {
             withUnsafeBytes(of: u.uuid) { stmt.bind(i, rawBlob: $0) }
         case .link(let link):
             if type == .mixed { stmt.bind(i, blob: mixedLinkBytes(link)) } else { stmt.bind(i, int: link.key.rawValue) }
-        case .list, .map where type == .mixed:
+        case .list where type == .mixed, .map where type == .mixed:
             stmt.bind(i, blob: NestedMixedCodec.encode(value))
         case .list, .set, .map, .object:
             // Collections and embedded objects live in their own tables; callers never bind them.
