@@ -70,4 +70,17 @@ import Testing
         #expect(error?.message.contains("beyond what BSON dates hold") == true, "\(String(describing: error))")
         #expect(String(decoding: try exportClass(db, "E", format: "json"), as: UTF8.self).contains(#""at":"+292277026596-12-04T15:30:07Z""#))
     }
+
+    @Test func aFormatOneFileExportsAsTheOldPorterExportedIt() throws {
+        let fixture = Files.root.appendingPathComponent("Fixtures/format1")
+        let expected = try Data(contentsOf: fixture.appendingPathComponent("events.export.json"))
+        let dir = try TempDir()
+        let path = dir.path("events.porter")
+        try FileManager.default.copyItem(atPath: fixture.appendingPathComponent("events.porter").path, toPath: path)
+        // Read-only: the old encoding as it is; then read-write: converted to format 2 first.
+        for readOnly in [true, false] {
+            let db = try Database.open(at: path, readOnly: readOnly)
+            #expect(try exportClass(db, "Event", format: "json") == expected, "readOnly: \(readOnly)")
+        }
+    }
 }
