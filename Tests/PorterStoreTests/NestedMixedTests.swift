@@ -115,4 +115,22 @@ struct NestedMixedTests {
         #expect(error?.headline == "Bag.items: a set cannot hold a nested list (as in Realm, only lists and dictionaries nest)")
         #expect(try bags.count("Bag") == 0)
     }
+
+    @Test("Nesting is limited to 100 levels, in what is written and in what is read")
+    func depthLimit() throws {
+        func nested(_ levels: Int) -> Value {
+            var value = Value.int(1)
+            for i in 0..<levels { value = i % 2 == 0 ? .list([value]) : .map(["k": value]) }
+            return value
+        }
+        let db = try petDatabase()
+        let ann = try db.write { try db.create("Person", ["name": .string("Ann"), "extra": nested(100)]) }
+        #expect(NestedMixedCodec.encode(try db.value("Person", ann, "extra")) == NestedMixedCodec.encode(nested(100)))
+        let error = expectPorterError(.constraintViolation) { try db.write { try db.set("Person", ann, "extra", nested(101)) } }
+        #expect(error?.message == "collections nested in a mixed value may be at most 100 levels deep")
+        #expect(error?.location?.hasPrefix("Person.extra[0][\"k\"][0]") == true)
+        // Stored bytes deeper than that (a damaged or foreign file) are refused, not recursed into.
+        #expect(throws: PorterError.self) { _ = try NestedMixedCodec.decode(NestedMixedCodec.encode(nested(101))) }
+        #expect(throws: PorterError.self) { _ = try NestedMixedCodec.decode(NestedMixedCodec.encode(nested(5_000))) }
+    }
 }
