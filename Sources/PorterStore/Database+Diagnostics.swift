@@ -117,8 +117,8 @@ extension Database: SchemaDataInspector {
         // Links inside nested lists and dictionaries (the class name is part of each link's bytes).
         let c = quoteIdentifier(column)
         let nested = try connection.prepare("""
-            SELECT \(owner), \(c) FROM \(quoteIdentifier(table)) WHERE typeof(\(c)) = 'blob'
-              AND substr(\(c), 1, 1) IN (x'0a', x'0b') AND instr(\(c), CAST(? AS BLOB)) > 0
+            SELECT \(owner), \(c) FROM \(quoteIdentifier(table))
+            WHERE \(c) >= x'0a' AND \(c) < x'0c' AND instr(\(c), CAST(? AS BLOB)) > 0
             """)
         nested.bind(1, text: className)
         while try nested.step() {
