@@ -109,4 +109,13 @@ import Testing
         #expect(lines == ["Box.json:1:extra.a.1: link to a missing object: no Dog with primary key 'nope' in this import or in the database"])
         #expect(try db.count("Box") == 0)
     }
+
+    @Test func aSetOfMixedRefusesNestedCollections() throws {
+        let db = try memoryDatabase(try schema(#"{"classes":[{"name":"S","primaryKey":"_id","properties":{"_id":"int","bag":"mixed<>"}}]}"#))
+        #expect(importLines(db, #"{"_id": 1, "bag": [1, [2]]}"#, name: "S.json", className: "S")
+                == ["S.json:1:bag.1: a mixed value in a set cannot hold an array"])
+        #expect(importLines(db, #"{"_id": 1, "bag": [{"a": 1}]}"#, name: "S.json", className: "S")
+                == [#"S.json:1:bag.0: a mixed value in a set cannot hold a document (only scalars, or a link written as {"$ref": …, "$id": …})"#])
+        #expect(try db.count("S") == 0)
+    }
 }
