@@ -75,7 +75,13 @@ enum StorageCodec {
         case .data(let d):
             if type == .mixed { stmt.bind(i, blob: [MixedTag.data.rawValue] + d) } else { stmt.bind(i, blob: d) }
         case .date(let t):
-            stmt.bind(i, blob: (type == .mixed ? [MixedTag.date.rawValue] : []) + dateBytes(t))
+            if type == .mixed { return stmt.bind(i, blob: [MixedTag.date.rawValue] + dateBytes(t)) }
+            // The hot path (date columns and collections) writes the 12 bytes without arrays.
+            withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { raw in
+                raw.storeBytes(of: (UInt64(bitPattern: t.seconds) ^ (1 << 63)).bigEndian, toByteOffset: 0, as: UInt64.self)
+                raw.storeBytes(of: (UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)).bigEndian, toByteOffset: 8, as: UInt32.self)
+                stmt.bind(i, rawBlob: UnsafeRawBufferPointer(raw))
+            }
         case .decimal128(let d):
             if type == .mixed { return stmt.bind(i, blob: [MixedTag.decimal128.rawValue] + d.bsonBytes) }
             // Little-endian, low half first (the BSON layout), without building arrays.
