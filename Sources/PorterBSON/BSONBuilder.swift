@@ -33,7 +33,7 @@ final class BSONBuilder {
     /// Room for an array index key (`bson_uint32_to_string` needs 16 bytes).
     private let indexKey = UnsafeMutablePointer<CChar>.allocate(capacity: 16)
     let dateStyle: DateStyle
-    /// Dates whose microseconds were floored to milliseconds.
+    /// Dates whose digits below the millisecond were floored away.
     @exclusivity(unchecked) var flooredDates = 0
 
     init(dateStyle: DateStyle = .native) throws {

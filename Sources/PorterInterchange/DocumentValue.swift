@@ -24,7 +24,7 @@ public enum DocumentValue: Sendable, Equatable {
     case binary(Data, subtype: UInt8)
     /// An ObjectId.
     case objectId(ObjectId)
-    /// A UTC datetime (BSON datetime in milliseconds, or `{"$date": …}` with up to microseconds).
+    /// A UTC datetime (BSON datetime in milliseconds, or `{"$date": …}` with up to nanoseconds).
     case dateTime(Timestamp)
     /// A decimal128.
     case decimal128(Decimal128)

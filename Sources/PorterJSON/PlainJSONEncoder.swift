@@ -26,7 +26,7 @@ public final class PlainJSONEncoder: DocumentEncoder {
         if let root { json_object_put(root) }
     }
 
-    /// Plain JSON keeps microseconds: nothing is floored.
+    /// Plain JSON keeps nanoseconds: nothing is floored.
     public var flooredDates: Int { 0 }
 
     /// Starts a top-level document.

@@ -12,7 +12,7 @@ public enum PropertyType: String, Sendable, Hashable, CaseIterable {
     case string
     /// Binary data.
     case data
-    /// Date with microsecond precision.
+    /// Date with nanosecond precision (seconds + nanoseconds, as realm-core).
     case date
     /// IEEE 754-2008 128-bit decimal.
     case decimal128

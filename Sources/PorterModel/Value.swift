@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Scalars map one-to-one onto the property types. Collections are `.list`, `.set` and `.map`;
 /// `.object` carries the fields of an embedded object (or of an object to create inline), and
-/// `.link` refers to an existing top-level object.
+/// `.link` refers to an existing top-level object. A `mixed` value may itself be a `.list` or a
+/// `.map` of mixed values, nested to any depth (Realm's nested collections in `AnyRealmValue`).
 public enum Value: Sendable, Hashable {
     /// No value (an optional property that is unset, or a `mixed` holding null).
     case null
@@ -21,7 +22,7 @@ public enum Value: Sendable, Hashable {
     case string(String)
     /// Binary data.
     case data(Data)
-    /// A point in time (microsecond precision).
+    /// A point in time (nanosecond precision, any int64 of seconds).
     case date(Timestamp)
     /// A 128-bit decimal.
     case decimal128(Decimal128)
@@ -31,11 +32,11 @@ public enum Value: Sendable, Hashable {
     case uuid(UUID)
     /// A link to an existing object.
     case link(ObjectLink)
-    /// An ordered list (duplicates allowed).
+    /// An ordered list (duplicates allowed); in a `mixed`, a nested list of mixed values.
     case list([Value])
     /// A set (unique elements; order carries no meaning).
     case set([Value])
-    /// A map with string keys.
+    /// A map with string keys; in a `mixed`, a nested dictionary of mixed values.
     case map([String: Value])
     /// The fields of an embedded object, or of an object to create with its parent.
     case object([String: Value])

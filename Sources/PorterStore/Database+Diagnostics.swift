@@ -114,6 +114,19 @@ extension Database: SchemaDataInspector {
             result.count += 1
             if result.sample.count < sampleLimit { result.sample.append("\(source.className)(\(stmt.int64(0))).\(source.property.name)") }
         }
+        // Links inside nested lists and dictionaries (the class name is part of each link's bytes).
+        let c = quoteIdentifier(column)
+        let nested = try connection.prepare("""
+            SELECT \(owner), \(c) FROM \(quoteIdentifier(table))
+            WHERE \(c) >= x'0a' AND \(c) < x'0c' AND instr(\(c), CAST(? AS BLOB)) > 0
+            """)
+        nested.bind(1, text: className)
+        while try nested.step() {
+            let value = try StorageCodec.read(nested, 1, type: .mixed, objectType: nil)
+            guard NestedMixedCodec.links(in: value).contains(where: { $0.className == className }) else { continue }
+            result.count += 1
+            if result.sample.count < sampleLimit { result.sample.append("\(source.className)(\(nested.int64(0))).\(source.property.name)") }
+        }
     }
 
     /// Calls `body` with (owner key, value) for every non-null value of a property (every element

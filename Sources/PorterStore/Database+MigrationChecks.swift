@@ -53,11 +53,13 @@ extension MigrationStorage {
                 """)
             while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
         } else if property.type == .mixed {
-            let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = x'09'")
+            // Plain links, and links inside nested lists and dictionaries.
+            let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) IN (x'09', x'0a', x'0b')")
             while try stmt.step() {
-                guard case .link(let link) = try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil) else { continue }
-                let found = try hasTable(link.className) && rowExists(link.className, link.key.rawValue)
-                if !found { note(stmt.int64(0), link.description) }
+                for link in NestedMixedCodec.links(in: try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil)) {
+                    let found = try hasTable(link.className) && rowExists(link.className, link.key.rawValue)
+                    if !found { note(stmt.int64(0), link.description) }
+                }
             }
         }
         return result

@@ -21,11 +21,19 @@ extension Database {
                             _ transform: (ObjectLink) -> Value?) throws {
         let slot = valueSlot(className, property)
         let column = quoteIdentifier(slot.column)
+        // Blobs starting with the list or map tag sort in [x'0a', x'0c'), a range the column's
+        // index serves: only rows holding nested collections are looked at. A cached probe keeps
+        // the common case (deleting an object nothing nested links to) to one indexed lookup.
+        let nested = "\(column) >= x'0a' AND \(column) < x'0c' AND instr(\(column), ?) > 0"
+        let probe = try connection.cached("SELECT 1 FROM \(quoteIdentifier(slot.table)) WHERE \(nested) LIMIT 1")
+        probe.bind(1, .blob(needle))
+        defer { probe.reset() }
+        guard try probe.step() else { return }
         let ids = slot.identity.joined(separator: ", ")
         let after = "(\(ids)) > (\(slot.identity.map { _ in "?" }.joined(separator: ", ")))"
         let select = try connection.prepare("""
-            SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(after) AND typeof(\(column)) = 'blob'
-              AND substr(\(column), 1, 1) IN (x'0a', x'0b') AND instr(\(column), ?) > 0 ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)
+            SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(after) AND \(nested)
+              ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)
             """)
         let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
         let update = try connection.prepare("UPDATE \(quoteIdentifier(slot.table)) SET \(column) = ? WHERE \(condition)")

@@ -126,8 +126,8 @@ extension Database {
         let slot = valueSlot(ref.plan.schema.name, ref.property)
         let column = quoteIdentifier(slot.column)
         let stmt = try connection.cached("""
-            SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob'
-              AND substr(\(column), 1, 1) IN (x'0a', x'0b') AND instr(\(column), ?) > 0 ORDER BY \(slot.owner)
+            SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table))
+            WHERE \(column) >= x'0a' AND \(column) < x'0c' AND instr(\(column), ?) > 0 ORDER BY \(slot.owner)
             """)
         stmt.bind(1, .blob(NestedMixedCodec.linkPattern(target)))
         defer { stmt.reset() }

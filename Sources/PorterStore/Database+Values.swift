@@ -89,7 +89,7 @@ extension Database {
     /// Checks a value held by a `mixed` (or nested in one): scalars within size limits, links to
     /// existing top-level objects, and lists or dictionaries of such values, to any depth
     /// (Realm's nested collections in `AnyRealmValue`). `location` grows with the nesting path.
-    func resolveMixed(_ value: Value, at location: String) throws -> Value {
+    func resolveMixed(_ value: Value, at location: String, depth: Int = 0) throws -> Value {
         switch value {
         case .null: return value
         case .string(let s):
@@ -109,13 +109,15 @@ extension Database {
             }
             try requireExists(target, link.key, for: location)
             return value
+        case .list where depth >= NestedMixedCodec.maxDepth, .map where depth >= NestedMixedCodec.maxDepth:
+            throw PorterError(.constraintViolation, "collections nested in a mixed value may be at most \(NestedMixedCodec.maxDepth) levels deep", location: location)
         case .list(let items):
-            return .list(try items.enumerated().map { try resolveMixed($1, at: "\(location)[\($0)]") })
+            return .list(try items.enumerated().map { try resolveMixed($1, at: "\(location)[\($0)]", depth: depth + 1) })
         case .map(let entries):
             var out: [String: Value] = [:]
             for (key, item) in entries {
                 try checkMapKey(key, at: location)
-                out[key] = try resolveMixed(item, at: "\(location)[\"\(key)\"]")
+                out[key] = try resolveMixed(item, at: "\(location)[\"\(key)\"]", depth: depth + 1)
             }
             return .map(out)
         default:

@@ -11,7 +11,9 @@ import Foundation
 public final class Database {
     /// Identifies Porter files in the SQLite header (`PRAGMA application_id`): ASCII "PRTR".
     public static let applicationID: Int32 = 0x5052_5452
-    /// The file-format version this build writes and reads; a larger one is refused.
+    /// The file-format version this build writes and reads; a larger one is refused. Format 2
+    /// stores dates as sortable seconds + nanoseconds blobs and lets `mixed` hold nested lists and
+    /// dictionaries; format 1 files are read as they are, and upgraded when opened for writing.
     public static let fileFormatVersion: Int64 = 2
     /// The Porter version recorded in migration history.
     public static let porterVersion = "0.1.0"

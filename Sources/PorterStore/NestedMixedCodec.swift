@@ -16,6 +16,10 @@ import Foundation
 enum NestedMixedCodec {
     typealias Tag = StorageCodec.MixedTag
 
+    /// How deep collections may nest inside one `mixed` value (the importers' document limit is
+    /// 100 levels too); it bounds every recursion over stored bytes, however damaged.
+    static let maxDepth = 100
+
     /// The blob for a `.list` or `.map` value.
     static func encode(_ value: Value) -> [UInt8] {
         var out: [UInt8] = []
@@ -44,7 +48,7 @@ enum NestedMixedCodec {
     static func decode(_ bytes: [UInt8]) throws -> Value {
         var reader = Reader(bytes: bytes[...])
         guard let first = reader.byte(), let tag = Tag(rawValue: first) else { throw corrupt() }
-        let value = try reader.collection(tag)
+        let value = try reader.collection(tag, depth: 1)
         guard reader.bytes.isEmpty else { throw corrupt() }
         return value
     }
@@ -159,18 +163,19 @@ enum NestedMixedCodec {
         mutating func count() throws -> Int { Int(readBigEndian(try take(4))) }
 
         /// A list or map payload after its tag.
-        mutating func collection(_ tag: Tag) throws -> Value {
+        mutating func collection(_ tag: Tag, depth: Int) throws -> Value {
+            guard depth <= maxDepth else { throw corrupt() }
             let n = try count()
             switch tag {
             case .list:
                 var items: [Value] = []
-                for _ in 0..<n { items.append(try element()) }
+                for _ in 0..<n { items.append(try element(depth: depth)) }
                 return .list(items)
             case .map:
                 var entries: [String: Value] = [:]
                 for _ in 0..<n {
                     let key = String(decoding: try take(try count()), as: UTF8.self)
-                    entries[key] = try element()
+                    entries[key] = try element(depth: depth)
                 }
                 return .map(entries)
             default:
@@ -178,13 +183,13 @@ enum NestedMixedCodec {
             }
         }
 
-        mutating func element() throws -> Value {
+        mutating func element(depth: Int) throws -> Value {
             guard let first = byte(), let tag = Tag(rawValue: first) else { throw corrupt() }
             let payload = try take(try count())
             switch tag {
             case .list, .map:
                 var inner = Reader(bytes: payload)
-                let value = try inner.collection(tag)
+                let value = try inner.collection(tag, depth: depth + 1)
                 guard inner.bytes.isEmpty else { throw corrupt() }
                 return value
             default:

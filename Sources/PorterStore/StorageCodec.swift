@@ -7,9 +7,10 @@ import Foundation
 /// (a REAL column would store 1.0 as an integer and lose -0.0). Native storage classes are used
 /// where they are exact and keep SQL comparisons meaningful: bool, int and links as INTEGER; float
 /// and double as REAL; string as TEXT; data, decimal128, objectId and uuid as BLOB. A date is a
-/// 12-byte BLOB that sorts by time under SQLite's bytewise blob order (see ``dateBytes(_:)``); files of
-/// format 1 held microseconds as INTEGER, which ``read(_:_:type:objectType:)`` still understands. Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit
-/// pattern in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
+/// 12-byte BLOB that sorts by time under SQLite's bytewise blob order (see ``dateBytes(_:)``); files
+/// of format 1 held microseconds as INTEGER, which ``read(_:_:type:objectType:)`` still understands.
+/// Two doubles SQLite cannot hold as REAL (NaN becomes NULL, and -0.0) are kept as their bit pattern
+/// in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
 /// native; everything else is a blob whose first byte is a ``MixedTag`` (a nested list or dictionary
 /// is one blob too, see ``NestedMixedCodec``).
 enum StorageCodec {
@@ -74,7 +75,13 @@ enum StorageCodec {
         case .data(let d):
             if type == .mixed { stmt.bind(i, blob: [MixedTag.data.rawValue] + d) } else { stmt.bind(i, blob: d) }
         case .date(let t):
-            stmt.bind(i, blob: (type == .mixed ? [MixedTag.date.rawValue] : []) + dateBytes(t))
+            if type == .mixed { return stmt.bind(i, blob: [MixedTag.date.rawValue] + dateBytes(t)) }
+            // The hot path (date columns and collections) writes the 12 bytes without arrays.
+            withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { raw in
+                raw.storeBytes(of: (UInt64(bitPattern: t.seconds) ^ (1 << 63)).bigEndian, toByteOffset: 0, as: UInt64.self)
+                raw.storeBytes(of: (UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)).bigEndian, toByteOffset: 8, as: UInt32.self)
+                stmt.bind(i, rawBlob: UnsafeRawBufferPointer(raw))
+            }
         case .decimal128(let d):
             if type == .mixed { return stmt.bind(i, blob: [MixedTag.decimal128.rawValue] + d.bsonBytes) }
             // Little-endian, low half first (the BSON layout), without building arrays.
@@ -94,7 +101,7 @@ enum StorageCodec {
             withUnsafeBytes(of: u.uuid) { stmt.bind(i, rawBlob: $0) }
         case .link(let link):
             if type == .mixed { stmt.bind(i, blob: mixedLinkBytes(link)) } else { stmt.bind(i, int: link.key.rawValue) }
-        case .list, .map where type == .mixed:
+        case .list where type == .mixed, .map where type == .mixed:
             stmt.bind(i, blob: NestedMixedCodec.encode(value))
         case .list, .set, .map, .object:
             // Collections and embedded objects live in their own tables; callers never bind them.

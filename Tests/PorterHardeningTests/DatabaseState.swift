@@ -2,7 +2,7 @@ import Foundation
 import Porter
 
 /// What a database holds, as one comparable value: the digest of a plain-JSON export (schema
-/// and every object, exact to the microsecond), after checking that the file is sound.
+/// and every object, exact to the nanosecond), after checking that the file is sound.
 enum DatabaseState {
     /// Why a file failed verification.
     struct Unsound: Error, CustomStringConvertible {
