@@ -17,12 +17,12 @@ public struct ImportCommand: OutputCommand {
             """)
     /// The database file.
     @Argument(help: "The database file.") public var database: String
-    /// Files, export folders, or `-`.
-    @Argument(help: "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, or '-' for stdin (with --class).") public var sources: [String] = []
+    /// Files, export folders, Realm files, or `-`.
+    @Argument(help: "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, or '-' for stdin (with --class).") public var sources: [String] = []
     /// The schema for --create (or to open with).
     @Option(name: .long, help: "Schema file: creates the database with --create, or is applied when opening it.") public var schema: String?
     /// Create the database when missing.
-    @Flag(name: .long, help: "Create the database when it does not exist (from --schema or the export folder's schema.json).") public var create = false
+    @Flag(name: .long, help: "Create the database when it does not exist (from --schema, the export folder's schema.json or the Realm file's schema).") public var create = false
     /// Input format.
     @Option(name: .long, help: "auto (default: by content and extension), bson, ejson, json or archive.") public var format: String = "auto"
     /// The database of a mongodump root folder or archive holding several.
@@ -41,6 +41,8 @@ public struct ImportCommand: OutputCommand {
     @Flag(name: .long, help: "Skip fields that name no property instead of failing.") public var ignoreUnknown = false
     /// Error limit.
     @Option(name: .long, help: "Stop after this many errors (default 20).") public var maxErrors: Int = 20
+    /// The key of encrypted Realm files among the sources.
+    @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
     public init() {}
 
@@ -81,6 +83,7 @@ public struct ImportCommand: OutputCommand {
         let importer = Importer(database: db, formats: InterchangeFormats.input,
                                 options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                                                        dumpDatabase: dumpDatabase, fillMissing: fillMissing))
+        importer.realmEncryptionKey = try encryption.key()
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
         importer.progress = progress.map { line in { line.update($0) } }
         defer { progress?.finish() }
@@ -118,7 +121,7 @@ public struct ImportCommand: OutputCommand {
             throw PorterError(.io, "no such database file (pass --create, with --schema or an export folder, to create it)", location: database)
         }
         guard let schemaValue = try requested ?? folderSchema() else {
-            throw PorterError(.usage, "--create needs a schema: pass --schema, or import an export folder that holds schema.json")
+            throw PorterError(.usage, "--create needs a schema: pass --schema, or import an export folder that holds schema.json or a Realm file")
         }
         do {
             return (try Database.create(at: database, schema: schemaValue), true)
@@ -127,11 +130,18 @@ public struct ImportCommand: OutputCommand {
         }
     }
 
-    /// The `schema.json` of the first export folder among the sources.
+    /// The `schema.json` of the first export folder among the sources, or the schema of the
+    /// first Realm file.
     private func folderSchema() throws -> Schema? {
         for source in sources {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
+            if !isDirectory.boolValue {
+                let key = try encryption.key()
+                guard StoredFileKind.of(path: source) == .realmFile || (key != nil && !isSchemaFile(source)) else { continue }
+                if case .realm(let file) = try StoreFile.open(source, key: key) { return file.schema }
+                continue
+            }
             let path = URL(fileURLWithPath: source).appendingPathComponent(ExportFileNames.schemaFile).path
             if FileManager.default.fileExists(atPath: path) { return try Schema(contentsOfFile: path) }
         }

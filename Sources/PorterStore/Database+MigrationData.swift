@@ -104,7 +104,12 @@ extension MigrationStorage {
         case .uuid(let u): return u.uuidString.lowercased()
         case .date(let t): return t.iso8601
         case .decimal128(let d): return d.description
-        default: return "\(value)"
+        case .data(let d): return "data of \(d.count) bytes"
+        case .link(let l): return l.description
+        case .list(let e): return "a list of \(e.count)"
+        case .set(let e): return "a set of \(e.count)"
+        case .map(let e): return "a dictionary of \(e.count)"
+        case .object: return "an embedded object"
         }
     }
 

@@ -66,9 +66,9 @@ import Testing
         let error = expectError(.migrationFailed) {
             try migrate(path, to: try schema(2, #"{"name": "C", "properties": {"n": "int", "v": "string?"}}"#))
         }
-        #expect(error?.message == "Cannot convert 'C.v' from 'mixed' to 'string?' (exact): 2 values cannot be converted.")
-        #expect(error?.details == ["C(2): a mixed value holding a nested list cannot be converted to string",
-                                   "C(3): a mixed value holding a nested dictionary cannot be converted to string"])
+        #expect(error?.message == "cannot convert 2 values from mixed to string? (exact): _key 2: a list of 1; _key 3: a dictionary of 1")
+        #expect(error?.details == ["_key 2: a mixed value holding a nested list cannot be converted to string",
+                                   "_key 3: a mixed value holding a nested dictionary cannot be converted to string"])
         #expect(try dataChecksum(path) == before)
         #expect(try reopen(path).schema == old)
     }

@@ -95,9 +95,9 @@ struct NestedMixedTests {
         let db = try petDatabase()
         let ann = try db.write { try db.create("Person", ["name": .string("Ann"), "extra": .list([.int(1)])]) }
         let cases: [(Value, PorterError.Code, String)] = [
-            (.map(["$a": .int(1)]), .constraintViolation, "Person.extra: invalid map key '$a': keys must be non-empty, contain no '.' or NUL, and not start with '$'"),
-            (.list([.map(["ok": .map(["a.b": .int(1)])])]), .constraintViolation, "Person.extra[0][\"ok\"]: invalid map key 'a.b': keys must be non-empty, contain no '.' or NUL, and not start with '$'"),
-            (.list([.list([.map(["": .null])])]), .constraintViolation, "Person.extra[0][0]: invalid map key '': keys must be non-empty, contain no '.' or NUL, and not start with '$'"),
+            (.map(["$a": .int(1)]), .constraintViolation, "Person.extra: invalid map key '$a': keys must contain no '.' or NUL, and not start with '$'"),
+            (.list([.map(["ok": .map(["a.b": .int(1)])])]), .constraintViolation, "Person.extra[0][\"ok\"]: invalid map key 'a.b': keys must contain no '.' or NUL, and not start with '$'"),
+            (.list([.list([.map(["nul\u{0}": .null])])]), .constraintViolation, "Person.extra[0][0]: invalid map key 'nul\u{0}': keys must contain no '.' or NUL, and not start with '$'"),
             (.list([.object(["a": .int(1)])]), .invalidValue, "Person.extra[0]: a mixed value cannot hold a object"),
             (.map(["d": .link(ObjectLink("Dog", ObjectKey(99)))]), .notFound, "Person.extra[\"d\"]: link target Dog(99) does not exist"),
             (.list([.link(ObjectLink("Geo", ObjectKey(1)))]), .invalidValue, "Person.extra[0]: a mixed value cannot link to embedded class 'Geo'"),
