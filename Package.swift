@@ -12,6 +12,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterCommandsTests", ["PorterCommands"]),
     ("PorterEndToEndTests", ["PorterModel"]),
     ("PorterHardeningTests", ["Porter"]),
+    ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
 
@@ -21,6 +22,7 @@ let package = Package(
     products: [
         .library(name: "Porter", targets: ["Porter"]),
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
+        .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
         .executable(name: "porter", targets: ["porter"]),
     ],
     dependencies: [
@@ -33,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
 
         .target(name: "PorterModel"),
+        // Native reader and writer of Realm Core files (format 24).
+        .target(name: "PorterRealmFile", dependencies: ["PorterModel"]),
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
