@@ -97,7 +97,7 @@ struct WriterSearchIndex {
             keys.append(Int64(k))
             if group.count == 1 {
                 slots.append(WriterNode.tagged(group[0].key))
-            } else if group.allSatisfy({ $0.value == group[0].value }) || group[0].value.isExhausted(at: offset + 4) {
+            } else if group.allSatisfy({ $0.value == group[0].value }) || group.allSatisfy({ $0.value.isExhausted(at: offset + 4) }) {
                 if unique {
                     throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(group[0].value.text)",
                                       location: location)
