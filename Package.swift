@@ -54,6 +54,8 @@ let package = Package(
         // are the physical floor Porter is measured against, not part of the product.
         .target(name: "PorterBenchReference", dependencies: ["CSQLite", "CBSON"], path: "Benchmarks/Reference"),
         .executableTarget(name: "porter-bench", dependencies: ["Porter", "PorterBenchReference"], path: "Benchmarks/PorterBench"),
+        // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
+        .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench"),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 

@@ -23,7 +23,9 @@ struct WriterTableBuilder {
     private(set) var objectCount: Int64 = 0
     private var lastKey: Int64 = -1
 
-    private var table: WriterTable { plan.tables[tableIndex] }
+    private let table: WriterTable
+    /// (leaf index, property index) of the indexed columns.
+    private let indexed: [(leaf: Int, property: Int)]
     private var out: WriterOutput { leaf.out }
 
     init(plan: WriterTablePlan, tableIndex: Int, leaf: WriterLeafEncoder, compact: Bool,
@@ -32,6 +34,8 @@ struct WriterTableBuilder {
         self.tableIndex = tableIndex
         self.leaf = leaf
         self.compact = compact
+        table = plan.tables[tableIndex]
+        indexed = table.columns.filter(\.indexed).map { ($0.leafIndex, $0.propertyIndex!) }
         var sorted = backlinks
         for (k, edges) in sorted {
             sorted[k] = edges.enumerated().sorted {
@@ -48,13 +52,13 @@ struct WriterTableBuilder {
     mutating func add(key: Int64, values: [RealmValue]) throws {
         precondition(key > lastKey, "objects must come in ascending key order")
         lastKey = key
-        for column in table.columns where column.indexed {
-            let value = values[column.propertyIndex!]
-            guard let indexValue = WriterIndexValue(value) else {
-                throw PorterError(.invalidSchema, "the writer cannot index a \(column.property!.type.rawValue) property yet",
-                                  location: "\(table.objectSchema?.name ?? table.name).\(column.property!.name)")
+        for (leafIndex, propertyIndex) in indexed {
+            guard let indexValue = WriterIndexValue(values[propertyIndex]) else {
+                let property = table.properties[propertyIndex]
+                throw PorterError(.invalidSchema, "the writer cannot index a \(property.type.rawValue) property yet",
+                                  location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
             }
-            indexEntries[column.leafIndex]!.append((indexValue, key))
+            indexEntries[leafIndex]!.append((indexValue, key))
         }
         keys.append(key)
         rows.append(values)

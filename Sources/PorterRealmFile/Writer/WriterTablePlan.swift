@@ -58,15 +58,14 @@ struct WriterTable {
     var columns: [WriterColumn] = []
     /// Spec positions by leaf index.
     var columnByLeaf: [Int] = []
+    /// The class's persisted properties and, parallel, the column of each.
+    var properties: [Property] = []
+    var propertyColumns: [WriterColumn] = []
 
     var isEmbedded: Bool { objectSchema?.isEmbedded ?? false }
     var primaryKeyColumn: WriterColumn? { columns.first { $0.isPrimaryKey } }
     var leafCount: Int { columnByLeaf.count }
 
-    /// The column storing persisted property `index`.
-    func column(forProperty index: Int) -> WriterColumn {
-        columns.first { $0.propertyIndex == index }!
-    }
 }
 
 /// The layout realm-core's object store gives a schema: tables `metadata` then `class_<Name>` by
@@ -145,6 +144,8 @@ struct WriterTablePlan {
             for (i, c) in columns.enumerated() { byLeaf[c.leafIndex] = i }
             tables[t].columns = columns
             tables[t].columnByLeaf = byLeaf
+            tables[t].properties = tables[t].objectSchema?.persistedProperties ?? [Property(name: "version", type: .int)]
+            tables[t].propertyColumns = tables[t].properties.indices.map { i in columns.first { $0.propertyIndex == i }! }
         }
         self.tables = tables
         self.tableByClass = byClass

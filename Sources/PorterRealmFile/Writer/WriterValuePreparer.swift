@@ -28,23 +28,24 @@ struct WriterValuePreparer {
 
     /// Checks and translates the values of object `key` of table `table`.
     mutating func prepare(table: Int, key: Int64, values: [RealmValue], sourceKey: Int64) throws -> [RealmValue] {
-        let objectSchema = plan.tables[table].objectSchema!
-        let properties = objectSchema.persistedProperties
-        guard values.count == properties.count else {
-            throw PorterError(.invalidValue, "expected \(properties.count) values (the persisted properties), got \(values.count)",
-                              location: "\(objectSchema.name)[\(sourceKey)]")
+        let t = plan.tables[table]
+        guard values.count == t.properties.count else {
+            throw PorterError(.invalidValue, "expected \(t.properties.count) values (the persisted properties), got \(values.count)",
+                              location: "\(t.objectSchema!.name)[\(sourceKey)]")
         }
         var result = values
-        for (i, property) in properties.enumerated() {
-            let column = plan.tables[table].column(forProperty: i)
-            let location = "\(objectSchema.name)[\(sourceKey)].\(property.name)"
-            result[i] = try prepare(values[i], property: property, column: column, table: table, key: key, location: location)
+        for i in t.properties.indices {
+            let column = t.propertyColumns[i]
+            // Scalars of the right type pass unchanged: the common case costs one switch.
+            if column.property!.collection == .none, Self.isPlainMatch(values[i], column.property!.type) { continue }
+            let location = WriterLocation(className: t.objectSchema!.name, sourceKey: sourceKey, property: t.properties[i].name)
+            result[i] = try prepare(values[i], property: t.properties[i], column: column, table: table, key: key, location: location)
         }
         return result
     }
 
     private mutating func prepare(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
-                                  location: String) throws -> RealmValue {
+                                  location: WriterLocation) throws -> RealmValue {
         func element(_ v: RealmValue) throws -> RealmValue {
             try self.element(v, property: property, column: column, table: table, key: key, location: location)
         }
@@ -56,24 +57,26 @@ struct WriterValuePreparer {
             var seen = Set<String>()
             return .dictionary(try entries.map { entry in
                 guard !entry.key.isEmpty, !entry.key.contains("."), !entry.key.hasPrefix("$") else {
-                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' is empty, contains '.' or starts with '$'", location: location)
+                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' is empty, contains '.' or starts with '$'", location: location.text)
                 }
                 guard seen.insert(entry.key).inserted else {
-                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location)
+                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
                 }
                 return RealmDictionaryEntry(key: entry.key, value: try element(entry.value))
             })
         default:
-            throw PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location)
+            throw PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
         }
     }
 
     private mutating func element(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
-                                  location: String) throws -> RealmValue {
-        let mismatch = PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location)
+                                  location: WriterLocation) throws -> RealmValue {
+        var mismatch: PorterError {
+            PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
+        }
         if case .null = value {
             guard column.isNullable else {
-                throw PorterError(.invalidValue, "null in a required \(property.typeShorthand)", location: location)
+                throw PorterError(.invalidValue, "null in a required \(property.typeShorthand)", location: location.text)
             }
             return .null
         }
@@ -82,9 +85,9 @@ struct WriterValuePreparer {
              (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return value
         case (.mixed, .link), (.mixed, .embedded):
-            throw PorterError(.invalidValue, "links in mixed values are not supported by the writer yet", location: location)
+            throw PorterError(.invalidValue, "links in mixed values are not supported by the writer yet", location: location.text)
         case (.mixed, .list), (.mixed, .set), (.mixed, .dictionary):
-            throw PorterError(.invalidValue, "collections nested in mixed values are not supported by the writer yet", location: location)
+            throw PorterError(.invalidValue, "collections nested in mixed values are not supported by the writer yet", location: location.text)
         case (.mixed, _):
             return value
         case (.object, .link(let className, let sourceKey)):
@@ -92,7 +95,7 @@ struct WriterValuePreparer {
                 throw mismatch
             }
             guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
-                throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location)
+                throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location.text)
             }
             if !collectEmbedded, let opposite = column.opposite {
                 backlinks[target][opposite.leafIndex, default: []].append((targetKey, key))
@@ -114,6 +117,29 @@ struct WriterValuePreparer {
             return .link(className: className, key: embeddedKey)
         default:
             throw mismatch
+        }
+    }
+}
+
+/// Where a value is, spelled out only for an error message.
+struct WriterLocation {
+    let className: String
+    let sourceKey: Int64
+    let property: String
+
+    var text: String { "\(className)[\(sourceKey)].\(property)" }
+}
+
+extension WriterValuePreparer {
+    /// Whether `value` is a non-null scalar stored as is for a property of `type`.
+    @inline(__always)
+    static func isPlainMatch(_ value: RealmValue, _ type: PropertyType) -> Bool {
+        switch (type, value) {
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
+             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            return true
+        default:
+            return false
         }
     }
 }
