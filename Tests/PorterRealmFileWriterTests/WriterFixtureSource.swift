@@ -78,18 +78,22 @@ struct WriterFixtureReader {
             }
             if target.primaryKey != nil { return .link(className: target.name, key: pkKeys[target.name]![json]!) }
             return .link(className: target.name, key: Self.int(json)!)
-        case .mixed: return try mixed(json)
+        case .mixed: return try mixed(json, pkKeys: pkKeys)
         default: return try scalar(json, type: p.type)
         }
     }
 
-    private func mixed(_ json: JSONValue) throws -> RealmValue {
+    private func mixed(_ json: JSONValue, pkKeys: [String: [JSONValue: Int64]]) throws -> RealmValue {
         switch json {
         case .bool(let b): return .bool(b)
         case .string(let s): return .string(s)
         case .number(let text): return Int64(text).map(RealmValue.int) ?? .double(Double(text)!)
         case .object(let members):
             guard let m = members.first else { return .null }
+            if m.key == "$ref", case .string(let className) = m.value, let id = member(json, "$id") {
+                if schema[className]?.primaryKey != nil { return .link(className: className, key: pkKeys[className]![id]!) }
+                return .link(className: className, key: Self.int(id)!)
+            }
             switch m.key {
             case "$oid": return try scalar(m.value, type: .objectId)
             case "$date": return try scalar(m.value, type: .date)

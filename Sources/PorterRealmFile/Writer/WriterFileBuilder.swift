@@ -5,7 +5,7 @@ import PorterModel
 /// primary key, (2) links, to know every backlink before its table is written, (3) the tables,
 /// the `metadata` table and the group, then the file header.
 struct WriterFileBuilder {
-    let plan: WriterTablePlan
+    private(set) var plan: WriterTablePlan
     let source: RealmWriteSource
     let out: WriterOutput
     let schemaVersion: UInt64
@@ -29,10 +29,18 @@ struct WriterFileBuilder {
         try out.append([UInt8](repeating: 0, count: 24))
         try resolveKeys()
         var linkPass = WriterValuePreparer(plan: plan, resolver: resolver, collectEmbedded: false)
-        for t in topLevelTables where plan.tables[t].objectSchema!.persistedProperties.contains(where: { $0.type == .object }) {
+        for t in topLevelTables where plan.tables[t].properties.contains(where: { $0.type == .object || $0.type == .mixed }) {
             try forEachObject(table: t) { key, sourceKey, values in
                 _ = try linkPass.prepare(table: t, key: key, values: values, sourceKey: sourceKey)
             }
+        }
+        if !linkPass.mixedEdges.isEmpty {
+            // Mixed values link to these tables: add their backlink columns, file the links under them.
+            plan = try WriterTablePlan(schema: plan.schema, mixedLinks: Array(linkPass.mixedEdges.keys))
+            for (link, edges) in linkPass.mixedEdges {
+                linkPass.backlinks[link.target][plan.mixedBacklinks[link]!, default: []].append(contentsOf: edges)
+            }
+            linkPass.mixedEdges = [:]
         }
         let leafEncoder = WriterLeafEncoder(out: out, tableKeys: plan.tableByClass)
         var writePass = WriterValuePreparer(plan: plan, resolver: resolver, collectEmbedded: true)
@@ -79,6 +87,10 @@ struct WriterFileBuilder {
     /// non-negative) and the source keys of link targets with one.
     private mutating func resolveKeys() throws {
         var targets = Set<Int>()
+        if plan.tables.contains(where: { $0.properties.contains { $0.type == .mixed } }) {
+            // Any top-level class may be the target of a link in a mixed value.
+            targets.formUnion(topLevelTables)
+        }
         for table in plan.tables {
             for column in table.columns where column.property?.type == .object {
                 if let o = column.opposite, !plan.tables[o.table].isEmbedded { targets.insert(o.table) }

@@ -77,7 +77,15 @@ struct WriterTablePlan {
     /// Table index by class name.
     var tableByClass: [String: Int]
 
-    init(schema: Schema) throws {
+    /// The schema laid out.
+    let schema: Schema
+    /// Backlink leaf index in the target table of each (origin table, mixed column leaf, target table).
+    var mixedBacklinks: [WriterMixedLink: Int] = [:]
+
+    /// `mixedLinks`: the mixed columns that hold links, and to which tables. realm-core adds a
+    /// backlink column to the target the first time a mixed value links there; the writer adds
+    /// them after the schema's columns, in (origin table, column, target table) order.
+    init(schema: Schema, mixedLinks: [WriterMixedLink] = []) throws {
         var tables = [WriterTable(name: "metadata", objectSchema: nil, key: 0)]
         var byClass: [String: Int] = [:]
         for objectSchema in schema.classes {
@@ -134,6 +142,16 @@ struct WriterTablePlan {
                 publicColumns[t].append(column)
             }
         }
+        var mixedBacklinks: [WriterMixedLink: Int] = [:]
+        for link in mixedLinks.sorted() {
+            let backLeaf = nextLeaf[link.target]
+            nextLeaf[link.target] += 1
+            backlinkColumns[link.target].append(WriterColumn(property: nil, propertyIndex: nil, leafIndex: backLeaf, type: .backlink,
+                                                             attributes: 0, indexed: false, isPrimaryKey: false,
+                                                             opposite: (link.origin, link.originLeaf)))
+            mixedBacklinks[link] = backLeaf
+        }
+        self.mixedBacklinks = mixedBacklinks
         for t in 0..<tables.count {
             var columns = publicColumns[t] + backlinkColumns[t]
             for i in columns.indices {
@@ -149,11 +167,23 @@ struct WriterTablePlan {
         }
         self.tables = tables
         self.tableByClass = byClass
+        self.schema = schema
     }
 
     /// The ColKey of the column at `leafIndex` in table `table`.
     func colKey(table: Int, leafIndex: Int) -> Int64 {
         let t = tables[table]
         return t.columns[t.columnByLeaf[leafIndex]].colKey
+    }
+}
+
+/// A mixed column holding links to a table: (origin table, the column's leaf index, target table).
+struct WriterMixedLink: Hashable, Comparable {
+    var origin: Int
+    var originLeaf: Int
+    var target: Int
+
+    static func < (a: WriterMixedLink, b: WriterMixedLink) -> Bool {
+        (a.origin, a.originLeaf, a.target) < (b.origin, b.originLeaf, b.target)
     }
 }

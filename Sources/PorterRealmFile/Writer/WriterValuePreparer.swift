@@ -13,6 +13,8 @@ struct WriterValuePreparer {
 
     /// Backlink edges by table and backlink leaf index.
     var backlinks: [[Int: [(target: Int64, origin: Int64)]]]
+    /// Links held by mixed values (first pass): (target key, origin key) by mixed column and target.
+    var mixedEdges: [WriterMixedLink: [(target: Int64, origin: Int64)]] = [:]
     /// Embedded objects by table, in key order.
     var embedded: [[(key: Int64, values: [RealmValue])]]
     private var embeddedCounters: [Int64]
@@ -84,8 +86,19 @@ struct WriterValuePreparer {
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
              (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return value
-        case (.mixed, .link), (.mixed, .embedded):
-            throw PorterError(.invalidValue, "links in mixed values are not supported by the writer yet", location: location.text)
+        case (.mixed, .link(let className, let sourceKey)):
+            guard let target = plan.tableByClass[className], !plan.tables[target].isEmbedded else {
+                throw PorterError(.invalidValue, "a mixed value can only link to a top-level class, got \(className)", location: location.text)
+            }
+            guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
+                throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location.text)
+            }
+            if !collectEmbedded {
+                mixedEdges[WriterMixedLink(origin: table, originLeaf: column.leafIndex, target: target), default: []].append((targetKey, key))
+            }
+            return .link(className: className, key: targetKey)
+        case (.mixed, .embedded):
+            throw PorterError(.invalidValue, "a mixed value cannot hold an embedded object", location: location.text)
         case (.mixed, .list), (.mixed, .set), (.mixed, .dictionary):
             throw PorterError(.invalidValue, "collections nested in mixed values are not supported by the writer yet", location: location.text)
         case (.mixed, _):
