@@ -33,10 +33,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "PorterModel"),
         // Native reader and writer of Realm Core files (format 24).
-        .target(name: "PorterRealmFile", dependencies: ["PorterModel"]),
+        .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),

@@ -4,7 +4,7 @@ import PorterRealmFile
 
 // Writes the flat class of `realm-oracle bench` (Item {_id int pk, n int, x double, y double,
 // name string, note string, flag bool, ts date}) with N objects and prints the time and peak RSS.
-// Usage: porter-realm-write-bench N OUT.realm
+// Usage: porter-realm-write-bench N OUT.realm [--encrypt]   (--encrypt: key bytes 0...63)
 
 struct BenchSource: RealmWriteSource {
     let count: Int64
@@ -25,7 +25,8 @@ let schema = Schema(classes: [ObjectSchema(name: "Item", properties: [
     Property(name: "flag", type: .bool), Property(name: "ts", type: .date),
 ], primaryKey: "_id")])
 let start = Date()
-try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: out, source: BenchSource(count: count))
+let key: [UInt8]? = arguments.contains("--encrypt") ? (0..<64).map { UInt8($0) } : nil
+try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: out, source: BenchSource(count: count), encryptionKey: key)
 let seconds = Date().timeIntervalSince(start)
 var usage = rusage()
 getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -33,18 +33,20 @@ public struct RealmFileWriter {
     }
 
     /// Writes a complete format-24 file: to a temporary file beside `path`, fsync, rename; never a partial file.
+    /// With `encryptionKey` (the 64 bytes the SDKs take) the file is encrypted as realm-core does
+    /// (AES-256-CBC + HMAC-SHA224 per 4096-byte page).
     /// - Throws: ``PorterError`` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
     ///   link, `io`); the destination is then untouched and no temporary file is left.
     public func write(to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil) throws {
-        if encryptionKey != nil {
-            throw PorterError(.invalidInput, "writing encrypted Realm files is not supported yet", location: path)
+        if let key = encryptionKey, key.count != 64 {
+            throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
         }
         let plan = try WriterTablePlan(schema: schema)
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".porter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         do {
-            let output = try WriterOutput(path: temporary)
+            let output = try WriterOutput(path: temporary, encryptionKey: encryptionKey)
             var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
             try builder.build()
             try output.sync()

@@ -2,7 +2,9 @@ import Foundation
 import PorterModel
 
 /// The file being written: nodes are appended (8-aligned), each one's offset is its ref.
-/// Owns the file descriptor; buffered so that many small nodes cost few system calls.
+/// Owns the file descriptor; buffered so that many small nodes cost few system calls. With a
+/// cryptor, full 4096-byte pages are encrypted as they fill (page 0, which gets the header last,
+/// is kept until `finish`), and the IV tables are written at the end: no plaintext reaches the disk.
 final class WriterOutput {
     private let fd: Int32
     let path: String
@@ -11,9 +13,15 @@ final class WriterOutput {
     private(set) var position: Int64 = 0
     private static let flushThreshold = 1 << 20
 
-    /// Creates (exclusively) the file at `path`.
-    init(path: String) throws {
+    private let cryptor: WriterCryptor?
+    private var firstPage: [UInt8]?
+    private var pagesWritten = 0
+    private var ivTables: [UInt8] = []
+
+    /// Creates (exclusively) the file at `path`; `encryptionKey` (64 bytes) encrypts it as realm-core does.
+    init(path: String, encryptionKey: [UInt8]? = nil) throws {
         self.path = path
+        cryptor = try encryptionKey.map { try WriterCryptor(key: $0) }
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw PorterError(.io, "cannot create file: \(String(cString: strerror(errno)))", location: path)
@@ -33,34 +41,76 @@ final class WriterOutput {
         return ref
     }
 
-    /// Writes the buffer out.
-    func flush() throws {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int64?) throws {
         var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { raw in
-                Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-            }
+        while done < bytes.count {
+            let n = offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0) + off_t(done)) }
+                ?? Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw PorterError(.io, "cannot write: \(String(cString: strerror(errno)))", location: path)
             }
             done += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Overwrites bytes already flushed (the file header).
-    func overwrite(at offset: Int64, _ bytes: [UInt8]) throws {
-        try flush()
-        let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(offset)) }
-        guard n == bytes.count else {
-            throw PorterError(.io, "cannot write: \(String(cString: strerror(errno)))", location: path)
+    /// Writes the buffer out (with encryption: the full pages in it).
+    private func flush() throws {
+        guard let cryptor else {
+            try buffer.withUnsafeBytes { try writeAll($0, at: nil) }
+            buffer.removeAll(keepingCapacity: true)
+            return
         }
+        let size = WriterCryptor.pageSize
+        var start = 0
+        while buffer.count - start >= size {
+            let page = buffer[start..<start + size]
+            if pagesWritten == 0 {
+                firstPage = Array(page)
+                ivTables.append(contentsOf: [UInt8](repeating: 0, count: 64))
+            } else {
+                let (cipher, entry) = try page.withUnsafeBytes { try cryptor.encrypt(page: $0, index: pagesWritten) }
+                try cipher.withUnsafeBytes { try writeAll($0, at: WriterCryptor.physicalOffset(ofPage: pagesWritten)) }
+                ivTables.append(contentsOf: entry)
+            }
+            pagesWritten += 1
+            start += size
+        }
+        buffer.removeFirst(start)
     }
 
-    /// Flushes and forces the data to disk.
-    func sync() throws {
+    /// Overwrites bytes at the start of the file (the header).
+    func overwrite(at offset: Int64, _ bytes: [UInt8]) throws {
+        if cryptor != nil {
+            let range = Int(offset)..<Int(offset) + bytes.count
+            if firstPage != nil { firstPage!.replaceSubrange(range, with: bytes) } else { buffer.replaceSubrange(range, with: bytes) }
+            return
+        }
         try flush()
+        try bytes.withUnsafeBytes { try writeAll($0, at: offset) }
+    }
+
+    /// Writes everything out (encrypted: pads to whole pages, writes page 0 and the IV tables)
+    /// and forces the data to disk.
+    func sync() throws {
+        if let cryptor {
+            let size = WriterCryptor.pageSize
+            if buffer.count % size != 0 { buffer.append(contentsOf: [UInt8](repeating: 0, count: size - buffer.count % size)) }
+            try flush()
+            let (cipher, entry) = try firstPage!.withUnsafeBytes { try cryptor.encrypt(page: $0, index: 0) }
+            try cipher.withUnsafeBytes { try writeAll($0, at: WriterCryptor.physicalOffset(ofPage: 0)) }
+            ivTables.replaceSubrange(0..<64, with: entry)
+            var block = 0
+            while block * WriterCryptor.pagesPerMetadataPage < pagesWritten {
+                let perPage = WriterCryptor.pagesPerMetadataPage * 64
+                var page = Array(ivTables[block * perPage..<min((block + 1) * perPage, ivTables.count)])
+                page.append(contentsOf: [UInt8](repeating: 0, count: size - page.count))
+                try page.withUnsafeBytes { try writeAll($0, at: WriterCryptor.physicalOffset(ofMetadataPage: block)) }
+                block += 1
+            }
+        } else {
+            try flush()
+        }
         guard fsync(fd) == 0 else {
             throw PorterError(.io, "cannot sync: \(String(cString: strerror(errno)))", location: path)
         }
