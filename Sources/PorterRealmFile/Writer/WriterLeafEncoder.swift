@@ -146,20 +146,9 @@ struct WriterLeafEncoder {
         return try out.append(WriterNode.integers(refs, flags: .init(hasRefs: true, context: true)))
     }
 
-    /// One `ArrayBlob`; values beyond a node's 16 MB limit are chained (context flag, refs to chunks).
+    /// One `ArrayBlob` (values are at most `WriterLimits.maxBinary` bytes, so one node holds any).
     private func writeBigBlob(_ bytes: [UInt8]) throws -> Int64 {
-        let chunk = 0xFFFFF8 - 8   // `Array::max_array_payload_aligned` minus a header
-        if bytes.count <= chunk {
-            return try out.append(WriterNode.bytes(bytes, widthType: .ignore, width: 1, size: bytes.count))
-        }
-        var refs = [Int64]()
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunk, bytes.count)
-            refs.append(try out.append(WriterNode.bytes(Array(bytes[start..<end]), widthType: .ignore, width: 1, size: end - start)))
-            start = end
-        }
-        return try out.append(WriterNode.integers(refs, flags: .init(hasRefs: true, context: true)))
+        try out.append(WriterNode.bytes(bytes, widthType: .ignore, width: 1, size: bytes.count))
     }
 
     /// `ArrayStringShort`: slots of a power-of-two width; the last byte of a slot is

@@ -82,6 +82,7 @@ struct WriterValuePreparer {
             }
             return .null
         }
+        if let limitError = WriterLimits.check(value, location: location) { throw limitError }
         switch (property.type, value) {
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
              (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
@@ -134,6 +135,26 @@ struct WriterValuePreparer {
     }
 }
 
+/// realm-core's size limits (`Table::max_string_size`, `max_binary_size`: one node holds a value);
+/// it refuses longer values ("String too big", "Binary too big"), so the writer does too.
+enum WriterLimits {
+    static let maxString = 0xFFFFF8 - 8 - 1
+    static let maxBinary = 0xFFFFF8 - 8
+
+    static func check(_ value: RealmValue, location: WriterLocation) -> PorterError? {
+        switch value {
+        case .string(let s) where s.utf8.count > maxString:
+            return PorterError(.constraintViolation, "a string of \(s.utf8.count) bytes is longer than Realm's limit of \(maxString)",
+                               location: location.text)
+        case .binary(let d) where d.count > maxBinary:
+            return PorterError(.constraintViolation, "data of \(d.count) bytes is longer than Realm's limit of \(maxBinary)",
+                               location: location.text)
+        default:
+            return nil
+        }
+    }
+}
+
 /// Where a value is, spelled out only for an error message.
 struct WriterLocation {
     let className: String
@@ -144,11 +165,13 @@ struct WriterLocation {
 }
 
 extension WriterValuePreparer {
-    /// Whether `value` is a non-null scalar stored as is for a property of `type`.
+    /// Whether `value` is a non-null scalar stored as is for a property of `type` (and within limits).
     @inline(__always)
     static func isPlainMatch(_ value: RealmValue, _ type: PropertyType) -> Bool {
         switch (type, value) {
-        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
+        case (.string, .string(let s)): return s.utf8.count <= WriterLimits.maxString
+        case (.data, .binary(let d)): return d.count <= WriterLimits.maxBinary
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double),
              (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return true
         default:
