@@ -15,6 +15,23 @@ enum WriterDecimal {
         return (d.high >> 63 == 1, exponent, d.high & 0x1_FFFF_FFFF_FFFF, d.low)
     }
 
+    /// The value truncated to an Int64 when in range (`Decimal128::to_int`, used by the search index).
+    static func truncatedInt(_ d: Decimal128) -> Int64? {
+        guard let u = unpack(d), u.coefficientHigh == 0 else { return nil }
+        var c = u.coefficientLow
+        if u.exponent < 0 {
+            for _ in 0..<min(-u.exponent, 20) { c /= 10 }
+        } else {
+            for _ in 0..<u.exponent where c != 0 {
+                let (m, overflow) = c.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                c = m
+            }
+        }
+        guard c <= UInt64(Int64.max) else { return nil }
+        return u.negative ? -Int64(c) : Int64(c)
+    }
+
     /// The BID32 encoding when `d` converts exactly.
     static func bid32(_ d: Decimal128) -> UInt32? {
         guard let u = unpack(d), u.coefficientHigh == 0, u.coefficientLow < (1 << 23),

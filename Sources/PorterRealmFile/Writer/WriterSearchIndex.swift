@@ -2,20 +2,35 @@ import Foundation
 import PorterModel
 
 /// A value as the search index sees it (core `index_string.hpp`): integers as their 8
-/// little-endian bytes, strings as UTF-8, ObjectIds and UUIDs as their bytes; null apart.
+/// little-endian bytes, strings as UTF-8, ObjectIds and UUIDs as their bytes, timestamps as
+/// seconds and nanoseconds little-endian; null apart. In mixed columns bools, integral floats,
+/// doubles index as the integer, decimals as their truncated integer (realm-core's
+/// `Mixed::get_index_data`), others as their raw little-endian bytes. `kind` tells apart values
+/// of different types with equal bytes.
 enum WriterIndexValue: Equatable {
     case null
     case int(Int64)
-    case bytes([UInt8])
+    case bytes([UInt8], kind: UInt8)
 
     init?(_ value: RealmValue) {
+        func raw<T>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v) { Array($0) } }
         switch value {
         case .null: self = .null
         case .int(let i): self = .int(i)
         case .bool(let b): self = .int(b ? 1 : 0)
-        case .string(let s): self = .bytes(Array(s.utf8))
-        case .objectId(let o): self = .bytes(o.bytes)
-        case .uuid(let u): self = .bytes(withUnsafeBytes(of: u.uuid) { Array($0) })
+        case .string(let s): self = .bytes(Array(s.utf8), kind: 0)
+        case .binary(let d): self = .bytes([UInt8](d), kind: 1)
+        case .objectId(let o): self = .bytes(o.bytes, kind: 2)
+        case .uuid(let u): self = .bytes(raw(u.uuid), kind: 3)
+        case .timestamp(let seconds, let nanoseconds):
+            // Seconds (8 bytes) then nanoseconds (4 bytes), little-endian (verified against realm-core 14).
+            self = .bytes(raw(seconds.littleEndian) + raw(nanoseconds.littleEndian), kind: 4)
+        case .float(let f):
+            if let i = Int32(exactly: f) { self = .int(Int64(i)) } else { self = .bytes(raw(f.bitPattern.littleEndian), kind: 5) }
+        case .double(let d):
+            if let i = Int64(exactly: d) { self = .int(i) } else { self = .bytes(raw(d.bitPattern.littleEndian), kind: 6) }
+        case .decimal128(let d):
+            if let i = WriterDecimal.truncatedInt(d) { self = .int(i) } else { self = .bytes(raw(d.low.littleEndian) + raw(d.high.littleEndian), kind: 7) }
         default: return nil
         }
     }
@@ -24,7 +39,7 @@ enum WriterIndexValue: Equatable {
         switch self {
         case .null: return 0
         case .int: return 8
-        case .bytes(let b): return b.count
+        case .bytes(let b, _): return b.count
         }
     }
 
@@ -32,7 +47,7 @@ enum WriterIndexValue: Equatable {
         switch self {
         case .null: return 0
         case .int(let v): return UInt32(truncatingIfNeeded: UInt64(bitPattern: v) >> UInt64(8 * i)) & 0xFF
-        case .bytes(let b): return UInt32(b[i])
+        case .bytes(let b, _): return UInt32(b[i])
         }
     }
 
@@ -60,7 +75,7 @@ enum WriterIndexValue: Equatable {
         switch self {
         case .null: return "null"
         case .int(let v): return String(v)
-        case .bytes(let b): return "'" + String(decoding: b, as: UTF8.self) + "'"
+        case .bytes(let b, _): return "'" + String(decoding: b, as: UTF8.self) + "'"
         }
     }
 
@@ -75,6 +90,19 @@ enum WriterIndexValue: Equatable {
 /// whose keys are each child's last key.
 struct WriterSearchIndex {
     let out: WriterOutput
+    /// For mixed columns: every value by object key (sorted by key). Lists of objects whose index
+    /// bytes are equal are sorted by value (realm-core's `SortedListComparator`), then key.
+    var originals: [(key: Int64, value: RealmValue)]? = nil
+
+    private func original(_ key: Int64) -> RealmValue {
+        guard let originals else { return .null }
+        var lo = 0, hi = originals.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if originals[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return originals[lo].value
+    }
 
     /// Writes the index of `entries` (value, object key), given in object-key order. `unique`:
     /// equal values are an error (primary keys), reported at `location`.
@@ -102,7 +130,14 @@ struct WriterSearchIndex {
                     throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(group[0].value.text)",
                                       location: location)
                 }
-                slots.append(try WriterBPlusTree.integers(group.map(\.key).sorted(), out: out))
+                var keys = group.map(\.key)
+                if originals != nil {
+                    keys = keys.map { ($0, original($0)) }.sorted { a, b in
+                        let c = WriterSetOrder.compare(a.1, b.1)
+                        return c != 0 ? c < 0 : a.0 < b.0
+                    }.map(\.0)
+                }
+                slots.append(try WriterBPlusTree.integers(keys, out: out))
             } else {
                 slots.append(try node(group, offset: offset + 4, unique: unique, location: location))
             }

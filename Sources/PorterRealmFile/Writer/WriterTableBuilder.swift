@@ -20,6 +20,8 @@ struct WriterTableBuilder {
     private var rows: [[RealmValue]] = []
     private var leaves: [(ref: Int64, first: Int64, count: Int64)] = []
     private var indexEntries: [Int: [(value: WriterIndexValue, key: Int64)]] = [:]
+    /// Values of indexed mixed columns, by leaf index (the index sorts equal-byte lists by value).
+    private var mixedIndexValues: [Int: [(key: Int64, value: RealmValue)]] = [:]
     private(set) var objectCount: Int64 = 0
     private var lastKey: Int64 = -1
 
@@ -59,6 +61,9 @@ struct WriterTableBuilder {
                                   location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
             }
             indexEntries[leafIndex]!.append((indexValue, key))
+            if table.properties[propertyIndex].type == .mixed {
+                mixedIndexValues[leafIndex, default: []].append((key, values[propertyIndex]))
+            }
         }
         keys.append(key)
         rows.append(values)
@@ -148,7 +153,7 @@ struct WriterTableBuilder {
         var indexRefs = Array(repeating: Int64(0), count: t.leafCount)
         for column in t.columns where column.indexed {
             let location = "\(t.objectSchema?.name ?? t.name).\(column.property!.name)"
-            indexRefs[column.leafIndex] = try WriterSearchIndex(out: out).write(indexEntries[column.leafIndex]!,
+            indexRefs[column.leafIndex] = try WriterSearchIndex(out: out, originals: mixedIndexValues[column.leafIndex]).write(indexEntries[column.leafIndex]!,
                                                                                  unique: column.isPrimaryKey, location: location)
             indexEntries[column.leafIndex] = nil
         }
