@@ -79,6 +79,12 @@ enum WriterIndexValue: Equatable {
         }
     }
 
+    /// Whether the key at `offset` holds the value's last bytes (or the value is null).
+    func isLastKey(at offset: Int) -> Bool {
+        if case .null = self { return true }
+        return count - offset <= 4
+    }
+
     /// Whether every key from `offset` on is the end marker (nothing left to tell values apart).
     func isExhausted(at offset: Int) -> Bool { offset > count }
 }
@@ -90,29 +96,24 @@ enum WriterIndexValue: Equatable {
 /// whose keys are each child's last key.
 struct WriterSearchIndex {
     let out: WriterOutput
-    /// For mixed columns: every value by object key (sorted by key). Lists of objects whose index
-    /// bytes are equal are sorted by value (realm-core's `SortedListComparator`), then key.
-    var originals: [(key: Int64, value: RealmValue)]? = nil
+    /// The indexed values and their objects, in object-key order.
+    let entries: [(value: WriterIndexValue, key: Int64)]
+    /// For mixed columns, the values parallel to `entries`: lists of objects whose index bytes
+    /// are equal are sorted by value (realm-core's `SortedListComparator`), then key.
+    let originals: [RealmValue]?
+    /// Whether the index alone must tell values apart (a list column: realm-core cannot compare
+    /// an object's value there): every value gets sub-indexes down to its last key.
+    var exact = false
 
-    private func original(_ key: Int64) -> RealmValue {
-        guard let originals else { return .null }
-        var lo = 0, hi = originals.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if originals[mid].key < key { lo = mid + 1 } else { hi = mid }
-        }
-        return originals[lo].value
+    /// Writes the index. `unique`: equal values are an error (primary keys), reported at `location`.
+    func write(unique: Bool, location: String) throws -> Int64 {
+        try node(Array(entries.indices), offset: 0, unique: unique, location: location)
     }
 
-    /// Writes the index of `entries` (value, object key), given in object-key order. `unique`:
-    /// equal values are an error (primary keys), reported at `location`.
-    func write(_ entries: [(value: WriterIndexValue, key: Int64)], unique: Bool, location: String) throws -> Int64 {
-        try node(entries, offset: 0, unique: unique, location: location)
-    }
-
-    private func node(_ entries: [(value: WriterIndexValue, key: Int64)], offset: Int, unique: Bool, location: String) throws -> Int64 {
-        // Stable: equal values keep object-key order.
-        let keyed = entries.map { (k: $0.value.key(at: offset), e: $0) }
+    /// The node for the entries `members` (positions in `entries`, ascending) at byte `offset`.
+    private func node(_ members: [Int], offset: Int, unique: Bool, location: String) throws -> Int64 {
+        // Stable: equal keys keep object-key order.
+        let keyed = members.map { (k: entries[$0].value.key(at: offset), m: $0) }
         let order = keyed.indices.sorted { keyed[$0].k != keyed[$1].k ? keyed[$0].k < keyed[$1].k : $0 < $1 }
         var keys: [Int64] = []
         var slots: [Int64] = []
@@ -121,23 +122,30 @@ struct WriterSearchIndex {
             let k = keyed[order[i]].k
             var j = i
             while j < order.count && keyed[order[j]].k == k { j += 1 }
-            let group = order[i..<j].map { keyed[$0].e }
+            let group = order[i..<j].map { keyed[$0].m }
+            let first = entries[group[0]].value
             keys.append(Int64(k))
-            if group.count == 1 {
-                slots.append(WriterNode.tagged(group[0].key))
-            } else if group.allSatisfy({ $0.value == group[0].value }) || group.allSatisfy({ $0.value.isExhausted(at: offset + 4) }) {
+            if exact {
+                if group.allSatisfy({ entries[$0].value.isLastKey(at: offset) }) {
+                    slots.append(group.count == 1 ? WriterNode.tagged(entries[group[0]].key)
+                                                   : try WriterBPlusTree.integers(group.map { entries[$0].key }.sorted(), out: out))
+                } else {
+                    slots.append(try node(group, offset: offset + 4, unique: unique, location: location))
+                }
+            } else if group.count == 1 {
+                slots.append(WriterNode.tagged(entries[group[0]].key))
+            } else if group.allSatisfy({ entries[$0].value == first }) || group.allSatisfy({ entries[$0].value.isExhausted(at: offset + 4) }) {
                 if unique {
-                    throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(group[0].value.text)",
-                                      location: location)
+                    throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(first.text)", location: location)
                 }
-                var keys = group.map(\.key)
-                if originals != nil {
-                    keys = keys.map { ($0, original($0)) }.sorted { a, b in
-                        let c = WriterSetOrder.compare(a.1, b.1)
-                        return c != 0 ? c < 0 : a.0 < b.0
-                    }.map(\.0)
+                var list = group
+                if let originals {
+                    list.sort { a, b in
+                        let c = WriterSetOrder.compare(originals[a], originals[b])
+                        return c != 0 ? c < 0 : entries[a].key < entries[b].key
+                    }
                 }
-                slots.append(try WriterBPlusTree.integers(keys, out: out))
+                slots.append(try WriterBPlusTree.integers(list.map { entries[$0].key }, out: out))
             } else {
                 slots.append(try node(group, offset: offset + 4, unique: unique, location: location))
             }

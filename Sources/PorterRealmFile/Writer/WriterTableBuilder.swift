@@ -20,8 +20,8 @@ struct WriterTableBuilder {
     private var rows: [[RealmValue]] = []
     private var leaves: [(ref: Int64, first: Int64, count: Int64)] = []
     private var indexEntries: [Int: [(value: WriterIndexValue, key: Int64)]] = [:]
-    /// Values of indexed mixed columns, by leaf index (the index sorts equal-byte lists by value).
-    private var mixedIndexValues: [Int: [(key: Int64, value: RealmValue)]] = [:]
+    /// Values of indexed mixed columns parallel to their entries, by leaf index.
+    private var mixedIndexValues: [Int: [RealmValue]] = [:]
     private(set) var objectCount: Int64 = 0
     private var lastKey: Int64 = -1
 
@@ -55,14 +55,22 @@ struct WriterTableBuilder {
         precondition(key > lastKey, "objects must come in ascending key order")
         lastKey = key
         for (leafIndex, propertyIndex) in indexed {
-            guard let indexValue = WriterIndexValue(values[propertyIndex]) else {
-                let property = table.properties[propertyIndex]
-                throw PorterError(.invalidSchema, "the writer cannot index a \(property.type.rawValue) property yet",
-                                  location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
+            // A list column indexes each distinct element (realm-core 14 indexes `string[]` that way).
+            var elements: [RealmValue] = [values[propertyIndex]]
+            if case .list(let items) = values[propertyIndex] {
+                elements = []
+                for item in items where !elements.contains(item) { elements.append(item) }
             }
-            indexEntries[leafIndex]!.append((indexValue, key))
-            if table.properties[propertyIndex].type == .mixed {
-                mixedIndexValues[leafIndex, default: []].append((key, values[propertyIndex]))
+            for element in elements {
+                guard let indexValue = WriterIndexValue(element) else {
+                    let property = table.properties[propertyIndex]
+                    throw PorterError(.invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
+                                      location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
+                }
+                indexEntries[leafIndex]!.append((indexValue, key))
+                if table.properties[propertyIndex].type == .mixed {
+                    mixedIndexValues[leafIndex, default: []].append(element)
+                }
             }
         }
         keys.append(key)
@@ -153,8 +161,9 @@ struct WriterTableBuilder {
         var indexRefs = Array(repeating: Int64(0), count: t.leafCount)
         for column in t.columns where column.indexed {
             let location = "\(t.objectSchema?.name ?? t.name).\(column.property!.name)"
-            indexRefs[column.leafIndex] = try WriterSearchIndex(out: out, originals: mixedIndexValues[column.leafIndex]).write(indexEntries[column.leafIndex]!,
-                                                                                 unique: column.isPrimaryKey, location: location)
+            var index = WriterSearchIndex(out: out, entries: indexEntries[column.leafIndex]!, originals: mixedIndexValues[column.leafIndex])
+            index.exact = column.property!.collection == .list
+            indexRefs[column.leafIndex] = try index.write(unique: column.isPrimaryKey, location: location)
             indexEntries[column.leafIndex] = nil
         }
         var oppositeTables = Array(repeating: Int64(0x7FFF_FFFF), count: t.leafCount)

@@ -99,7 +99,7 @@ struct WriterTablePlan {
                                              type: .int, attributes: 0, indexed: false, isPrimaryKey: false))
         nextLeaf[0] = 1
 
-        func makeColumn(_ property: Property, index: Int, table: Int, isPrimaryKey: Bool) -> WriterColumn {
+        func makeColumn(_ property: Property, index: Int, table: Int, isPrimaryKey: Bool) throws -> WriterColumn {
             var attributes: Int64 = 0
             let nullable = property.type == .object ? (property.collection == .none || property.collection == .map) : property.isOptional
             if nullable { attributes |= 16 }
@@ -111,8 +111,17 @@ struct WriterTablePlan {
             }
             let leaf = nextLeaf[table]
             nextLeaf[table] += 1
+            if property.isIndexed || isPrimaryKey {
+                // What the object store accepts (`Property::type_is_indexable`, lists of strings).
+                let indexable: Set<PropertyType> = [.int, .bool, .string, .date, .objectId, .uuid, .mixed]
+                guard indexable.contains(property.type),
+                      property.collection == .none || (property.collection == .list && property.type == .string && !isPrimaryKey) else {
+                    throw PorterError(.invalidSchema, "Realm cannot index a \(property.typeShorthand) property",
+                                      location: "\(tables[table].objectSchema!.name).\(property.name)")
+                }
+            }
             return WriterColumn(property: property, propertyIndex: index, leafIndex: leaf, type: WriterColumnType(property.type),
-                                attributes: attributes, indexed: isPrimaryKey || (property.isIndexed && property.collection == .none),
+                                attributes: attributes, indexed: isPrimaryKey || (property.isIndexed && (property.collection == .none || property.collection == .list)),
                                 isPrimaryKey: isPrimaryKey)
         }
 
@@ -120,13 +129,13 @@ struct WriterTablePlan {
             let objectSchema = tables[t].objectSchema!
             let persisted = objectSchema.persistedProperties
             if let pk = objectSchema.primaryKey, let index = persisted.firstIndex(where: { $0.name == pk }) {
-                publicColumns[t].append(makeColumn(persisted[index], index: index, table: t, isPrimaryKey: true))
+                publicColumns[t].append(try makeColumn(persisted[index], index: index, table: t, isPrimaryKey: true))
             }
         }
         for t in 1..<tables.count {
             let objectSchema = tables[t].objectSchema!
             for (index, property) in objectSchema.persistedProperties.enumerated() where property.name != objectSchema.primaryKey {
-                var column = makeColumn(property, index: index, table: t, isPrimaryKey: false)
+                var column = try makeColumn(property, index: index, table: t, isPrimaryKey: false)
                 if property.type == .object {
                     guard let target = property.objectType.flatMap({ byClass[$0] }) else {
                         throw PorterError(.invalidSchema, "link to unknown class '\(property.objectType ?? "")'",
