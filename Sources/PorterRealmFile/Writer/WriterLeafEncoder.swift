@@ -103,7 +103,10 @@ struct WriterLeafEncoder {
             switch v {
             case .objectId(let oid): payload.append(contentsOf: oid.bytes)
             case .uuid(let u): withUnsafeBytes(of: u.uuid) { payload.append(contentsOf: $0) }
-            default: for k in 0..<width { payload.append(k & 1 == 0 ? 0xDE : 0xAD) }
+            default:
+                // realm-core's filler under a null: 0xDEAD… (ObjectId), 0xDEADBEEF… (UUID).
+                let filler: [UInt8] = width == 12 ? [0xDE, 0xAD] : [0xDE, 0xAD, 0xBE, 0xEF]
+                for k in 0..<width { payload.append(filler[k % filler.count]) }
             }
             i += 1
         }

@@ -75,8 +75,19 @@ enum WriterIndexValue: Equatable {
         switch self {
         case .null: return "null"
         case .int(let v): return String(v)
-        case .bytes(let b, _): return "'" + String(decoding: b, as: UTF8.self) + "'"
+        case .bytes(let b, _):
+            let text = String(decoding: b.prefix(64), as: UTF8.self)
+            return "'" + text + (b.count > 64 ? "…'" : "'")
         }
+    }
+
+    /// Byte order (null first), for lists of different values past `maxOffset`.
+    func compare(_ other: WriterIndexValue) -> Int {
+        let n = min(count, other.count)
+        if case .null = self { if case .null = other { return 0 }; return -1 }
+        if case .null = other { return 1 }
+        for i in 0..<n where byte(i) != other.byte(i) { return byte(i) < other.byte(i) ? -1 : 1 }
+        return count == other.count ? 0 : (count < other.count ? -1 : 1)
     }
 
     /// Whether the key at `offset` holds the value's last bytes (or the value is null).
@@ -104,6 +115,17 @@ struct WriterSearchIndex {
     /// Whether the index alone must tell values apart (a list column: realm-core cannot compare
     /// an object's value there): every value gets sub-indexes down to its last key.
     var exact = false
+
+    /// realm-core stops adding sub-indexes past this many bytes (`s_max_offset`): longer values
+    /// sharing their first 200 bytes go to one list, sorted by value.
+    static let maxOffset = 200
+
+    /// Two members with equal values, if any.
+    private func duplicate(in group: [Int]) -> (Int, Int)? {
+        let sorted = group.sorted { entries[$0].value.compare(entries[$1].value) < 0 }
+        for (a, b) in zip(sorted, sorted.dropFirst()) where entries[a].value == entries[b].value { return (a, b) }
+        return nil
+    }
 
     /// Writes the index. `unique`: equal values are an error (primary keys), reported at `location`.
     func write(unique: Bool, location: String) throws -> Int64 {
@@ -134,16 +156,19 @@ struct WriterSearchIndex {
                 }
             } else if group.count == 1 {
                 slots.append(WriterNode.tagged(entries[group[0]].key))
-            } else if group.allSatisfy({ entries[$0].value == first }) || group.allSatisfy({ entries[$0].value.isExhausted(at: offset + 4) }) {
-                if unique {
+            } else if group.allSatisfy({ entries[$0].value == first }) || group.allSatisfy({ entries[$0].value.isExhausted(at: offset + 4) })
+                        || offset + 4 > Self.maxOffset {
+                if unique && group.allSatisfy({ entries[$0].value == first }) {
                     throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(first.text)", location: location)
                 }
+                if unique, let (a, _) = duplicate(in: group) {
+                    throw PorterError(.duplicatePrimaryKey, "2 objects share the primary key \(entries[a].value.text)", location: location)
+                }
+                // Sorted by value, then key (equal values are then in key order).
                 var list = group
-                if let originals {
-                    list.sort { a, b in
-                        let c = WriterSetOrder.compare(originals[a], originals[b])
-                        return c != 0 ? c < 0 : entries[a].key < entries[b].key
-                    }
+                list.sort { a, b in
+                    let c = originals.map { WriterSetOrder.compare($0[a], $0[b]) } ?? entries[a].value.compare(entries[b].value)
+                    return c != 0 ? c < 0 : entries[a].key < entries[b].key
                 }
                 slots.append(try WriterBPlusTree.integers(list.map { entries[$0].key }, out: out))
             } else {
