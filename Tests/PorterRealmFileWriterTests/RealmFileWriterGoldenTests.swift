@@ -12,7 +12,7 @@ import Testing
 
     static let scenarios = [
         "flat-pk-int", "flat-no-pk", "pk-string-indexed", "pk-objectid", "pk-uuid", "many-objects",
-        "links", "collections", "strings-and-blobs", "decimals", "mixed-links", "indexed-mixed",
+        "links", "collections", "strings-and-blobs", "decimals", "mixed-links", "indexed-mixed", "empty",
     ]
 
     /// Writes scenario `name` into a fresh temporary directory and returns the bytes.

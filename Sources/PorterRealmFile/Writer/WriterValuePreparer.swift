@@ -135,35 +135,6 @@ struct WriterValuePreparer {
     }
 }
 
-/// realm-core's size limits (`Table::max_string_size`, `max_binary_size`: one node holds a value);
-/// it refuses longer values ("String too big", "Binary too big"), so the writer does too.
-enum WriterLimits {
-    static let maxString = 0xFFFFF8 - 8 - 1
-    static let maxBinary = 0xFFFFF8 - 8
-
-    static func check(_ value: RealmValue, location: WriterLocation) -> PorterError? {
-        switch value {
-        case .string(let s) where s.utf8.count > maxString:
-            return PorterError(.constraintViolation, "a string of \(s.utf8.count) bytes is longer than Realm's limit of \(maxString)",
-                               location: location.text)
-        case .binary(let d) where d.count > maxBinary:
-            return PorterError(.constraintViolation, "data of \(d.count) bytes is longer than Realm's limit of \(maxBinary)",
-                               location: location.text)
-        default:
-            return nil
-        }
-    }
-}
-
-/// Where a value is, spelled out only for an error message.
-struct WriterLocation {
-    let className: String
-    let sourceKey: Int64
-    let property: String
-
-    var text: String { "\(className)[\(sourceKey)].\(property)" }
-}
-
 extension WriterValuePreparer {
     /// Whether `value` is a non-null scalar stored as is for a property of `type` (and within limits).
     @inline(__always)
@@ -177,26 +148,5 @@ extension WriterValuePreparer {
         default:
             return false
         }
-    }
-}
-
-/// Source keys to realm-core object keys for link targets.
-struct WriterKeyResolver {
-    /// Classes with a primary key: source key -> position in the source's order.
-    var positional: [Int: [Int64: Int64]] = [:]
-    /// Classes without one: their keys, sorted (the key is kept).
-    var kept: [Int: [Int64]] = [:]
-
-    func resolve(table: Int, sourceKey: Int64) -> Int64? {
-        if let map = positional[table] { return map[sourceKey] }
-        if let keys = kept[table] {
-            var lo = 0, hi = keys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if keys[mid] < sourceKey { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < keys.count && keys[lo] == sourceKey ? sourceKey : nil
-        }
-        return nil
     }
 }
