@@ -92,6 +92,7 @@ enum WriterSetOrder {
         case (.uuid(let x), .uuid(let y)):
             return bytes(withUnsafeBytes(of: x.uuid) { Array($0) }, withUnsafeBytes(of: y.uuid) { Array($0) })
         case (.link(let c1, let k1), .link(let c2, let k2)): return c1 != c2 ? ordered(c1, c2) : ordered(k1, k2)
+        case (.decimal128(let x), .decimal128(let y)): return WriterDecimal.compare(x, y)
         default:
             guard let x = number(a), let y = number(b) else { return 0 }
             if x.isNaN || y.isNaN { return x.isNaN ? (y.isNaN ? 0 : -1) : 1 }

@@ -15,6 +15,50 @@ enum WriterDecimal {
         return (d.high >> 63 == 1, exponent, d.high & 0x1_FFFF_FFFF_FFFF, d.low)
     }
 
+    /// Numeric order of two decimals, exact (`1.5` and `1.50` are equal); NaN first, then
+    /// -Infinity … +Infinity.
+    static func compare(_ a: Decimal128, _ b: Decimal128) -> Int {
+        // NaN first, then -Infinity, finite values, +Infinity.
+        func rank(_ d: Decimal128) -> Int {
+            switch (d.high >> 58) & 0x1F {
+            case 0x1F: return -3
+            case 0x1E: return d.high >> 63 == 1 ? -2 : 2
+            default: return 0
+            }
+        }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return ra < rb ? -1 : 1 }
+        if ra != 0 { return 0 }
+        let ua = unpack(a) ?? (a.high >> 63 == 1, 0, 0, 0), ub = unpack(b) ?? (b.high >> 63 == 1, 0, 0, 0)
+        let za = ua.coefficientHigh == 0 && ua.coefficientLow == 0, zb = ub.coefficientHigh == 0 && ub.coefficientLow == 0
+        if za && zb { return 0 }
+        let signA = za ? 0 : (ua.negative ? -1 : 1), signB = zb ? 0 : (ub.negative ? -1 : 1)
+        if signA != signB { return signA < signB ? -1 : 1 }
+        // Same sign: compare magnitudes by scaling the one with the larger exponent down to the other.
+        var (hiA, loA, eA) = (ua.coefficientHigh, ua.coefficientLow, ua.exponent)
+        var (hiB, loB, eB) = (ub.coefficientHigh, ub.coefficientLow, ub.exponent)
+        var magnitude = 0
+        func times10(_ hi: inout UInt64, _ lo: inout UInt64) -> Bool {
+            let (l, lc) = lo.multipliedFullWidth(by: 10)
+            let (h, ho) = hi.multipliedReportingOverflow(by: 10)
+            let (h2, ao) = h.addingReportingOverflow(l)
+            guard !ho, !ao, hi <= UInt64.max / 10 else { return false }
+            hi = h2
+            lo = lc
+            return true
+        }
+        while eA > eB {
+            if !times10(&hiA, &loA) { magnitude = 1; break }
+            eA -= 1
+        }
+        while magnitude == 0 && eB > eA {
+            if !times10(&hiB, &loB) { magnitude = -1; break }
+            eB -= 1
+        }
+        if magnitude == 0 { magnitude = (hiA, loA) == (hiB, loB) ? 0 : ((hiA, loA) < (hiB, loB) ? -1 : 1) }
+        return signA * magnitude
+    }
+
     /// The value truncated to an Int64 when in range (`Decimal128::to_int`, used by the search index).
     static func truncatedInt(_ d: Decimal128) -> Int64? {
         guard let u = unpack(d), u.coefficientHigh == 0 else { return nil }
