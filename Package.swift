@@ -13,6 +13,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterEndToEndTests", ["PorterModel"]),
     ("PorterHardeningTests", ["Porter"]),
     ("PorterRealmFileTests", ["PorterRealmFile"]),
+    ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
 
@@ -39,7 +40,8 @@ let package = Package(
         .target(name: "PorterModel"),
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
-        // Reads Realm Core files natively (no realm-core); the only libcrypto user (encrypted files).
+        // Reads (formats 20–24) and writes (format 24) Realm Core files natively, no realm-core;
+        // the only libcrypto user (encrypted files).
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile", "CZlib"]),
@@ -56,6 +58,8 @@ let package = Package(
         // are the physical floor Porter is measured against, not part of the product.
         .target(name: "PorterBenchReference", dependencies: ["CSQLite", "CBSON"], path: "Benchmarks/Reference"),
         .executableTarget(name: "porter-bench", dependencies: ["Porter", "PorterBenchReference"], path: "Benchmarks/PorterBench"),
+        // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
+        .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench"),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 

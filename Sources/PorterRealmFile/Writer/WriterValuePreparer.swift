@@ -1,0 +1,152 @@
+import Foundation
+import PorterModel
+
+/// Checks each value against its property and turns source keys into realm-core object keys:
+/// links to the target's ObjKey, embedded objects into links to freshly numbered embedded rows
+/// (0, 1, 2… per embedded class in the order they are met). Records every link as a backlink
+/// edge of the target column, and (when `collectEmbedded`) keeps the embedded objects for their tables.
+struct WriterValuePreparer {
+    let plan: WriterTablePlan
+    let resolver: WriterKeyResolver
+    /// Whether to record edges to top-level tables (first pass) or to embedded tables and keep embedded objects (writing pass).
+    let collectEmbedded: Bool
+
+    /// Backlink edges by table and backlink leaf index.
+    var backlinks: [[Int: [(target: Int64, origin: Int64)]]]
+    /// Links held by mixed values (first pass): (target key, origin key) by mixed column and target.
+    var mixedEdges: [WriterMixedLink: [(target: Int64, origin: Int64)]] = [:]
+    /// Embedded objects by table, in key order.
+    var embedded: [[(key: Int64, values: [RealmValue])]]
+    private var embeddedCounters: [Int64]
+
+    init(plan: WriterTablePlan, resolver: WriterKeyResolver, collectEmbedded: Bool) {
+        self.plan = plan
+        self.resolver = resolver
+        self.collectEmbedded = collectEmbedded
+        backlinks = Array(repeating: [:], count: plan.tables.count)
+        embedded = Array(repeating: [], count: plan.tables.count)
+        embeddedCounters = Array(repeating: 0, count: plan.tables.count)
+    }
+
+    /// Checks and translates the values of object `key` of table `table`.
+    mutating func prepare(table: Int, key: Int64, values: [RealmValue], sourceKey: Int64) throws -> [RealmValue] {
+        let t = plan.tables[table]
+        guard values.count == t.properties.count else {
+            throw PorterError(.invalidValue, "expected \(t.properties.count) values (the persisted properties), got \(values.count)",
+                              location: "\(t.objectSchema!.name)[\(sourceKey)]")
+        }
+        var result = values
+        for i in t.properties.indices {
+            let column = t.propertyColumns[i]
+            // Scalars of the right type pass unchanged: the common case costs one switch.
+            if column.property!.collection == .none, Self.isPlainMatch(values[i], column.property!.type) { continue }
+            let location = WriterLocation(className: t.objectSchema!.name, sourceKey: sourceKey, property: t.properties[i].name)
+            result[i] = try prepare(values[i], property: t.properties[i], column: column, table: table, key: key, location: location)
+        }
+        return result
+    }
+
+    private mutating func prepare(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+                                  location: WriterLocation) throws -> RealmValue {
+        func element(_ v: RealmValue) throws -> RealmValue {
+            try self.element(v, property: property, column: column, table: table, key: key, location: location)
+        }
+        switch (property.collection, value) {
+        case (.none, _): return try element(value)
+        case (.list, .list(let elements)): return .list(try elements.map(element))
+        case (.set, .set(let elements)): return .set(try elements.map(element))
+        case (.map, .dictionary(let entries)):
+            var seen = Set<String>()
+            return .dictionary(try entries.map { entry in
+                guard !entry.key.isEmpty, !entry.key.contains("."), !entry.key.hasPrefix("$") else {
+                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' is empty, contains '.' or starts with '$'", location: location.text)
+                }
+                guard seen.insert(entry.key).inserted else {
+                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
+                }
+                return RealmDictionaryEntry(key: entry.key, value: try element(entry.value))
+            })
+        default:
+            throw PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
+        }
+    }
+
+    private mutating func element(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+                                  location: WriterLocation) throws -> RealmValue {
+        var mismatch: PorterError {
+            PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
+        }
+        if case .null = value {
+            guard column.isNullable else {
+                throw PorterError(.invalidValue, "null in a required \(property.typeShorthand)", location: location.text)
+            }
+            return .null
+        }
+        if let limitError = WriterLimits.check(value, location: location) { throw limitError }
+        switch (property.type, value) {
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
+             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            return value
+        case (.mixed, .link(let className, let sourceKey)):
+            guard let target = plan.tableByClass[className], !plan.tables[target].isEmbedded else {
+                throw PorterError(.invalidValue, "a mixed value can only link to a top-level class, got \(className)", location: location.text)
+            }
+            guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
+                throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location.text)
+            }
+            if !collectEmbedded {
+                mixedEdges[WriterMixedLink(origin: table, originLeaf: column.leafIndex, target: target), default: []].append((targetKey, key))
+            }
+            return .link(className: className, key: targetKey)
+        case (.mixed, .embedded):
+            throw PorterError(.invalidValue, "a mixed value cannot hold an embedded object", location: location.text)
+        case (.mixed, .list), (.mixed, .set), (.mixed, .dictionary):
+            throw PorterError(.invalidValue, "collections nested in mixed values are not supported by the writer yet", location: location.text)
+        case (.mixed, _):
+            return value
+        case (.object, .link(let className, let sourceKey)):
+            guard className == property.objectType, let target = plan.tableByClass[className], !plan.tables[target].isEmbedded else {
+                throw mismatch
+            }
+            guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
+                throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location.text)
+            }
+            if !collectEmbedded, let opposite = column.opposite {
+                backlinks[target][opposite.leafIndex, default: []].append((targetKey, key))
+            }
+            return .link(className: className, key: targetKey)
+        case (.object, .embedded(let className, _, let values)):
+            guard className == property.objectType, let target = plan.tableByClass[className], plan.tables[target].isEmbedded else {
+                throw mismatch
+            }
+            let embeddedKey = embeddedCounters[target]
+            embeddedCounters[target] += 1
+            let prepared = try prepare(table: target, key: embeddedKey, values: values, sourceKey: embeddedKey)
+            if collectEmbedded {
+                if let opposite = column.opposite {
+                    backlinks[target][opposite.leafIndex, default: []].append((embeddedKey, key))
+                }
+                embedded[target].append((embeddedKey, prepared))
+            }
+            return .link(className: className, key: embeddedKey)
+        default:
+            throw mismatch
+        }
+    }
+}
+
+extension WriterValuePreparer {
+    /// Whether `value` is a non-null scalar stored as is for a property of `type` (and within limits).
+    @inline(__always)
+    static func isPlainMatch(_ value: RealmValue, _ type: PropertyType) -> Bool {
+        switch (type, value) {
+        case (.string, .string(let s)): return s.utf8.count <= WriterLimits.maxString
+        case (.data, .binary(let d)): return d.count <= WriterLimits.maxBinary
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double),
+             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            return true
+        default:
+            return false
+        }
+    }
+}

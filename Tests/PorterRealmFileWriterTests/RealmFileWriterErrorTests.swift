@@ -1,0 +1,77 @@
+import Foundation
+import PorterModel
+import Testing
+@testable import PorterRealmFile
+
+/// Bad input: a one-line error naming the place, the destination untouched, no file left behind.
+@Suite struct RealmFileWriterErrorTests {
+    static let schema = Schema(classes: [
+        ObjectSchema(name: "Item", properties: [Property(name: "id", type: .int), Property(name: "name", type: .string)], primaryKey: "id"),
+        ObjectSchema(name: "Tag", properties: [Property(name: "item", type: .object, objectType: "Item", optional: true)]),
+    ])
+
+    /// Writes `objects` over an existing destination file and returns the error, checking that
+    /// the destination kept its bytes and that the directory holds nothing else.
+    static func failingWrite(_ objects: [String: [(Int64, [RealmValue])]]) throws -> PorterError? {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.realm").path
+        let original = Data("previous content".utf8)
+        try original.write(to: URL(fileURLWithPath: path))
+        var caught: PorterError?
+        do {
+            try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: objects))
+        } catch let error as PorterError {
+            caught = error
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.realm"])
+        return caught
+    }
+
+    @Test func wrongTypeIsRefused() throws {
+        let error = try Self.failingWrite(["Item": [(0, [.int(1), .int(2)])]])
+        #expect(error?.code == .invalidValue)
+        #expect(error?.location == "Item[0].name")
+    }
+
+    @Test func nullInRequiredIsRefused() throws {
+        let error = try Self.failingWrite(["Item": [(0, [.int(1), .null])]])
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.contains("null") == true)
+    }
+
+    @Test func duplicatePrimaryKeyIsRefused() throws {
+        let error = try Self.failingWrite(["Item": [(0, [.int(1), .string("a")]), (1, [.int(1), .string("b")])]])
+        #expect(error?.code == .duplicatePrimaryKey)
+        #expect(error?.location == "Item.id")
+    }
+
+    @Test func danglingLinkIsRefused() throws {
+        let error = try Self.failingWrite(["Item": [(0, [.int(1), .string("a")])],
+                                           "Tag": [(0, [.link(className: "Item", key: 9)])]])
+        #expect(error?.code == .notFound)
+        #expect(error?.location == "Tag[0].item")
+    }
+
+    @Test func wrongValueCountIsRefused() throws {
+        let error = try Self.failingWrite(["Item": [(0, [.int(1)])]])
+        #expect(error?.code == .invalidValue)
+        #expect(error?.location == "Item[0]")
+    }
+
+    @Test func successfulWriteReplacesDestination() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.realm").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        try RealmFileWriter(schema: Self.schema, schemaVersion: 1)
+            .write(to: path, source: WriterMemorySource(objects: ["Item": [(0, [.int(1), .string("a")])]]))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(Array(bytes[16..<20]) == Array("T-DB".utf8))
+        #expect(bytes[20] == 24 && bytes[21] == 24)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.realm"])
+    }
+}
