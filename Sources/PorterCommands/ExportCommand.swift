@@ -19,7 +19,7 @@ public struct ExportCommand: OutputCommand {
     /// The output folder, or `-` for standard output (with exactly one --class).
     @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String?
     /// The format name.
-    @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON) or ejson-canonical.") public var format: String = "bson"
+    @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, or realm (one Realm file of file format 24 at --out).") public var format: String = "bson"
     /// Classes to export.
     @Option(name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.") public var classes: [String] = []
     /// JSON array instead of one document per line.
@@ -34,6 +34,8 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .long, help: "Write one mongodump archive to this file instead of a folder ('--archive' alone: stdout).") public var archive: String?
     /// The database name inside the archive.
     @Option(name: .customLong("db"), help: "The database name recorded in an archive (default: the database file's name without extension).") public var dumpDatabase: String?
+    /// The key of a written Realm file.
+    @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// ArgumentParser requirement.
@@ -41,6 +43,7 @@ public struct ExportCommand: OutputCommand {
 
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
+        if format == "realm" { return try exportRealmFile(output: output) }
         let outputFormat = try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {
             throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
@@ -111,5 +114,32 @@ public struct ExportCommand: OutputCommand {
         output.out("Exported \(total) document\(total == 1 ? "" : "s") from \(database) as a mongodump archive\(gzip ? " (gzip)" : "") of database '\(name)' to \(path):")
         for file in report.files { output.out("  \(file.className)  \(file.documents)") }
         for warning in report.warnings { output.err(warning) }
+    }
+
+    /// `--format realm`: one Realm file (format 24) holding every object, written atomically.
+    private func exportRealmFile(output: CommandOutput) throws {
+        guard let out, out != "-" else { throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm") }
+        for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
+            throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
+        }
+        guard !FileManager.default.fileExists(atPath: out) else {
+            throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
+        }
+        let key = try outputKey()
+        switch try StoreFile.open(database, encryption: encryption) {
+        case .porter(let db):
+            try RealmFileOutput.write(db, to: out, encryptionKey: key)
+            let total = try db.read { try RealmFileOutput.topLevelCount(db) }
+            output.out("Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))")
+        case .realm(let file):
+            let schema = StoreFile.realm(file).schema(models: try loadModels(models), notes: output.err)
+            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key)
+            output.out("Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))")
+        }
+    }
+
+    /// The key of the written Realm file: `--out-encryption-key`, else none.
+    private func outputKey() throws -> [UInt8]? {
+        try outEncryptionKey.map { try EncryptionOptions.parseHex($0, source: "--out-encryption-key") }
     }
 }

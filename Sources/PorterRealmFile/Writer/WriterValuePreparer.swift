@@ -58,8 +58,9 @@ struct WriterValuePreparer {
         case (.map, .dictionary(let entries)):
             var seen = Set<String>()
             return .dictionary(try entries.map { entry in
-                guard !entry.key.isEmpty, !entry.key.contains("."), !entry.key.hasPrefix("$") else {
-                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' is empty, contains '.' or starts with '$'", location: location.text)
+                // realm-core's rule: an empty key is allowed, '.' and a leading '$' are not.
+                guard !entry.key.contains("."), !entry.key.hasPrefix("$") else {
+                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' contains '.' or starts with '$'", location: location.text)
                 }
                 guard seen.insert(entry.key).inserted else {
                     throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
