@@ -52,8 +52,8 @@ final class FileMapping: @unchecked Sendable {
             mappedLength = plain.length
             mem = Mem(base: UnsafeRawPointer(plain.pointer), size: plain.length)
             isEncrypted = true
+            // Fully initialized from here on: a throw runs deinit, which unmaps the plaintext.
             guard FileHeader.hasMnemonic(mem.base) else {
-                munmap(plain.pointer, plain.length)
                 throw refuse("decryption failed: wrong key, or the file is corrupt")
             }
             return
