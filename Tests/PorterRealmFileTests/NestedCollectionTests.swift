@@ -73,3 +73,32 @@ struct NestedCollectionTests {
         #expect(error.message == "Nest.m: nested collections nest deeper than 64 levels")
     }
 }
+
+@Suite("Amplification through shared subtrees")
+struct AmplificationTests {
+    @Test func sharedListsAreStoppedByTheBudget() throws {
+        // 10 objects whose int lists all share one B+tree of 50 distinct 1,000-element zero-width
+        // leaves: 500,000 values from 1.4 KB, more than any real file of that size holds (a real
+        // file never shares a subtree).
+        let b = NodeBuilder(), tag = NodeBuilder.tag
+        let leaves = (0..<50).map { _ in b.node([], count: 1000, widthIndex: 0, widthType: 0) }
+        let root = b.ints([tag(1000)] + leaves + [tag(50_000)], inner: true, hasRefs: true)
+        let refs = b.ints(Array(repeating: root, count: 10), hasRefs: true)
+        let cluster = b.ints([tag(10), refs], hasRefs: true)
+        let spec = b.ints([b.ints([0]), b.shortStrings(["l"]), b.ints([0]), 0, 0, b.ints([32 << 22])], hasRefs: true)
+        let table = b.ints([spec, 0, cluster, tag(0)], hasRefs: true)
+        let top = b.ints([b.shortStrings(["class_Wide"]), b.ints([table], hasRefs: true), tag(24)], hasRefs: true)
+        b.setTopRef(top)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("porter-wide-\(UUID().uuidString).realm").path
+        try Data(b.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try RealmFile(path: path)
+        var seen = 0
+        let error = try #require(throws: PorterError.self) { try file.forEachObject(in: file.tables[0]) { _ in seen += 1 } }
+        #expect(error.message.hasPrefix("Wide.l: the file's structure repeats itself"))
+        #expect(seen < 10, "stopped before the last object")
+        // One object alone is fine: its list has 50,000 zeros.
+        guard case .list(let items)? = try file.object(in: file.tables[0], key: 7)?.values.first else { Issue.record("list"); return }
+        #expect(items.count == 50_000)
+    }
+}
