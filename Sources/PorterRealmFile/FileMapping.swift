@@ -46,14 +46,19 @@ final class FileMapping: @unchecked Sendable {
             if plainHeader && FileHeader.looksPlain(UnsafeRawPointer(raw), size: size) {
                 throw refuse("the file is not encrypted: open it without an encryption key")
             }
-            let plain = try PageDecryptor.decryptToTemporaryFile(UnsafeRawPointer(raw), size: size, key: key)
+            let plain: PageDecryptor.Plain?
+            do {
+                plain = try PageDecryptor.decryptToTemporaryFile(UnsafeRawPointer(raw), size: size, key: key)
+            } catch {
+                throw PorterError(.io, "cannot decrypt into a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))", location: path)
+            }
             guard let plain else { throw refuse("decryption failed: wrong key, or the file is corrupt") }
             mapped = plain.pointer
             mappedLength = plain.length
             mem = Mem(base: UnsafeRawPointer(plain.pointer), size: plain.length)
             isEncrypted = true
+            // Fully initialized from here on: a throw runs deinit, which unmaps the plaintext.
             guard FileHeader.hasMnemonic(mem.base) else {
-                munmap(plain.pointer, plain.length)
                 throw refuse("decryption failed: wrong key, or the file is corrupt")
             }
             return

@@ -23,28 +23,29 @@ extension RealmFile {
     }
 
     /// The value of column `c` in `row`.
-    func columnValue(_ info: TableInfo, _ c: Int, _ leaf: Leaf, _ row: Int, depth: Int) throws -> RealmValue {
+    func columnValue(_ info: TableInfo, _ c: Int, _ leaf: Leaf, _ row: Int, walk: Walk) throws -> RealmValue {
         let column = info.columns[c]
         do {
             if column.isCollection {
                 guard case .refs(let refs) = leaf else { throw RealmFault("collection refs expected") }
-                return try collection(refs.int(row), column, depth: depth)
+                return try collection(refs.int(row), column, walk: walk)
             }
-            return try value(leaf, row, depth: depth, target: column.targetTable)
+            return try value(leaf, row, walk: walk, target: column.targetTable)
         } catch let fault as RealmFault {
             throw fault.located("\(info.name).\(column.name)")
         }
     }
 
     /// The values of the object `key` of `info`, or nil when it does not exist.
-    func objectValues(_ info: TableInfo, key: Int64, depth: Int) throws -> [RealmValue]? {
+    func objectValues(_ info: TableInfo, key: Int64, walk: Walk) throws -> [RealmValue]? {
         guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
         let leaves = try columnLeaves(info, leaf)
+        try walk.budget.spend(leaves.count)
         var values: [RealmValue] = []
         values.reserveCapacity(leaves.count)
         for (c, l) in leaves.enumerated() {
             guard let l else { continue }
-            values.append(try columnValue(info, c, l, row, depth: depth))
+            values.append(try columnValue(info, c, l, row, walk: walk))
         }
         return values
     }
@@ -56,12 +57,14 @@ extension RealmFile {
         do {
             var previous: Int64?
             var leafCount = 0
+            let walk = Walk(mem)
             defer { mapping.releaseResidentPages() }
             try mem.forEachClusterLeaf(info.clusterRoot) { leaf in
                 // Bounded memory on large files: the mapping's pages are dropped now and then.
                 leafCount += 1
                 if leafCount % 128 == 0 { mapping.releaseResidentPages() }
                 let leaves = try columnLeaves(info, leaf)
+                try walk.budget.spend(leaf.count * max(leaves.count, 1))
                 for row in 0..<leaf.count {
                     let key = leaf.key(row)
                     if let previous, key <= previous {
@@ -72,7 +75,7 @@ extension RealmFile {
                     values.reserveCapacity(leaves.count)
                     for (c, l) in leaves.enumerated() {
                         guard let l else { continue }
-                        values.append(try columnValue(info, c, l, row, depth: 0))
+                        values.append(try columnValue(info, c, l, row, walk: walk))
                     }
                     try body(RealmObject(key: key, values: values))
                 }
@@ -98,7 +101,7 @@ extension RealmFile {
     public func object(in table: RealmTable, key: Int64) throws -> RealmObject? {
         let info = try self.info(table)
         do {
-            return try objectValues(info, key: key, depth: 0).map { RealmObject(key: key, values: $0) }
+            return try objectValues(info, key: key, walk: Walk(mem)).map { RealmObject(key: key, values: $0) }
         } catch {
             throw porterError(error, place: info.name)
         }
@@ -112,7 +115,7 @@ extension RealmFile {
         do {
             guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
             guard let l = try columnLeaves(info, leaf, only: pk)[pk] else { return nil }
-            return try columnValue(info, pk, l, row, depth: 0)
+            return try columnValue(info, pk, l, row, walk: Walk(mem))
         } catch {
             throw porterError(error, place: info.name)
         }

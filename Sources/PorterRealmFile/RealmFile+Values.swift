@@ -5,7 +5,7 @@ import PorterModel
 extension RealmFile {
     /// Value `i` of `leaf`. Links resolve to `.link`, embedded targets inline; unresolved links
     /// (tombstones) read as `.null`.
-    func value(_ leaf: Leaf, _ i: Int, depth: Int, target: UInt32?) throws -> RealmValue {
+    func value(_ leaf: Leaf, _ i: Int, walk: Walk, target: UInt32?) throws -> RealmValue {
         guard i >= 0, i < leaf.count else { throw RealmFault("value \(i) is beyond the leaf's \(leaf.count) values") }
         switch leaf {
         case .links(let n, let plusOne):
@@ -13,13 +13,13 @@ extension RealmFile {
             if plusOne && stored == 0 { return .null }
             let key = plusOne ? stored &- 1 : stored
             guard let target else { throw RealmFault("a link column has no target table") }
-            return try link(table: target, key: key, depth: depth)
+            return try link(table: target, key: key, walk: walk)
         case .typedLinks(let n):
             let tableRaw = n.int(2 * i), objectRaw = n.int(2 * i + 1)
             if tableRaw == 0 || objectRaw == 0 { return .null }
-            return try link(table: UInt32(truncatingIfNeeded: (tableRaw &- 1) & 0x7FFF_FFFF), key: objectRaw &- 1, depth: depth)
+            return try link(table: UInt32(truncatingIfNeeded: (tableRaw &- 1) & 0x7FFF_FFFF), key: objectRaw &- 1, walk: walk)
         case .mixed(let m):
-            return try mixed(m, i, depth: depth)
+            return try mixed(m, i, walk: walk)
         case .refs:
             throw RealmFault("collection refs read as a value")
         default:
@@ -29,19 +29,19 @@ extension RealmFile {
 
     /// A link to `key` in table `table`: `.null` when unresolved, the embedded object inline when
     /// the target is embedded.
-    func link(table: UInt32, key: Int64, depth: Int) throws -> RealmValue {
+    func link(table: UInt32, key: Int64, walk: Walk) throws -> RealmValue {
         if key < 0 { return .null }
         guard let target = infoByKey[table] else { throw RealmFault("a link points to table key \(table), which the file does not have") }
         guard target.tableType == 1 else { return .link(className: target.name, key: key) }
-        guard depth < maximumDepth else { throw RealmFault("embedded objects nest deeper than \(maximumDepth) levels (a cycle?)") }
-        guard let values = try objectValues(target, key: key, depth: depth + 1) else {
+        guard walk.depth < maximumDepth else { throw RealmFault("embedded objects nest deeper than \(maximumDepth) levels (a cycle?)") }
+        guard let values = try objectValues(target, key: key, walk: walk.deeper()) else {
             throw RealmFault("the embedded \(target.name) object \(key) does not exist")
         }
         return .embedded(className: target.name, key: key, values: values)
     }
 
     /// Value `i` of a mixed leaf (`array_mixed.cpp` `get`).
-    func mixed(_ m: MixedLeaf, _ i: Int, depth: Int) throws -> RealmValue {
+    func mixed(_ m: MixedLeaf, _ i: Int, walk: Walk) throws -> RealmValue {
         let v = m.composite.int(i)
         if v == 0 { return .null }
         let type = Int(v & 0x1F) - 1
@@ -96,7 +96,7 @@ extension RealmFile {
             }
         case D.typedLink:
             let (table, key) = try pair(data)
-            return try link(table: UInt32(truncatingIfNeeded: table), key: key, depth: depth)
+            return try link(table: UInt32(truncatingIfNeeded: table), key: key, walk: walk)
         case D.link:
             return .null  // an untyped link has no target class: realm-core never stores one in a mixed
         case 19, 20, 21:
@@ -105,9 +105,9 @@ extension RealmFile {
             guard data >= 0, data < Int64(refs.count) else { throw RealmFault("a nested collection's index \(data) is out of range") }
             let ref = refs.int(Int(data))
             guard ref & 1 == 0 else { throw RealmFault("a nested collection's ref is a number") }
-            guard depth < maximumDepth else { throw RealmFault("nested collections nest deeper than \(maximumDepth) levels") }
-            if type == 21 { return .dictionary(try dictionary(ref, layout23: true, depth: depth + 1)) }
-            let elements = try elements(ref, spec: ValueSpec(type: D.mixed, nullable: true, target: nil), depth: depth + 1, skipNulls: false)
+            guard walk.depth < maximumDepth else { throw RealmFault("nested collections nest deeper than \(maximumDepth) levels") }
+            if type == 21 { return .dictionary(try dictionary(ref, layout23: true, walk: walk.deeper())) }
+            let elements = try elements(ref, spec: ValueSpec(type: D.mixed, nullable: true, target: nil), walk: walk.deeper(), skipNulls: false)
             return type == 20 ? .set(elements) : .list(elements)
         default:
             throw RealmFault("a mixed value has the unknown type \(type)")

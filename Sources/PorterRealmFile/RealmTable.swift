@@ -17,6 +17,17 @@ public struct RealmTable: Sendable, Equatable {
     public let primaryKey: String?
     /// The persisted properties in Spec order (no backlink columns).
     public let properties: [Property]
+
+    /// Creates a table description (the reader makes them; tests and writers may too).
+    public init(name: String, storedName: String, key: UInt32, isEmbedded: Bool, isAsymmetric: Bool, primaryKey: String?, properties: [Property]) {
+        self.name = name
+        self.storedName = storedName
+        self.key = key
+        self.isEmbedded = isEmbedded
+        self.isAsymmetric = isAsymmetric
+        self.primaryKey = primaryKey
+        self.properties = properties
+    }
 }
 
 /// One live object: its object key and values parallel to its table's `properties`.
@@ -25,6 +36,12 @@ public struct RealmObject: Sendable, Equatable {
     public let key: Int64
     /// Values parallel to `RealmTable.properties`.
     public let values: [RealmValue]
+
+    /// Creates an object.
+    public init(key: Int64, values: [RealmValue]) {
+        self.key = key
+        self.values = values
+    }
 }
 
 /// A backlink column: "objects of `originClass` link here through `originProperty`".
@@ -35,4 +52,11 @@ public struct RealmBacklink: Sendable, Equatable {
     public let originClass: String
     /// The link property.
     public let originProperty: String
+
+    /// Creates a backlink description.
+    public init(targetClass: String, originClass: String, originProperty: String) {
+        self.targetClass = targetClass
+        self.originClass = originClass
+        self.originProperty = originProperty
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Builds nodes by hand in an in-memory "file" (a 24-byte header, then 8-aligned nodes) to
 /// reach code paths no small fixture can: chained blobs, runaway depth.
 final class NodeBuilder {
-    private(set) var bytes: [UInt8] = Array("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0T-DB\u{18}\0\0\0".utf8)
+    var bytes: [UInt8] = Array("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0T-DB\u{18}\0\0\0".utf8)
 
     /// Appends a node; returns its ref. `widthType` 0 bits, 1 multiply, 2 ignore.
     @discardableResult
@@ -35,4 +35,26 @@ final class NodeBuilder {
     func withMem<R>(_ body: (Mem) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes { try body(Mem(base: $0.baseAddress!, size: $0.count)) }
     }
+}
+
+extension NodeBuilder {
+    /// Short strings (`ArrayStringShort`) of width 16.
+    @discardableResult
+    func shortStrings(_ values: [String?]) -> Int64 {
+        var payload: [UInt8] = []
+        for v in values {
+            guard let v else { payload += Array(repeating: 0, count: 15) + [16]; continue }
+            let u = Array(v.utf8)
+            payload += u + Array(repeating: 0, count: 15 - u.count) + [UInt8(15 - u.count)]
+        }
+        return node(payload, count: values.count, widthIndex: 5, widthType: 1)
+    }
+
+    /// Points the header's slot 0 at `ref` (select bit 0).
+    func setTopRef(_ ref: Int64) {
+        withUnsafeBytes(of: ref.littleEndian) { for i in 0..<8 { bytes[i] = $0[i] } }
+    }
+
+    /// Tagged integer `v << 1 | 1`.
+    static func tag(_ v: Int64) -> Int64 { v << 1 | 1 }
 }

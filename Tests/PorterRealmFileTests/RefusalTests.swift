@@ -53,6 +53,23 @@ struct RefusalTests {
         return (Int(ref) + 8 + i * width / 8, width / 8)
     }
 
+    @Test func readingLeavesNoTrace() throws {
+        let folder = try Folder()
+        let plain = try folder.write("plain.realm", try bytes(Fixture.own("every-type.realm")))
+        let encrypted = try folder.write("encrypted.realm", try bytes(Fixture.own("every-type-encrypted.realm")))
+        let before = [try bytes(plain), try bytes(encrypted)]
+        let temporary = { (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("porter-realm-") && $0.count == 19 }) ?? [] }
+        let leftovers = temporary()
+        for (path, key) in [(plain, nil), (encrypted, OracleFixtureTests.everyTypeKey)] as [(String, [UInt8]?)] {
+            let file = try RealmFile(path: path, encryptionKey: key)
+            for table in file.tables { try file.forEachObject(in: table) { _ in } }
+            #expect(try file.check() == [])
+        }
+        #expect(folder.listing == ["encrypted.realm", "plain.realm"])
+        #expect([try bytes(plain), try bytes(encrypted)] == before)
+        #expect(temporary() == leftovers, "the decrypted copy is unlinked at once")
+    }
+
     @Test func headerLevelRefusals() throws {
         #expect(try refusal([]) == "file is empty")
         #expect(try refusal(Array(repeating: 0, count: 13)) == "file is truncated: 13 bytes, a Realm file has at least a 24-byte header")

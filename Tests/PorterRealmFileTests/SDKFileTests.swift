@@ -11,6 +11,15 @@ struct SDKFileTests {
         #expect(diff == nil, "\(diff?.0 ?? "")\n--- expected ---\n\(diff?.1 ?? "")")
     }
 
+    @Test func theComparisonSeesDifferences() throws {
+        // The document comparison is not vacuous: another file's dump, or one changed value, differs.
+        #expect(try Fixture.compareDump(Fixture.shared("js-simple.realm"), Fixture.shared("js-bundled.expected.json")) != nil)
+        let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
+        let expected = DumpCompare.normalizeDump(try Fixture.json(Fixture.shared("js-simple.expected.json")))
+        let text = try OracleDump(file: file).document().serialized(pretty: false).replacingOccurrences(of: "\"Charlie\"", with: "\"Charly\"")
+        #expect(DumpCompare.normalizeDump(try JSONValue.parse(text)) != expected)
+    }
+
     @Test func swiftFileSchemaVersionAndEmbedded() throws {
         let file = try RealmFile(path: Fixture.shared("swift-migration-default-v5.realm"))
         #expect(file.schemaVersion == 5)
@@ -35,7 +44,10 @@ struct SDKFileTests {
 
     @Test func jsBundledUpgradedHeaderAndNegativeDates() throws {
         let file = try RealmFile(path: Fixture.shared("js-bundled.realm"))
+        // Header format bytes 23/9: the selected slot 0 says 23. Group slot 0 is a freed table.
         #expect(file.fileFormat == 23)
+        #expect(file.skippedTables == ["metadata"])
+        #expect(file.table(named: "Date")?.key == 2)
         let table = try #require(file.table(named: "Date"))
         var dates: [RealmValue] = []
         try file.forEachObject(in: table) { dates.append($0.values[0]) }

@@ -16,8 +16,15 @@ public func fuzzRealmFile(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("cannot write \(scratch)")
     }
     defer { unlink(scratch) }
+    read(encryptionKey: nil)
+    // Page-sized inputs also go through decryption (the seeds' key: bytes 0…63).
+    if count % 4096 == 0 { read(encryptionKey: (0..<64).map { UInt8($0) }) }
+    return 0
+}
+
+private func read(encryptionKey: [UInt8]?) {
     do {
-        let file = try RealmFile(path: scratch)
+        let file = try RealmFile(path: scratch, encryptionKey: encryptionKey)
         _ = file.schema
         for table in file.tables {
             _ = try? file.objectCount(in: table)
@@ -32,7 +39,6 @@ public func fuzzRealmFile(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     } catch {
         fatalError("an error that is not a PorterError: \(error)")
     }
-    return 0
 }
 
 /// Entry point: libFuzzer's driver, or the seed writer.
