@@ -2,14 +2,18 @@ import ArgumentParser
 import Foundation
 import Porter
 
-/// `porter create DB --schema SCHEMA.json`: a new database file.
+/// `porter create DB --schema SCHEMA.json [--format porter|realm]`: a new database file.
 public struct CreateCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a new database file from a schema file.")
+    public static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a new, empty Porter database or Realm file from a schema file.")
     /// The database file to create (must not exist).
-    @Argument(help: "The database file to create.") public var database: String
+    @Argument(help: "The file to create (must not exist).") public var database: String
     /// The schema file.
     @Option(name: .long, help: "The schema file (JSON).") public var schema: String
+    /// What to create.
+    @Option(name: .long, help: "porter (default: a Porter database) or realm (a Realm file of file format 24).") public var format: String = "porter"
+    /// The key of a created Realm file.
+    @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the new Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var encryptionKey: String?
     /// ArgumentParser requirement.
     public init() {}
 
@@ -17,13 +21,32 @@ public struct CreateCommand: OutputCommand {
     public func run(output: CommandOutput) throws {
         let schemaValue = try Schema(contentsOfFile: schema)
         do {
-            let db = try Database.create(at: database, schema: schemaValue)
-            output.out("Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
+            switch format {
+            case "porter":
+                if encryptionKey != nil { throw PorterError(.usage, "--encryption-key applies to --format realm") }
+                let db = try Database.create(at: database, schema: schemaValue)
+                output.out("Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
+            case "realm":
+                try schemaValue.validate()
+                guard !FileManager.default.fileExists(atPath: database) else {
+                    throw PorterError(.io, "file already exists", location: database)
+                }
+                let key = try encryptionKey.map { try EncryptionOptions.parseHex($0, source: "--encryption-key") }
+                try RealmFileWriter(schema: schemaValue, schemaVersion: schemaValue.version).write(to: database, source: EmptyRealmSource(), encryptionKey: key)
+                output.out("Created the Realm file \(database): file format 24, schema version \(schemaValue.version), \(schemaValue.classes.count) classes\(key == nil ? "" : ", encrypted")")
+            default:
+                throw PorterError(.usage, "unknown --format '\(format)' (use porter or realm)")
+            }
         } catch let error as PorterError where error.code == .invalidSchema {
             // Validation errors name Class.property; prefix the file they came from.
             throw error.located(in: schema)
         }
     }
+}
+
+/// No objects: the source of an empty Realm file.
+struct EmptyRealmSource: RealmWriteSource {
+    func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {}
 }
 
 /// `porter schema DB|SCHEMA.json`: the normalized schema JSON.

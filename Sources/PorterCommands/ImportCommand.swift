@@ -16,7 +16,7 @@ public struct ImportCommand: OutputCommand {
             plain or gzip), mongoexport JSON and fixture files. Gzip and archives are recognized by content.
             """)
     /// The database file.
-    @Argument(help: "The database file.") public var database: String
+    @Argument(help: "The Porter database or Realm file to import into.") public var database: String
     /// Files, export folders, Realm files, or `-`.
     @Argument(help: "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, or '-' for stdin (with --class).") public var sources: [String] = []
     /// The schema for --create (or to open with).
@@ -58,6 +58,11 @@ public struct ImportCommand: OutputCommand {
         if sources.isEmpty && archive == nil {
             throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
         }
+        let key = try encryption.key()
+        if FileManager.default.fileExists(atPath: database), StoredFileKind.of(path: database) != .porterDatabase,
+           !isSchemaFile(database), StoredFileKind.of(path: database) == .realmFile || key != nil {
+            return try importIntoRealmFile(mode: importMode, output: output)
+        }
         var created = false
         let report: ImportReport
         do {
@@ -77,9 +82,40 @@ public struct ImportCommand: OutputCommand {
         output.out("Imported \(report.summary) into \(database) (mode \(importMode.rawValue))")
     }
 
+    /// Imports into a Realm file: its objects are copied into a private Porter database, the
+    /// sources imported there with the same rules, and the result written back as a new Realm file
+    /// (format 24, same schema version and key) that replaces the original atomically.
+    private func importIntoRealmFile(mode importMode: ImportMode, output: CommandOutput) throws {
+        guard schema == nil else {
+            throw PorterError(.usage, "--schema does not apply to a Realm file: change its schema with 'porter migrate'", location: database)
+        }
+        let key = try encryption.key()
+        let file = try RealmFile(path: database, encryptionKey: key)
+        var stored = file.schema
+        stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0
+        let scratch = try RealmScratchDatabase(file, schema: stored)
+        defer { scratch.remove() }
+        guard let db = scratch.database else { throw PorterError(.io, "cannot open the private copy", location: database) }
+        let report: ImportReport
+        do {
+            report = try importAll(into: db, mode: importMode)
+        } catch let error as PorterError {
+            guard error.code == .invalidInput, !error.details.isEmpty else { throw error }
+            for line in error.details { output.err(line) }
+            throw PorterError(error.code, error.message, location: error.location)
+        }
+        try RealmFileOutput.write(db, to: database, encryptionKey: key)
+        for warning in report.warnings { output.err(warning) }
+        output.out("Imported \(report.summary) into the Realm file \(database) (mode \(importMode.rawValue); rewritten as file format 24)")
+    }
+
     private func importAll(mode importMode: ImportMode, created: inout Bool) throws -> ImportReport {
         let (db, isNew) = try openOrCreate()
         created = isNew
+        return try importAll(into: db, mode: importMode)
+    }
+
+    private func importAll(into db: Database, mode importMode: ImportMode) throws -> ImportReport {
         let importer = Importer(database: db, formats: InterchangeFormats.input,
                                 options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                                                        dumpDatabase: dumpDatabase, fillMissing: fillMissing))

@@ -12,11 +12,13 @@ public struct MigrateCommand: ParsableCommand {
             Applies the plans (in version order), renames, conversions and fills in one write transaction, \
             then checks primary keys, required values, links and embedded objects; any failure rolls \
             everything back. Destructive changes nothing covers are refused, with counts, before anything \
-            is written. --dry-run does everything and rolls back.
+            is written. --dry-run does everything and rolls back. A Realm file is migrated in a private \
+            copy and written anew (file format 24, at the new schema version, encrypted with the same key), \
+            then replaces the original atomically; any failure leaves the original byte for byte unchanged.
             """)
 
     /// The database file.
-    @Argument(help: "The database file.") public var database: String
+    @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The target schema.
     @Option(name: .long, help: "The new schema file.") public var to: String
     /// Plans to apply.
@@ -33,6 +35,8 @@ public struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "Copy the database here first (must not exist).") public var backup: String?
     /// Accept data loss.
     @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
+    /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
+    @OptionGroup public var encryption: EncryptionOptions
 
     /// ArgumentParser requirement.
     public init() {}
@@ -49,6 +53,14 @@ public struct MigrateCommand: ParsableCommand {
             let options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
                                            fills: try fills.map(FillArgument.init(parsing:)),
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
+            let key = try encryption.key()
+            if StoredFileKind.of(path: database) == .realmFile || key != nil {
+                let report = try RealmFileMigration.migrate(database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
+                if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                print(report.text)
+                print("Note: a Realm file has no place for Porter's migration history; keep --backup copies to go back.")
+                return
+            }
             let report = try Migrator.migrate(databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
             if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             print(report.text)

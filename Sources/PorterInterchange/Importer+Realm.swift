@@ -134,7 +134,7 @@ public final class RealmScratchDatabase {
         }
         folder = String(cString: made)
         do {
-            let db = try Database.create(at: folder + "/copy.porter", schema: schema ?? file.schema)
+            let db = try Database.create(at: path, schema: schema ?? file.schema)
             try Importer(database: db, formats: []).run(realmFile: file)
             database = db
         } catch {
@@ -142,6 +142,12 @@ public final class RealmScratchDatabase {
             throw error
         }
     }
+
+    /// The scratch database's file.
+    public var path: String { folder + "/copy.porter" }
+
+    /// Closes the database, keeping the folder (so another connection can take it over).
+    public func close() { database = nil }
 
     /// Closes the database and removes the folder.
     public func remove() {
