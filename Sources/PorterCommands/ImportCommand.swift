@@ -82,7 +82,8 @@ public struct ImportCommand: OutputCommand {
                                 options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                                                        dumpDatabase: dumpDatabase, fillMissing: fillMissing))
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
-        importer.progress = progress.map { line in { line.update($0) } }
+        progress?.totalBytes = inputBytes()
+        importer.progress = progress.map { line in { line.update($0, bytes: $1) } }
         defer { progress?.finish() }
         if let fixture = olderFixture(db) {
             // As realm.importFixtures does: migrated when it carries its schema, else refused.
@@ -98,6 +99,23 @@ public struct ImportCommand: OutputCommand {
         var all = sources.map { ImportSource(path: $0, className: className) }
         if let archive { all.append(ImportSource(path: archive, format: "archive")) }
         return try importer.run(all, format: format)
+    }
+
+    /// The size of every file the sources name (folders two levels deep, as dump roots are), or
+    /// nil when one is stdin.
+    private func inputBytes() -> Int64? {
+        let paths = sources + (archive.map { [$0] } ?? [])
+        guard !paths.contains("-") else { return nil }
+        func size(_ path: String, depth: Int) -> Int64 {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
+            if !isDirectory.boolValue {
+                return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            guard depth < 2, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return 0 }
+            return names.reduce(0) { $0 + size(URL(fileURLWithPath: path).appendingPathComponent($1).path, depth: depth + 1) }
+        }
+        return paths.reduce(0) { $0 + size($1, depth: 0) }
     }
 
     /// The single source when it is a JSON fixture older than the database's schema.

@@ -22,6 +22,11 @@ extension Importer {
             return
         }
         report.sources.append(source.path)
+        currentFile = input
+        defer {
+            finishedBytes += input.bytesRead
+            currentFile = nil
+        }
         var fileName = URL(fileURLWithPath: source.path).lastPathComponent
         if fileName.lowercased().hasSuffix(".gz") { fileName = String(fileName.dropLast(3)) }
         if DumpFolder.isMetadataFile(fileName) {
