@@ -65,6 +65,7 @@ public enum MongoArchive {
             return Int32(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
         }
         var fields: [String: HeaderValue] = [:]
+        guard bytes.count >= 5, bytes[bytes.count - 1] == 0 else { throw PorterError(.invalidInput, "malformed archive header document") }
         var i = 4
         while i < bytes.count - 1 {
             let type = bytes[i]
@@ -89,9 +90,14 @@ public enum MongoArchive {
                 guard i < bytes.count else { throw PorterError(.invalidInput, "truncated archive header document") }
                 fields[key] = .bool(bytes[i] != 0)
                 i += 1
-            case 0x01, 0x09, 0x11: i += 8
+            case 0x01, 0x09, 0x11:
+                guard i + 8 <= bytes.count else { throw PorterError(.invalidInput, "truncated archive header document") }
+                i += 8
             case 0x0A: break
-            case 0x03, 0x04: i += Int(try int32(i))
+            case 0x03, 0x04:
+                let length = Int(try int32(i))
+                guard length >= 5, i + length <= bytes.count else { throw PorterError(.invalidInput, "malformed nested document in an archive header document") }
+                i += length
             default: throw PorterError(.invalidInput, "unexpected BSON type 0x\(String(type, radix: 16)) in an archive header document")
             }
         }

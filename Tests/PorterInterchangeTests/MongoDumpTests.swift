@@ -147,10 +147,12 @@ import Testing
 
     @Test func handBuiltArchiveWithInterleavedSegmentsImports() throws {
         var archive = MongoArchiveBuilder(database: "sales")
-        archive.collections = [("Dog", Self.dogMetadata), ("Person", Self.personMetadata)]
+        archive.collections = [("Dog", Self.dogMetadata), ("Person", Self.personMetadata), ("Empty", "")]
         archive.parts = [
             .segment("Dog", [Self.dog(1, "Rex")]), .segment("Person", [Self.person(7, "Ada")]),
             .segment("Dog", [Self.dog(2, "Fido"), Self.dog(3, "Max")]), .eof("Person"), .eof("Dog"),
+            // mongodump closes an empty collection with a segment holding no documents.
+            .segment("Empty", []), .eof("Empty"),
         ]
         for gzipped in [false, true] {
             let db = try Self.database()
@@ -161,6 +163,27 @@ import Testing
             let max = try #require(try db.key("Dog", primaryKey: .int(3)))
             #expect(try db.object("Dog", max)?["name"] == .string("Max"))
         }
+    }
+
+    @Test func everyTruncationOrFlippedByteOfAnArchiveIsOneErrorOrNothing() throws {
+        var archive = MongoArchiveBuilder(database: "sales")
+        archive.collections = [("Dog", Self.dogMetadata)]
+        archive.parts = [.segment("Dog", [Self.dog(1, "Rex"), Self.dog(2, "Fido")]), .eof("Dog")]
+        let bytes = archive.bytes()
+        let db = try Self.database()
+        for length in 0..<bytes.count {
+            let lines = importLines(db, Data(bytes.prefix(length)), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
+            #expect(lines.count == 1 && lines[0].hasPrefix("a.archive"), "prefix \(length): \(lines)")
+        }
+        for index in stride(from: 0, to: bytes.count, by: 3) {
+            var damaged = bytes
+            damaged[index] ^= 0x5A
+            // Either an error, or (a flip inside a string the CRC does not cover) a clean import.
+            let lines = importLines(db, Data(damaged), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
+            #expect(lines.allSatisfy { !$0.isEmpty }, "flip at \(index)")
+            if lines.isEmpty { try db.write { try db.deleteAll("Dog") } }
+        }
+        #expect(try db.count("Dog") == 0)
     }
 
     @Test func archiveErrorsNameWhatIsWrongAndWriteNothing() throws {
