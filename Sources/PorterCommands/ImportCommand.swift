@@ -85,7 +85,7 @@ public struct ImportCommand: OutputCommand {
         progress?.totalBytes = inputBytes()
         importer.progress = progress.map { line in { line.update($0, bytes: $1) } }
         defer { progress?.finish() }
-        if let fixture = olderFixture(db) {
+        if let fixture = try olderFixture(db) {
             // As realm.importFixtures does: migrated when it carries its schema, else refused.
             let options = ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
             let before = try db.schema.classes.filter { !$0.isEmbedded }.map { ($0.name, try db.count($0.name)) }
@@ -119,11 +119,18 @@ public struct ImportCommand: OutputCommand {
     }
 
     /// The single source when it is a JSON fixture older than the database's schema.
-    private func olderFixture(_ db: Database) -> String? {
-        guard sources.count == 1, archive == nil, let only = sources.first, only != "-" else { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: only, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-        return db.olderFixtureVersion(at: URL(fileURLWithPath: only)) != nil ? only : nil
+    /// - Throws: when an older fixture comes with other sources (it is migrated on its own).
+    private func olderFixture(_ db: Database) throws -> String? {
+        let older = sources.filter { source in
+            var isDirectory: ObjCBool = false
+            guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            return db.olderFixtureVersion(at: URL(fileURLWithPath: source)) != nil
+        }
+        guard let first = older.first else { return nil }
+        guard sources.count == 1, archive == nil else {
+            throw PorterError(.usage, "a fixture older than the database's schema: import it on its own, so it is migrated first", location: first)
+        }
+        return first
     }
 
     /// Opens the database (applying --schema), or creates it with --create.
