@@ -132,7 +132,7 @@ import Testing
         try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
         // No index on name (the schema has one), an index on age (the schema has none), a
         // compound index, and options Porter has no use for (ignored silently).
-        let metadata = #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"}],"collectionName":"Dog","type":"collection"}"#
+        let metadata = #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"},{"v":{"$numberInt":"2"},"key":{"location.geo":"2dsphere"},"name":"geo_2dsphere"},{"v":{"$numberInt":"2"},"key":{"address.city":{"$numberInt":"1"}},"name":"city_1"}],"collectionName":"Dog","type":"collection"}"#
         try Self.write(Array(metadata.utf8), to: dir.path("db/Dog.metadata.json"))
         let db = try Self.database()
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
@@ -141,6 +141,8 @@ import Testing
         #expect(report?.warnings == [
             "warning: \(file): index 'age_-1' is on Dog.age, which the schema does not declare indexed",
             "warning: \(file): index 'name_1_age_1' on name, age spans several fields; Realm indexes single properties, so it is not kept",
+            "warning: \(file): index 'geo_2dsphere' is a 2dsphere index on 'location.geo'; Realm has no such index, so it is not kept",
+            "warning: \(file): index 'city_1' is on the nested field 'address.city'; Realm indexes top-level properties only, so it is not kept",
             "warning: \(file): Dog.name is indexed in the schema but the dump has no index on it",
         ])
     }
