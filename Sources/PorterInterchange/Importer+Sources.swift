@@ -50,12 +50,15 @@ extension Importer {
             problems.add(source: folder, label: "", message: error.message)
             return
         }
-        // A dump root may hold mongodump's own `prelude.json` and an `oplog.bson` beside its
-        // database folders: they are bookkeeping, not collections.
-        let bookkeeping: Set<String> = ["prelude.json", "oplog.bson"]
-        if !listing.databases.isEmpty,
-           listing.classFiles.allSatisfy({ bookkeeping.contains(URL(fileURLWithPath: $0.path).lastPathComponent) }) {
-            skipped += listing.classFiles.map(\.path)
+        // mongodump's own `prelude.json` (at the root or in a database folder, gzipped with
+        // --gzip) and `oplog.bson` are bookkeeping, not collections, unless the schema has such a class.
+        let bookkeeping = listing.classFiles.filter { file in
+            guard let className = file.className, database.schema[className] == nil else { return false }
+            return className == "prelude" || className == "oplog"
+        }
+        skipped += bookkeeping.map(\.path)
+        let classFiles = listing.classFiles.filter { file in !bookkeeping.contains { $0.path == file.path } }
+        if classFiles.isEmpty, !listing.databases.isEmpty {
             return try importDumpRoot(listing, format: format)
         }
         if let db = options.dumpDatabase, !inDumpRoot {
@@ -64,7 +67,7 @@ extension Importer {
         }
         skipped += listing.skipped
         var files: [(path: String, className: String)] = []
-        for file in listing.classFiles where !problems.isFull {
+        for file in classFiles where !problems.isFull {
             guard let className = file.className, database.schema[className] != nil else {
                 problems.add(source: file.path, label: "", message: "file name does not name a class of the database's schema")
                 continue

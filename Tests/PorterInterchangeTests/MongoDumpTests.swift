@@ -121,10 +121,17 @@ import Testing
         #expect(try other.count("Dog") == 0)
         #expect(Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "nope")).1
                 == ["\(dir.path("two")): the dump holds no database 'nope' (it holds: sales, weather)"])
+        // mongodump --gzip gzips the prelude too; a single-database dump may hold one in its folder.
+        try Self.write(try Self.gzip(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8)), to: dir.path("two/prelude.json.gz"))
+        try Self.write(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8), to: dir.path("two/weather/prelude.json"))
         let (report, lines) = Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "weather"))
         #expect(lines.isEmpty, "\(lines)")
         #expect(try other.count("Dog") == 2)
-        #expect(report?.warnings == ["warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)"])
+        #expect(report?.warnings == [
+            "warning: \(dir.path("two/prelude.json.gz")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+            "warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+            "warning: \(dir.path("two/weather/prelude.json")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+        ])
     }
 
     @Test func metadataIndexesAreComparedWithTheSchema() throws {
