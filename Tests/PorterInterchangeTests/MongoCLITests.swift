@@ -84,4 +84,29 @@ import Testing
         #expect(filled.status == 0)
         #expect(filled.stderr == "warning: --fill-missing gave missing required fields their zero value: User.name 1\n")
     }
+
+    @Test func usageErrorsAreOneLineAndWriteNothing() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let cases: [([String], String)] = [
+            (["export", db, "--archive=\(dir.path("a.archive"))", "--out", dir.path("o")], "porter: error: --archive writes one file: leave out --out\n"),
+            (["export", db, "--archive=\(dir.path("a.archive"))", "--format", "json"], "porter: error: an archive holds BSON: --archive needs --format bson, not json\n"),
+            (["export", db], "porter: error: name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]\n"),
+            (["import", db], "porter: error: name what to import: a folder, a file, '-', or --archive[=FILE]\n"),
+        ]
+        for (arguments, expected) in cases {
+            let run = try #require(try CLI.porter(arguments))
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.stderr == expected, "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("")).sorted() == ["app.realm"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // An archive read as JSON is named for what it is.
+        let archive = dir.path("x.archive")
+        #expect(try CLI.porter(["export", db, "--archive=\(archive)"])?.status == 0)
+        let asJSON = try #require(try CLI.porter(["import", db, archive, "--format", "json"]))
+        #expect(asJSON.stderr.hasPrefix("\(archive): this is a mongodump archive, which --format json cannot read (use --format auto or archive)\n"), "\(asJSON.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
 }

@@ -154,6 +154,17 @@ import Testing
         ])
     }
 
+    @Test func unreadableMetadataIsAWarningNotAFailure() throws {
+        let dir = try TempDir()
+        try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
+        try Self.write(Array("{not json".utf8), to: dir.path("db/Dog.metadata.json"))
+        let db = try Self.database()
+        let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
+        #expect(lines.isEmpty)
+        #expect(report?.warnings == ["warning: \(dir.path("db/Dog.metadata.json")): metadata is not valid JSON; its indexes were not checked"])
+        #expect(try db.count("Dog") == 1)
+    }
+
     @Test func handBuiltArchiveWithInterleavedSegmentsImports() throws {
         var archive = MongoArchiveBuilder(database: "sales")
         archive.collections = [("Dog", Self.dogMetadata), ("Person", Self.personMetadata), ("Empty", "")]
