@@ -85,6 +85,22 @@ import Testing
         #expect(filled.stderr == "warning: --fill-missing gave missing required fields their zero value: User.name 1\n")
     }
 
+    @Test func oneClassGzippedToStdoutIsACompleteGzipStream() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let streamed = try #require(try CLI.porter(["export", db, "--out", "-", "--class", "Dog", "--gzip"]))
+        #expect(streamed.status == 0)
+        #expect(streamed.stdoutData.starts(with: [0x1F, 0x8B]))
+        let copy = dir.path("copy.realm")
+        let imported = try #require(try CLI.porter(["import", copy, "-", "--class", "Dog", "--create", "--schema", Files.realmDocsSchema], stdin: streamed.stdoutData))
+        // Dog links to Person, which this copy lacks: the links are the only errors.
+        #expect(!imported.stderr.contains("gzip"), "\(imported.stderr)")
+        let plain = try #require(try CLI.porter(["export", db, "--out", "-", "--class", "DogToy", "--gzip"]))
+        let toys = try #require(try CLI.porter(["import", copy, "-", "--class", "DogToy", "--create", "--schema", Files.realmDocsSchema], stdin: plain.stdoutData))
+        #expect(toys.status == 0, "\(toys.stderr)")
+        #expect(toys.stdout.hasPrefix("Imported 2 documents (DogToy 2)"))
+    }
+
     @Test func usageErrorsAreOneLineAndWriteNothing() throws {
         let dir = try TempDir()
         guard let db = try Self.fixtureDatabase(dir) else { return }
