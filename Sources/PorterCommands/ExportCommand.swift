@@ -76,7 +76,10 @@ public struct ExportCommand: OutputCommand {
                 throw PorterError(.usage, "--out - streams exactly one class: pass one --class")
             }
             let stdout = ByteOutput.standardOutput()
-            let report = try exporter.export(className: className, to: gzip ? try ByteOutput(gzipInto: stdout) : stdout)
+            let target = gzip ? try ByteOutput(gzipInto: stdout) : stdout
+            let report = try exporter.export(className: className, to: target)
+            // Ends the gzip stream (its trailer); for plain stdout, a flush.
+            try target.close()
             for warning in report.warnings { output.err(warning) }
             return
         }

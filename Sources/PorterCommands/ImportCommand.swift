@@ -121,9 +121,10 @@ public struct ImportCommand: OutputCommand {
                                                        dumpDatabase: dumpDatabase, fillMissing: fillMissing))
         importer.realmEncryptionKey = try encryption.key()
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
-        importer.progress = progress.map { line in { line.update($0) } }
+        progress?.totalBytes = inputBytes()
+        importer.progress = progress.map { line in { line.update($0, bytes: $1) } }
         defer { progress?.finish() }
-        if let fixture = olderFixture(db) {
+        if let fixture = try olderFixture(db) {
             // As realm.importFixtures does: migrated when it carries its schema, else refused.
             let options = ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
             let before = try db.schema.classes.filter { !$0.isEmbedded }.map { ($0.name, try db.count($0.name)) }
@@ -139,12 +140,36 @@ public struct ImportCommand: OutputCommand {
         return try importer.run(all, format: format)
     }
 
+    /// The size of every file the sources name (folders two levels deep, as dump roots are), or
+    /// nil when one is stdin.
+    private func inputBytes() -> Int64? {
+        let paths = sources + (archive.map { [$0] } ?? [])
+        guard !paths.contains("-") else { return nil }
+        func size(_ path: String, depth: Int) -> Int64 {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
+            if !isDirectory.boolValue {
+                return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            guard depth < 2, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return 0 }
+            return names.reduce(0) { $0 + size(URL(fileURLWithPath: path).appendingPathComponent($1).path, depth: depth + 1) }
+        }
+        return paths.reduce(0) { $0 + size($1, depth: 0) }
+    }
+
     /// The single source when it is a JSON fixture older than the database's schema.
-    private func olderFixture(_ db: Database) -> String? {
-        guard sources.count == 1, archive == nil, let only = sources.first, only != "-" else { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: only, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-        return db.olderFixtureVersion(at: URL(fileURLWithPath: only)) != nil ? only : nil
+    /// - Throws: when an older fixture comes with other sources (it is migrated on its own).
+    private func olderFixture(_ db: Database) throws -> String? {
+        let older = sources.filter { source in
+            var isDirectory: ObjCBool = false
+            guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            return db.olderFixtureVersion(at: URL(fileURLWithPath: source)) != nil
+        }
+        guard let first = older.first else { return nil }
+        guard sources.count == 1, archive == nil else {
+            throw PorterError(.usage, "a fixture older than the database's schema: import it on its own, so it is migrated first", location: first)
+        }
+        return first
     }
 
     /// Opens the database (applying --schema), or creates it with --create.

@@ -10,6 +10,8 @@ final class ProgressLine: @unchecked Sendable {
     private var drew = false
     /// The documents expected in all, when known.
     var total: Int?
+    /// The bytes to read in all, when known (imports measure their progress in file bytes).
+    var totalBytes: Int64?
 
     /// A progress line, or nil when nothing should be drawn.
     static func make(verb: String, quiet: Bool) -> ProgressLine? {
@@ -18,8 +20,9 @@ final class ProgressLine: @unchecked Sendable {
 
     private init(verb: String) { self.verb = verb }
 
-    /// Reports `done` documents; redraws at most five times a second.
-    func update(_ done: Int) {
+    /// Reports `done` documents; redraws at most five times a second. `bytes` (with
+    /// ``totalBytes``) gives the fraction done when the document total is unknown.
+    func update(_ done: Int, bytes: Int64? = nil) {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastDraw >= 200_000_000 else { return }
         lastDraw = now
@@ -29,7 +32,12 @@ final class ProgressLine: @unchecked Sendable {
         var line = "\r\u{1B}[K\(verb) \(done)"
         if let total { line += "/\(total)" }
         line += " documents, \(Int(rate))/s"
-        if let total, rate > 0, total > done { line += ", \(Int((Double(total - done) / rate).rounded(.up)))s left" }
+        if let total, rate > 0, total > done {
+            line += ", \(Int((Double(total - done) / rate).rounded(.up)))s left"
+        } else if let bytes, let totalBytes, bytes > 0, totalBytes > bytes {
+            let fraction = Double(bytes) / Double(totalBytes)
+            line += ", \(Int((seconds * (1 - fraction) / fraction).rounded(.up)))s left"
+        }
         FileHandle.standardError.write(Data(line.utf8))
     }
 

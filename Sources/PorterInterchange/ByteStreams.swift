@@ -148,6 +148,9 @@ public final class ByteInput {
     private var pending: [UInt8] = []
     /// Decompresses another input instead of reading `fd` (a gzip file).
     private var inflater: GzipInflater?
+    /// Bytes read from the file, memory or descriptor so far (for a gzip input: 0; its
+    /// source counts the compressed bytes), for progress.
+    public private(set) var bytesRead: Int64 = 0
 
     /// Opens a file for reading.
     public init(path: String, name: String? = nil) throws {
@@ -221,11 +224,15 @@ public final class ByteInput {
                 base.copyMemory(from: src.baseAddress! + dataOffset, byteCount: n)
             }
             dataOffset += n
+            bytesRead += Int64(n)
             return n
         }
         while true {
             let n = posixRead(fd, base, count)
-            if n >= 0 { return n }
+            if n >= 0 {
+                bytesRead += Int64(n)
+                return n
+            }
             if errno == EINTR { continue }
             throw PorterError(.io, "cannot read: \(String(cString: strerror(errno)))", location: name)
         }

@@ -52,6 +52,15 @@ public enum DumpMetadata {
                 warnings.append("warning: \(source): index '\(name)' on \(keys.joined(separator: ", ")) spans several fields; Realm indexes single properties, so it is not kept")
                 continue
             }
+            if let kind = index["key"]?[field]?.stringValue {
+                // text, 2dsphere, hashed, …: kinds of index Realm does not have.
+                warnings.append("warning: \(source): index '\(name)' is a \(kind) index on '\(field)'; Realm has no such index, so it is not kept")
+                continue
+            }
+            if field.contains(".") {
+                warnings.append("warning: \(source): index '\(name)' is on the nested field '\(field)'; Realm indexes top-level properties only, so it is not kept")
+                continue
+            }
             dumpIndexed.insert(field)
             guard let property = cls.property(named: field) else {
                 warnings.append("warning: \(source): index '\(name)' is on '\(field)', which \(cls.name) has no property for")

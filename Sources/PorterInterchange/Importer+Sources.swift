@@ -33,6 +33,11 @@ extension Importer {
             return
         }
         report.sources.append(source.path)
+        currentFile = input
+        defer {
+            finishedBytes += input.bytesRead
+            currentFile = nil
+        }
         var fileName = URL(fileURLWithPath: source.path).lastPathComponent
         if fileName.lowercased().hasSuffix(".gz") { fileName = String(fileName.dropLast(3)) }
         if DumpFolder.isMetadataFile(fileName) {
@@ -48,7 +53,7 @@ extension Importer {
     /// `.metadata.json` files excepted; `.gz` files decompressed), in link order; each file's class
     /// comes from its name. A mongodump root folder (one subfolder per database) imports the
     /// database named by `--db`, or its only one.
-    private func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false) throws {
+    func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false) throws {
         let listing: DumpFolder
         do {
             listing = try DumpFolder(path: folder)
@@ -56,12 +61,15 @@ extension Importer {
             problems.add(source: folder, label: "", message: error.message)
             return
         }
-        // A dump root may hold mongodump's own `prelude.json` and an `oplog.bson` beside its
-        // database folders: they are bookkeeping, not collections.
-        let bookkeeping: Set<String> = ["prelude.json", "oplog.bson"]
-        if !listing.databases.isEmpty,
-           listing.classFiles.allSatisfy({ bookkeeping.contains(URL(fileURLWithPath: $0.path).lastPathComponent) }) {
-            skipped += listing.classFiles.map(\.path)
+        // mongodump's own `prelude.json` (at the root or in a database folder, gzipped with
+        // --gzip) and `oplog.bson` are bookkeeping, not collections, unless the schema has such a class.
+        let bookkeeping = listing.classFiles.filter { file in
+            guard let className = file.className, database.schema[className] == nil else { return false }
+            return className == "prelude" || className == "oplog"
+        }
+        skipped += bookkeeping.map(\.path)
+        let classFiles = listing.classFiles.filter { file in !bookkeeping.contains { $0.path == file.path } }
+        if classFiles.isEmpty, !listing.databases.isEmpty {
             return try importDumpRoot(listing, format: format)
         }
         if let db = options.dumpDatabase, !inDumpRoot {
@@ -70,7 +78,7 @@ extension Importer {
         }
         skipped += listing.skipped
         var files: [(path: String, className: String)] = []
-        for file in listing.classFiles where !problems.isFull {
+        for file in classFiles where !problems.isFull {
             guard let className = file.className, database.schema[className] != nil else {
                 problems.add(source: file.path, label: "", message: "file name does not name a class of the database's schema")
                 continue
@@ -91,55 +99,6 @@ extension Importer {
         let order = dependencyOrder(files.map(\.className))
         for file in files.sorted(by: { (order[$0.className] ?? 0, $0.path) < (order[$1.className] ?? 0, $1.path) }) where !problems.isFull {
             try importSource(ImportSource(path: file.path, className: file.className), format: format)
-        }
-    }
-
-    /// A mongodump root: one database subfolder, picked by `--db` or being the only one.
-    private func importDumpRoot(_ listing: DumpFolder, format: String?) throws {
-        let names = listing.databases.map(\.name)
-        let chosen: String
-        if let db = options.dumpDatabase {
-            guard names.contains(db) else {
-                problems.add(source: listing.path, label: "", message: "the dump holds no database '\(db)' (it holds: \(names.joined(separator: ", ")))")
-                return
-            }
-            chosen = db
-        } else if names.count == 1, let only = names.first {
-            chosen = only
-        } else {
-            problems.add(source: listing.path, label: "", message: "the dump holds several databases (\(names.joined(separator: ", "))): pass --db NAME to pick one")
-            return
-        }
-        skipped += listing.skipped
-        skipped += listing.databases.filter { $0.name != chosen }.map(\.path)
-        guard let folder = listing.databases.first(where: { $0.name == chosen }) else { return }
-        try importFolder(folder.path, format: format, inDumpRoot: true)
-    }
-
-    /// Compares a metadata file's indexes with the class's indexed properties (warnings only).
-    func checkMetadata(_ input: ByteInput, className: String?) {
-        guard let className, let cls = database.schema[className] else {
-            skipped.append(input.name)
-            return
-        }
-        do {
-            var source = input
-            if GzipDetection.isGzip(try input.peek(2)) { source = try ByteInput(gunzipping: input) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-                if n == 0 { break }
-                bytes += chunk[0..<n]
-                guard bytes.count <= InterchangeLimits.maxDocumentBytes else {
-                    throw PorterError(.invalidInput, "metadata file over \(InterchangeLimits.maxDocumentBytes >> 20) MB: not a mongodump metadata file")
-                }
-            }
-            report.warnings += DumpMetadata.indexWarnings(String(decoding: bytes, as: UTF8.self), for: cls, source: input.name)
-        } catch let error as PorterError {
-            problems.add(source: input.name, label: "", message: error.message)
-        } catch {
-            problems.add(source: input.name, label: "", message: "cannot read: \(error)")
         }
     }
 

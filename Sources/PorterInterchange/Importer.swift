@@ -43,9 +43,13 @@ public final class Importer {
     var skipped: [String] = []
     /// The sources as the caller named them, for messages about all of them.
     private var requested: [String] = []
-    /// Called every few hundred documents with the number read so far.
-    public var progress: ((Int) -> Void)?
+    /// Called every few hundred documents with the documents read so far and the bytes of the
+    /// source files read so far (compressed bytes for gzip files).
+    public var progress: ((_ documents: Int, _ bytes: Int64) -> Void)?
     @exclusivity(unchecked) private var documentsRead = 0
+    /// Bytes of the files finished, and the file being read.
+    var finishedBytes: Int64 = 0
+    var currentFile: ByteInput?
     lazy var resolver = LinkResolver(database: database)
     lazy var reader = ObjectReader(schema: database.schema, options: options, resolver: resolver)
     /// Properties waiting for forward references; nil once cancelled by a later rewrite.
@@ -153,7 +157,7 @@ public final class Importer {
             try importDocument(decoded, className: name, source: source)
             documentsRead += 1
             // The callback is cheap but not free: every 256 documents is a few times a second.
-            if documentsRead & 255 == 0 { progress?(documentsRead) }
+            if documentsRead & 255 == 0, let progress { progress(documentsRead, finishedBytes + (currentFile?.bytesRead ?? 0)) }
         }
     }
 

@@ -21,7 +21,7 @@ enum MigrationChecks {
             let single = required.filter { !$0.isCollection }
             let counts = try storage.nullCounts(cls.name, single)
             for property in zip(single, counts).filter({ $0.1 > 0 }).map(\.0) + required.filter(\.isCollection) {
-                let nulls = try storage.nullValues(cls.name, property)
+                let nulls = try storage.nullValues(cls.name, property, byIdentity: true)
                 if nulls.count > 0 {
                     let what = property.isCollection ? "hold null elements" : "have no value"
                     problems.append("Property '\(cls.name).\(property.name)' is required but \(nulls.count) object\(nulls.count == 1 ? "" : "s") \(what) (give a fill value: --fill \(cls.name).\(property.name)=VALUE or a fill operation): \(sample(nulls))")

@@ -5,15 +5,17 @@ import PorterDiff
 /// The checks a migration runs before it commits, as streaming SQL over the final tables.
 extension MigrationStorage {
     /// Objects whose single-value property is null (or, for a collection, that hold a null element).
-    public func nullValues(_ className: String, _ property: Property) throws -> SampledCount {
+    /// `byIdentity` names objects as conversion failures do (`_id 'a'`, `_key 3`), else `Class(3)`.
+    public func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount {
         let slot = slot(className, property)
         guard try exists(slot, collection: property.isCollection, className: className) else { return SampledCount(count: 0) }
         let stmt = try connection.prepare("SELECT \(slot.owner) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) IS NULL ORDER BY \(slot.owner)")
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            // Named as conversion failures are: the primary key (`_id 'a'`) or `_key 3`.
-            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append(identity(className, stmt.int64(0), looked: true)) }
+            if result.sample.count < MigrationStorage.sampleLimit {
+                result.sample.append(byIdentity ? identity(className, stmt.int64(0), looked: true) : "\(className)(\(stmt.int64(0)))")
+            }
         }
         return result
     }

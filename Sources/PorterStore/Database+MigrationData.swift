@@ -243,9 +243,15 @@ extension MigrationStorage {
         if to.collection == .set {
             let duplicates = try connection.prepare("SELECT _owner FROM \(table) GROUP BY _owner, value HAVING count(*) > 1")
             var failures = ConversionFailures()
-            while try duplicates.step() { failures.add("\(className)(\(duplicates.int64(0))): two elements become equal") }
+            var owners: [String] = []
+            while try duplicates.step() {
+                let owner = identity(className, duplicates.int64(0), looked: failures.wantsSample)
+                if owners.count < 3 { owners.append(owner) }
+                failures.add("\(owner): two elements become equal")
+            }
             if failures.count > 0 {
-                throw PorterError(.migrationFailed, "Cannot convert '\(className).\(to.name)': \(failures.count) set\(failures.count == 1 ? "" : "s") would hold duplicate elements.",
+                let shown = owners.joined(separator: "; ") + (failures.count > owners.count ? "; …" : "")
+                throw PorterError(.migrationFailed, "cannot convert \(failures.count) set\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand): two elements become equal in \(shown)",
                                   location: "\(className).\(to.name)", details: failures.sample)
             }
         }

@@ -46,5 +46,9 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("\(bare): fixture schemaVersion 1 is older than the database's schema version 2; to migrate it, the fixture needs a \"schema\" member"), "\(refused.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        let mixed = try #require(try CLI.porter(["import", db, fixture, bare]))
+        #expect(mixed.status == 1)
+        #expect(mixed.stderr == "porter: error: \(fixture): a fixture older than the database's schema: import it on its own, so it is migrated first\n", "\(mixed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 }

@@ -84,4 +84,45 @@ import Testing
         #expect(filled.status == 0)
         #expect(filled.stderr == "warning: --fill-missing gave missing required fields their zero value: User.name 1\n")
     }
+
+    @Test func oneClassGzippedToStdoutIsACompleteGzipStream() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let streamed = try #require(try CLI.porter(["export", db, "--out", "-", "--class", "Dog", "--gzip"]))
+        #expect(streamed.status == 0)
+        #expect(streamed.stdoutData.starts(with: [0x1F, 0x8B]))
+        let copy = dir.path("copy.realm")
+        let imported = try #require(try CLI.porter(["import", copy, "-", "--class", "Dog", "--create", "--schema", Files.realmDocsSchema], stdin: streamed.stdoutData))
+        // Dog links to Person, which this copy lacks: the links are the only errors.
+        #expect(!imported.stderr.contains("gzip"), "\(imported.stderr)")
+        let plain = try #require(try CLI.porter(["export", db, "--out", "-", "--class", "DogToy", "--gzip"]))
+        let toys = try #require(try CLI.porter(["import", copy, "-", "--class", "DogToy", "--create", "--schema", Files.realmDocsSchema], stdin: plain.stdoutData))
+        #expect(toys.status == 0, "\(toys.stderr)")
+        #expect(toys.stdout.hasPrefix("Imported 2 documents (DogToy 2)"))
+    }
+
+    @Test func usageErrorsAreOneLineAndWriteNothing() throws {
+        let dir = try TempDir()
+        guard let db = try Self.fixtureDatabase(dir) else { return }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let cases: [([String], String)] = [
+            (["export", db, "--archive=\(dir.path("a.archive"))", "--out", dir.path("o")], "porter: error: --archive writes one file: leave out --out\n"),
+            (["export", db, "--archive=\(dir.path("a.archive"))", "--format", "json"], "porter: error: an archive holds BSON: --archive needs --format bson, not json\n"),
+            (["export", db], "porter: error: name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]\n"),
+            (["import", db], "porter: error: name what to import: a folder, a file, '-', or --archive[=FILE]\n"),
+        ]
+        for (arguments, expected) in cases {
+            let run = try #require(try CLI.porter(arguments))
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.stderr == expected, "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("")).sorted() == ["app.realm"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // An archive read as JSON is named for what it is.
+        let archive = dir.path("x.archive")
+        #expect(try CLI.porter(["export", db, "--archive=\(archive)"])?.status == 0)
+        let asJSON = try #require(try CLI.porter(["import", db, archive, "--format", "json"]))
+        #expect(asJSON.stderr.hasPrefix("\(archive): this is a mongodump archive, which --format json cannot read (use --format auto or archive)\n"), "\(asJSON.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
 }

@@ -121,10 +121,17 @@ import Testing
         #expect(try other.count("Dog") == 0)
         #expect(Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "nope")).1
                 == ["\(dir.path("two")): the dump holds no database 'nope' (it holds: sales, weather)"])
+        // mongodump --gzip gzips the prelude too; a single-database dump may hold one in its folder.
+        try Self.write(try Self.gzip(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8)), to: dir.path("two/prelude.json.gz"))
+        try Self.write(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8), to: dir.path("two/weather/prelude.json"))
         let (report, lines) = Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "weather"))
         #expect(lines.isEmpty, "\(lines)")
         #expect(try other.count("Dog") == 2)
-        #expect(report?.warnings == ["warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)"])
+        #expect(report?.warnings == [
+            "warning: \(dir.path("two/prelude.json.gz")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+            "warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+            "warning: \(dir.path("two/weather/prelude.json")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+        ])
     }
 
     @Test func metadataIndexesAreComparedWithTheSchema() throws {
@@ -132,7 +139,7 @@ import Testing
         try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
         // No index on name (the schema has one), an index on age (the schema has none), a
         // compound index, and options Porter has no use for (ignored silently).
-        let metadata = #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"}],"collectionName":"Dog","type":"collection"}"#
+        let metadata = #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"},{"v":{"$numberInt":"2"},"key":{"location.geo":"2dsphere"},"name":"geo_2dsphere"},{"v":{"$numberInt":"2"},"key":{"address.city":{"$numberInt":"1"}},"name":"city_1"}],"collectionName":"Dog","type":"collection"}"#
         try Self.write(Array(metadata.utf8), to: dir.path("db/Dog.metadata.json"))
         let db = try Self.database()
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
@@ -141,16 +148,31 @@ import Testing
         #expect(report?.warnings == [
             "warning: \(file): index 'age_-1' is on Dog.age, which the schema does not declare indexed",
             "warning: \(file): index 'name_1_age_1' on name, age spans several fields; Realm indexes single properties, so it is not kept",
+            "warning: \(file): index 'geo_2dsphere' is a 2dsphere index on 'location.geo'; Realm has no such index, so it is not kept",
+            "warning: \(file): index 'city_1' is on the nested field 'address.city'; Realm indexes top-level properties only, so it is not kept",
             "warning: \(file): Dog.name is indexed in the schema but the dump has no index on it",
         ])
     }
 
+    @Test func unreadableMetadataIsAWarningNotAFailure() throws {
+        let dir = try TempDir()
+        try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
+        try Self.write(Array("{not json".utf8), to: dir.path("db/Dog.metadata.json"))
+        let db = try Self.database()
+        let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
+        #expect(lines.isEmpty)
+        #expect(report?.warnings == ["warning: \(dir.path("db/Dog.metadata.json")): metadata is not valid JSON; its indexes were not checked"])
+        #expect(try db.count("Dog") == 1)
+    }
+
     @Test func handBuiltArchiveWithInterleavedSegmentsImports() throws {
         var archive = MongoArchiveBuilder(database: "sales")
-        archive.collections = [("Dog", Self.dogMetadata), ("Person", Self.personMetadata)]
+        archive.collections = [("Dog", Self.dogMetadata), ("Person", Self.personMetadata), ("Empty", "")]
         archive.parts = [
             .segment("Dog", [Self.dog(1, "Rex")]), .segment("Person", [Self.person(7, "Ada")]),
             .segment("Dog", [Self.dog(2, "Fido"), Self.dog(3, "Max")]), .eof("Person"), .eof("Dog"),
+            // mongodump closes an empty collection with a segment holding no documents.
+            .segment("Empty", []), .eof("Empty"),
         ]
         for gzipped in [false, true] {
             let db = try Self.database()
@@ -161,6 +183,27 @@ import Testing
             let max = try #require(try db.key("Dog", primaryKey: .int(3)))
             #expect(try db.object("Dog", max)?["name"] == .string("Max"))
         }
+    }
+
+    @Test func everyTruncationOrFlippedByteOfAnArchiveIsOneErrorOrNothing() throws {
+        var archive = MongoArchiveBuilder(database: "sales")
+        archive.collections = [("Dog", Self.dogMetadata)]
+        archive.parts = [.segment("Dog", [Self.dog(1, "Rex"), Self.dog(2, "Fido")]), .eof("Dog")]
+        let bytes = archive.bytes()
+        let db = try Self.database()
+        for length in 0..<bytes.count {
+            let lines = importLines(db, Data(bytes.prefix(length)), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
+            #expect(lines.count == 1 && lines[0].hasPrefix("a.archive"), "prefix \(length): \(lines)")
+        }
+        for index in stride(from: 0, to: bytes.count, by: 3) {
+            var damaged = bytes
+            damaged[index] ^= 0x5A
+            // Either an error, or (a flip inside a string the CRC does not cover) a clean import.
+            let lines = importLines(db, Data(damaged), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
+            #expect(lines.allSatisfy { !$0.isEmpty }, "flip at \(index)")
+            if lines.isEmpty { try db.write { try db.deleteAll("Dog") } }
+        }
+        #expect(try db.count("Dog") == 0)
     }
 
     @Test func archiveErrorsNameWhatIsWrongAndWriteNothing() throws {
