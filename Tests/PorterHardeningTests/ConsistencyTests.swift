@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: [
         (#"UPDATE "class_Person" SET friend = 99 WHERE id = 2"#, "Person.friend: 1 link to objects that do not exist: Person(2).friend -> Person(99)"),
         (#"UPDATE "class_Person" SET extra = NULL; INSERT INTO "class_Person.pets" VALUES (1, 1, 42)"#, "Person.pets: 1 link to objects that do not exist: Person(1).pets -> Pet(42)"),
-        (#"UPDATE "class_Person" SET name = NULL WHERE id = 1"#, "Person.name: 1 object without a value for a required property: id 1"),
+        (#"UPDATE "class_Person" SET name = NULL WHERE id = 1"#, "Person.name: 1 object without a value for a required property: Person(1)"),
         (#"UPDATE "class_Person" SET name = x'00' WHERE id = 1"#, "Person.name: 1 value not stored as 'string': Person(1) holds blob"),
         (#"INSERT INTO "class_Person.tags" VALUES (77, 'z')"#, "Person.tags: 1 collection element whose owner does not exist: Person(77)"),
         (#"INSERT INTO "class_Address" (city) VALUES ('Nowhere')"#, "Address: embedded objects must have exactly one parent, but 1 has none and 0 more than one"),
@@ -74,7 +74,7 @@ import Testing
         let damaged = try Hardening.porter(["check", path])
         #expect(damaged.status == 1)
         #expect(damaged.stdout == """
-            \(path): Person.name: 1 object without a value for a required property: id 2
+            \(path): Person.name: 1 object without a value for a required property: Person(2)
             \(path): Person.friend: 1 link to objects that do not exist: Person(2).friend -> Person(99)
 
             """)
