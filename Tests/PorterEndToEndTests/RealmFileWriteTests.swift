@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Writing Realm files through the built binary: export --format realm, migrate, import into and
+/// create a Realm file. The written files were checked with realm-core 14.14.0 (realm-oracle
+/// `check` and `dump`) while this was developed; here each is read back by Porter's own reader.
+@Suite struct RealmFileWriteTests {
+    static let realm = PorterBinary.fixtures.appendingPathComponent("realm")
+    static let swiftV5 = realm.appendingPathComponent("shared/swift-migration-default-v5.realm")
+
+    /// Every file of an export folder, by name.
+    private func exported(_ source: String, _ dir: URL, _ name: String, key: [String] = []) throws -> [String: Data] {
+        let out = dir.appendingPathComponent(name)
+        let run = try PorterBinary.run(["export", source, "--out", out.path, "--format", "ejson-canonical"] + key)
+        #expect(run.status == 0, "\(run.stderr)")
+        var files: [String: Data] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+            files[file] = try Data(contentsOf: out.appendingPathComponent(file))
+        }
+        return files
+    }
+
+    @Test func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["every-type.realm", "inner-nodes.realm", "shared/swift-migration-default-v5.realm", "shared/js-simple.realm",
+                     "shared/core-upgrade-1000-22.realm", "shared/core-upgrade-20.realm"] {
+            let source = Self.realm.appendingPathComponent(name).path
+            let written = dir.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent).path
+            let run = try PorterBinary.run(["export", source, "--format", "realm", "--out", written])
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let inspect = try PorterBinary.run(["inspect", written])
+            #expect(inspect.stdout.contains("File format: 24"), "\(name): \(inspect.stdout)")
+            let before = try exported(source, dir, "a-\(URL(fileURLWithPath: name).lastPathComponent)")
+            let after = try exported(written, dir, "b-\(URL(fileURLWithPath: name).lastPathComponent)")
+            #expect(before.keys.sorted() == after.keys.sorted())
+            for (file, data) in before where file != "schema.json" || !name.hasPrefix("shared/core") {
+                #expect(after[file] == data, "\(name): \(file) differs after the rewrite")
+            }
+            #expect(try PorterBinary.run(["check", written]).stdout == "ok\n")
+        }
+    }
+
+    @Test func aPorterDatabaseExportedAsARealmFileReadsBackTheSame() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("app.porter").path
+        let schema = PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path
+        let data = PorterBinary.fixtures.appendingPathComponent("data/realm-docs-fixture.json").path
+        #expect(try PorterBinary.run(["import", db, data, "--create", "--schema", schema]).status == 0)
+        let key = String(repeating: "0f", count: 64)
+        let plain = dir.appendingPathComponent("app.realm").path
+        let encrypted = dir.appendingPathComponent("enc.realm").path
+        #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", plain]).status == 0)
+        #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", encrypted, "--out-encryption-key", key]).status == 0)
+        let again = dir.appendingPathComponent("again.realm").path
+        #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", again]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data(contentsOf: URL(fileURLWithPath: again)), "not deterministic")
+        let fromDB = try exported(db, dir, "db")
+        #expect(try exported(plain, dir, "plain") == fromDB)
+        #expect(try exported(encrypted, dir, "enc", key: ["--encryption-key", key]) == fromDB)
+        // Never over an existing file.
+        let refused = try PorterBinary.run(["export", db, "--format", "realm", "--out", plain])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "porter: error: \(plain): already exists: Porter does not overwrite a file with an export; remove it or choose another --out\n")
+    }
+
+    @Test func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("app.realm")
+        try FileManager.default.copyItem(at: Self.swiftV5, to: app)
+        let original = try Data(contentsOf: app)
+        let v6 = dir.appendingPathComponent("v6.json")
+        try Data("""
+            {"schemaVersion": 6, "classes": [
+             {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
+             {"name": "Person", "properties": {"name": "string", "age": "string", "email": "string", "address": "Address?", "pets": "Pet[]"}},
+             {"name": "Pet", "properties": {"name": "string", "kind": "int"}}]}
+            """.utf8).write(to: v6)
+        let args = ["migrate", app.path, "--to", v6.path, "--rename", "Person.fullName=name", "--fill", "Person.email=none@example.com"]
+        let dry = try PorterBinary.run(args + ["--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("dry run from schema version 5 to 6 passed all checks"))
+        #expect(try Data(contentsOf: app) == original)
+        let backup = dir.appendingPathComponent("app.v5.realm")
+        let run = try PorterBinary.run(args + ["--backup", backup.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("migrated from schema version 5 to 6"))
+        #expect(try Data(contentsOf: backup) == original)
+        let inspect = try PorterBinary.run(["inspect", app.path])
+        #expect(inspect.stdout.contains("Schema version: 6") && inspect.stdout.contains("File format: 24"), "\(inspect.stdout)")
+        let person = try exported(app.path, dir, "out")["Person.json"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(person.contains(#""name" : "John Doe", "age" : "42", "email" : "none@example.com""#), "\(person)")
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "app.v5.realm", "v6.json", "out"])
+    }
+
+    @Test func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("app.realm")
+        try FileManager.default.copyItem(at: Self.swiftV5, to: app)
+        let original = try Data(contentsOf: app)
+        let cases: [(String, String)] = [
+            // Names are not numbers: the conversion fails, naming the objects.
+            (#"{"name": "Pet", "properties": {"name": "int", "kind": "int"}}"#, "cannot convert 4 values from string to int"),
+            // Slinkey has no owner: Pet cannot become embedded.
+            (#"{"name": "Pet", "embedded": true, "properties": {"name": "string", "kind": "int"}}"#, "Pet"),
+        ]
+        for (pet, phrase) in cases {
+            let v6 = dir.appendingPathComponent("v6.json")
+            try Data("""
+                {"schemaVersion": 6, "classes": [
+                 {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
+                 {"name": "Person", "properties": {"fullName": "string", "age": "int", "address": "Address?", "pets": "Pet[]"}},
+                 \(pet)]}
+                """.utf8).write(to: v6)
+            let run = try PorterBinary.run(["migrate", app.path, "--to", v6.path, "--backup", dir.appendingPathComponent("b.realm").path])
+            #expect(run.status == 1, "\(pet): \(run.stdout)")
+            #expect(run.stderr.hasPrefix("porter: error: ") && run.stderr.contains(phrase), "\(run.stderr)")
+            #expect(try Data(contentsOf: app) == original)
+            #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "v6.json"])
+        }
+    }
+
+    @Test func importIntoARealmFileAndCreateOne() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let schema = dir.appendingPathComponent("s.json")
+        try Data(#"{"schemaVersion": 3, "classes": [{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}]}"#.utf8).write(to: schema)
+        let app = dir.appendingPathComponent("app.realm").path
+        let created = try PorterBinary.run(["create", app, "--schema", schema.path, "--format", "realm"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try PorterBinary.run(["inspect", app]).stdout.contains("Schema version: 3"))
+        let dogs = dir.appendingPathComponent("Dog.json")
+        try Data(#"[{"_id": 1, "name": "Rex"}, {"_id": 2, "name": "Fido"}]"#.utf8).write(to: dogs)
+        let imported = try PorterBinary.run(["import", app, dogs.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try PorterBinary.run(["inspect", app]).stdout.contains("Dog          2 objects (primary key: _id)"))
+        // A duplicate primary key: all or nothing, the file unchanged.
+        let before = try Data(contentsOf: URL(fileURLWithPath: app))
+        let again = try PorterBinary.run(["import", app, dogs.path])
+        #expect(again.status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: app)) == before)
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "s.json", "Dog.json"])
+        let overwrite = try PorterBinary.run(["create", app, "--schema", schema.path, "--format", "realm"])
+        #expect(overwrite.stderr == "porter: error: \(app): file already exists\n")
+    }
+}
