@@ -61,6 +61,27 @@ import Testing
         #expect(error?.location == "Item[0]")
     }
 
+    /// A source that gives one more object on every call.
+    final class GrowingSource: RealmWriteSource {
+        var calls = 0
+        func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+            guard className == "Tag" else { return }
+            calls += 1
+            for i in 0..<Int64(calls) { try body(i, [.null]) }
+        }
+    }
+
+    @Test func inconsistentSourceIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.realm").path
+        #expect(throws: PorterError.self) {
+            try RealmFileWriter(schema: Self.schema, schemaVersion: 1).write(to: path, source: GrowingSource())
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     @Test func successfulWriteReplacesDestination() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
