@@ -55,6 +55,22 @@ import Testing
         #expect(error?.location == "Tag[0].item")
     }
 
+    @Test func timestampWithMixedSignsIsRefused() throws {
+        let schema = Schema(classes: [ObjectSchema(name: "T", properties: [Property(name: "t", type: .date)])])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            try RealmFileWriter(schema: schema, schemaVersion: 0).write(
+                to: dir.appendingPathComponent("t.realm").path,
+                source: WriterMemorySource(objects: ["T": [(0, [.timestamp(seconds: -1, nanoseconds: 500_000_000)])]]))
+            Issue.record("an invalid timestamp was written")
+        } catch let error as PorterError {
+            #expect(error.code == .invalidValue)
+            #expect(error.location == "T[0].t")
+        }
+    }
+
     @Test func wrongValueCountIsRefused() throws {
         let error = try Self.failingWrite(["Item": [(0, [.int(1)])]])
         #expect(error?.code == .invalidValue)

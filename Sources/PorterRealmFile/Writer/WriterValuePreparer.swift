@@ -149,8 +149,9 @@ extension WriterValuePreparer {
         switch (type, value) {
         case (.string, .string(let s)): return s.utf8.count <= WriterLimits.maxString
         case (.data, .binary(let d)): return d.count <= WriterLimits.maxBinary
+        case (.date, .timestamp(let seconds, let nanoseconds)): return WriterLimits.validTimestamp(seconds, nanoseconds)
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double),
-             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+             (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return true
         default:
             return false
