@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "PorterBenchReference", dependencies: ["CSQLite", "CBSON"], path: "Benchmarks/Reference"),
         .executableTarget(name: "porter-bench", dependencies: ["Porter", "PorterBenchReference"], path: "Benchmarks/PorterBench"),
         // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
-        .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench"),
+        .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench",
+                         exclude: ["README.md"]),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 

@@ -55,10 +55,47 @@ import Testing
         #expect(error?.location == "Tag[0].item")
     }
 
+    @Test func timestampWithMixedSignsIsRefused() throws {
+        let schema = Schema(classes: [ObjectSchema(name: "T", properties: [Property(name: "t", type: .date)])])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            try RealmFileWriter(schema: schema, schemaVersion: 0).write(
+                to: dir.appendingPathComponent("t.realm").path,
+                source: WriterMemorySource(objects: ["T": [(0, [.timestamp(seconds: -1, nanoseconds: 500_000_000)])]]))
+            Issue.record("an invalid timestamp was written")
+        } catch let error as PorterError {
+            #expect(error.code == .invalidValue)
+            #expect(error.location == "T[0].t")
+        }
+    }
+
     @Test func wrongValueCountIsRefused() throws {
         let error = try Self.failingWrite(["Item": [(0, [.int(1)])]])
         #expect(error?.code == .invalidValue)
         #expect(error?.location == "Item[0]")
+    }
+
+    /// A source that gives one more object on every call.
+    final class GrowingSource: RealmWriteSource {
+        var calls = 0
+        func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+            guard className == "Tag" else { return }
+            calls += 1
+            for i in 0..<Int64(calls) { try body(i, [.null]) }
+        }
+    }
+
+    @Test func inconsistentSourceIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.realm").path
+        #expect(throws: PorterError.self) {
+            try RealmFileWriter(schema: Self.schema, schemaVersion: 1).write(to: path, source: GrowingSource())
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
     @Test func successfulWriteReplacesDestination() throws {

@@ -15,6 +15,8 @@ struct WriterFileBuilder {
     private var unsorted: Set<Int> = []
     /// Classes without a primary key whose keys are exactly 0..<n.
     private var sequential: Set<Int> = []
+    /// Object counts seen by the first pass (checked again when writing: the source must repeat itself).
+    private var counts: [Int: Int64] = [:]
 
     init(plan: WriterTablePlan, source: RealmWriteSource, out: WriterOutput, schemaVersion: UInt64) {
         self.plan = plan
@@ -52,6 +54,10 @@ struct WriterFileBuilder {
             linkPass.backlinks[t] = [:]
             try forEachObject(table: t) { key, sourceKey, values in
                 try builder.add(key: key, values: try writePass.prepare(table: t, key: key, values: values, sourceKey: sourceKey))
+            }
+            if let expected = counts[t], expected != builder.objectCount {
+                throw PorterError(.invalidInput, "the source gave \(expected) objects, then \(builder.objectCount): it must give the same objects on every call",
+                                  location: plan.tables[t].objectSchema!.name)
             }
             tableRefs[t] = try builder.finish()
         }
@@ -109,6 +115,7 @@ struct WriterFileBuilder {
                     position += 1
                 }
                 resolver.positional[t] = map
+                counts[t] = position
             } else {
                 var keys: [Int64] = []
                 var ascending = true
@@ -128,6 +135,7 @@ struct WriterFileBuilder {
                 }
                 if keys.last.map({ $0 == Int64(keys.count - 1) }) ?? true { sequential.insert(t) }
                 if targets.contains(t) { resolver.kept[t] = keys }
+                counts[t] = Int64(keys.count)
             }
         }
     }

@@ -157,8 +157,11 @@ struct WriterLeafEncoder {
     /// `ArrayStringShort`: slots of a power-of-two width; the last byte of a slot is
     /// `width - 1 - length`, or `width` for null.
     static func shortStrings(_ values: [[UInt8]?], longest: Int) -> [UInt8] {
-        var w = values.isEmpty ? 0 : 1
-        while w < longest + 1 { w *= 2 }
+        var w = 0
+        if !values.isEmpty {
+            w = 1
+            while w < longest + 1 { w *= 2 }
+        }
         var payload = [UInt8]()
         payload.reserveCapacity(values.count * w)
         for v in values {

@@ -7,6 +7,11 @@ enum WriterLimits {
     static let maxString = 0xFFFFF8 - 8 - 1
     static let maxBinary = 0xFFFFF8 - 8
 
+    /// realm-core's `Timestamp` invariant: |nanoseconds| < 1e9 with the sign of the seconds.
+    static func validTimestamp(_ seconds: Int64, _ nanoseconds: Int32) -> Bool {
+        abs(Int64(nanoseconds)) < 1_000_000_000 && !(seconds > 0 && nanoseconds < 0) && !(seconds < 0 && nanoseconds > 0)
+    }
+
     static func check(_ value: RealmValue, location: WriterLocation) -> PorterError? {
         switch value {
         case .string(let s) where s.utf8.count > maxString:
@@ -14,6 +19,9 @@ enum WriterLimits {
                                location: location.text)
         case .binary(let d) where d.count > maxBinary:
             return PorterError(.constraintViolation, "data of \(d.count) bytes is longer than Realm's limit of \(maxBinary)",
+                               location: location.text)
+        case .timestamp(let seconds, let nanoseconds) where !validTimestamp(seconds, nanoseconds):
+            return PorterError(.invalidValue, "timestamp \(seconds) s \(nanoseconds) ns: nanoseconds must be within ±999999999 and carry the sign of the seconds",
                                location: location.text)
         default:
             return nil

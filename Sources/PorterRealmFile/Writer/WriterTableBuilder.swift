@@ -52,7 +52,11 @@ struct WriterTableBuilder {
 
     /// Adds one object (values checked, links translated, parallel to the persisted properties).
     mutating func add(key: Int64, values: [RealmValue]) throws {
-        precondition(key > lastKey, "objects must come in ascending key order")
+        guard key > lastKey else {
+            // Only an inconsistent source gets here (the first pass saw another order).
+            throw PorterError(.invalidInput, "the source gave object key \(key) after \(lastKey): it must give the same objects in the same order on every call",
+                              location: table.objectSchema?.name ?? table.name)
+        }
         lastKey = key
         for (leafIndex, propertyIndex) in indexed {
             // A list column indexes each distinct element (realm-core 14 indexes `string[]` that way).

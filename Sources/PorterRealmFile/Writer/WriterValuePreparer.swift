@@ -54,7 +54,14 @@ struct WriterValuePreparer {
         switch (property.collection, value) {
         case (.none, _): return try element(value)
         case (.list, .list(let elements)): return .list(try elements.map(element))
-        case (.set, .set(let elements)): return .set(try elements.map(element))
+        case (.set, .set(let elements)):
+            // A link given twice is one element (realm-core keeps one): record its backlink once.
+            var seen = Set<String>()
+            let unique = elements.filter { e in
+                guard case .link(let className, let key) = e else { return true }
+                return seen.insert("\(className)\u{0}\(key)").inserted
+            }
+            return .set(try unique.map(element))
         case (.map, .dictionary(let entries)):
             var seen = Set<String>()
             return .dictionary(try entries.map { entry in
@@ -143,8 +150,9 @@ extension WriterValuePreparer {
         switch (type, value) {
         case (.string, .string(let s)): return s.utf8.count <= WriterLimits.maxString
         case (.data, .binary(let d)): return d.count <= WriterLimits.maxBinary
+        case (.date, .timestamp(let seconds, let nanoseconds)): return WriterLimits.validTimestamp(seconds, nanoseconds)
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double),
-             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+             (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return true
         default:
             return false
