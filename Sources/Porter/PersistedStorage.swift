@@ -90,6 +90,9 @@ protocol AnyPersistedProperty {
     func assignDetached(from value: Any, copier: _DetachCopier)
     /// Forgets the unmanaged value (the object is managed: its value lives in the database).
     func releaseUnmanagedValue()
+    /// Sets this property of `object` from a loosely typed value (written through when managed).
+    /// - Returns: false when the value cannot be converted to the property's type.
+    func assign(_ value: Any, in object: ObjectBase) -> Bool
 }
 
 extension Persisted: AnyPersistedProperty {
@@ -123,6 +126,12 @@ extension Persisted: AnyPersistedProperty {
     }
 
     func releaseUnmanagedValue() { storage.value = nil }
+
+    func assign(_ value: Any, in object: ObjectBase) -> Bool {
+        guard Value._porterType.type != .linkingObjects, let typed = Value._porterFromAny(value) else { return false }
+        storage.write(typed, in: object)
+        return true
+    }
 }
 
 extension ObjectBase {

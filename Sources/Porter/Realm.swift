@@ -18,8 +18,9 @@ public final class Realm {
     public let configuration: Configuration
     /// The underlying database, for the dynamic (untyped) API.
     public let database: Database
-    /// Model classes by schema class name.
-    let typesByName: [String: ObjectBase.Type]
+    /// Model classes by schema class name (growing as classes are first used when the
+    /// configuration lists no object types).
+    var typesByName: [String: ObjectBase.Type]
     /// Property names by `@Persisted` storage key path, so objects handed out by the realm need
     /// no reflection to find their property names.
     var propertyNames: [AnyKeyPath: String] = [:]
@@ -41,7 +42,12 @@ public final class Realm {
     /// Opens (or creates) the realm the configuration describes.
     /// - Throws: ``PorterError`` when the model is invalid (naming class and property), the file
     ///   cannot be opened, or it needs a migration the configuration does not provide.
-    public init(configuration: Configuration = Configuration()) throws {
+    public init(configuration: Configuration = .defaultConfiguration) throws {
+        if configuration.encryptionKey != nil {
+            throw PorterError(.usage, "encrypted realms are not supported: Porter's files are not encrypted; open the realm without an encryptionKey",
+                              location: configuration.resolvedFileURL?.path ?? configuration.inMemoryIdentifier ?? "")
+        }
+        try Realm.copySeedFile(configuration)
         var seen = Set<ObjectIdentifier>()
         let types = configuration.objectTypes.filter { seen.insert(ObjectIdentifier($0)).inserted }
         let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
@@ -76,6 +82,7 @@ public final class Realm {
     /// The schema of a model class, which must be one of the configuration's object types.
     func objectSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
         let name = type.className()
+        if typesByName[name] == nil && configuration.objectTypes.isEmpty { try register(type) }
         guard typesByName[name] != nil, let schema = database.schema[name] else {
             throw PorterError(.notFound, "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes", location: name)
         }
@@ -106,7 +113,12 @@ public final class Realm {
 
     /// Every object of type `T`, as lazy, live results to filter and sort.
     public func objects<T: Object>(_ type: T.Type) -> Results<T> {
-        Results(realm: self, className: type.className())
+        do {
+            _ = try objectSchema(for: type)
+        } catch {
+            recordReadError(error, location: type.className())
+        }
+        return Results(realm: self, className: type.className())
     }
 
     /// Keeps `error` as ``lastReadError``, with `location` when it has none.

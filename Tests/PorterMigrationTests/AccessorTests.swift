@@ -12,7 +12,7 @@ import Testing
          "decimal": "decimal128", "uuid": "uuid", "mixed": "mixed", "object": "link target?", "array": "array target[]"}}
         """#
     let targets = [#"{"name": "link target", "properties": {"value": "int"}}"#, #"{"name": "array target", "properties": {"value": "int"}}"#]
-    let oid = try! ObjectId(hex: "5f1b2c3d4e5f60718293a4b5")
+    let oid = try! ObjectId(string: "5f1b2c3d4e5f60718293a4b5")
     let uuid = UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962")!
 
     private func makeAllTypes(_ dir: MigTempDir) throws -> String {

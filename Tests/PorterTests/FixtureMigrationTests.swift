@@ -61,7 +61,7 @@ import Testing
         let bob = try #require(realm.object(ofType: FixtureOwner.self, forPrimaryKey: "bob"), sourceLocation: sourceLocation)
         #expect(bob.fullName == "Bob Stone" && bob.birthYear == 1975 && bob.home == nil, sourceLocation: sourceLocation)
         #expect(bob.dogs.map(\.name) == ["Fido"], sourceLocation: sourceLocation)
-        let rex = try #require(realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(hex: "65a1b2c3d4e5f60718293a01")), sourceLocation: sourceLocation)
+        let rex = try #require(realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(string: "65a1b2c3d4e5f60718293a01")), sourceLocation: sourceLocation)
         #expect(rex.owner?._id == "ada", sourceLocation: sourceLocation)
         #expect(rex.toys.map(\.label) == ["Ball", "Rope"], sourceLocation: sourceLocation)
         // Plain JSON carries the copy, so microseconds survive.

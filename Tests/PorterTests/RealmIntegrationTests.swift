@@ -44,7 +44,7 @@ import Testing
     @Test func fixtureFileLoadsIntoTypedObjects() throws {
         let realm = try memoryRealm()
         try realm.importFixtures(at: fixturesDirectory.appendingPathComponent("data/realm-docs-fixture.json"))
-        let rex = try #require(realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e01")))
+        let rex = try #require(realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e01")))
         #expect(rex.name == "Rex" && rex.breed == "Labrador")
         #expect(rex.owner?.name == "Ada")
         #expect(rex.favoriteToys.map(\.name) == ["Ball", "Rope"])
