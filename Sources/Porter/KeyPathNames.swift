@@ -13,4 +13,14 @@ enum KeyPathNames {
         prototype._keyPathRecorder = nil
         return recorder.names.count == 1 ? recorder.names[0] : nil
     }
+
+    /// The name behind a type-erased key path rooted at `T`.
+    static func name<T: ObjectBase>(of keyPath: AnyKeyPath, on type: T.Type) -> String? {
+        let prototype = T.init()
+        let recorder = KeyPathRecorder()
+        prototype._keyPathRecorder = recorder
+        _ = prototype[keyPath: keyPath]
+        prototype._keyPathRecorder = nil
+        return recorder.names.first
+    }
 }

@@ -93,6 +93,8 @@ protocol AnyPersistedProperty {
     /// Sets this property of `object` from a loosely typed value (written through when managed).
     /// - Returns: false when the value cannot be converted to the property's type.
     func assign(_ value: Any, in object: ObjectBase) -> Bool
+    /// A stored value of this property as its Swift value (nil when it does not decode).
+    func decodeAny(_ value: Value, realm: Realm?) -> Any?
 }
 
 extension Persisted: AnyPersistedProperty {
@@ -126,6 +128,10 @@ extension Persisted: AnyPersistedProperty {
     }
 
     func releaseUnmanagedValue() { storage.value = nil }
+
+    func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
+        try? Value._porterDecode(value, realm)
+    }
 
     func assign(_ value: Any, in object: ObjectBase) -> Bool {
         guard Value._porterType.type != .linkingObjects, let typed = Value._porterFromAny(value) else { return false }

@@ -55,6 +55,7 @@ extension Realm {
         // were added with would keep object graphs (and, through them, the realm) alive in cycles.
         for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
         objectHoldingInWrite = []
+        notifyAfterCommit()
     }
 
     /// Rolls the write transaction back; objects added in it become unmanaged again.

@@ -38,6 +38,8 @@ public final class Realm {
     /// or the object was deleted). Getters cannot throw, so they return the property's fallback
     /// (nil, the type's default, an empty collection) and record the problem here.
     public internal(set) var lastReadError: PorterError?
+    /// The live observations (``NotificationToken``s) of this realm's objects and collections.
+    let notifier = RealmNotifier()
 
     /// Opens (or creates) the realm the configuration describes.
     /// - Throws: ``PorterError`` when the model is invalid (naming class and property), the file

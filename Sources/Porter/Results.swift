@@ -19,15 +19,29 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     let predicates: [QueryPredicate]
     let filters: [(Element) -> Bool]
     let sortKeys: [Realm.SortDescriptor]
+    /// The objects to start from instead of the whole class (a list's or linking objects'
+    /// elements, in their order), read when the results are evaluated.
+    let baseKeys: (() throws -> [ObjectKey])?
+    /// Key paths whose values must be unique in the results (the first object of each is kept).
+    let distinctPaths: [String]?
     private let cache = LiveCache<[ObjectKey]>()
 
     init(realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
-         sortKeys: [Realm.SortDescriptor] = []) {
+         sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil) {
         self.realm = realm
         self.className = className
         self.predicates = predicates
         self.filters = filters
         self.sortKeys = sortKeys
+        self.baseKeys = baseKeys
+        self.distinctPaths = distinctPaths
+    }
+
+    /// These results with some parts replaced.
+    func refined(predicates: [QueryPredicate]? = nil, filters: [(Element) -> Bool]? = nil,
+                 sortKeys: [Realm.SortDescriptor]? = nil, distinctPaths: [String]? = nil) -> Results<Element> {
+        Results(realm: realm, className: className, predicates: predicates ?? self.predicates, filters: filters ?? self.filters,
+                sortKeys: sortKeys ?? self.sortKeys, baseKeys: baseKeys, distinctPaths: distinctPaths ?? self.distinctPaths)
     }
 
     /// The matching keys, in result order, from the cache while the database is unchanged.
@@ -76,13 +90,34 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The results that also match a type-safe query (see ``Query``).
     public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates + [query(Query(.root)).predicate],
-                filters: filters, sortKeys: sortKeys)
+        refined(predicates: predicates + [query(Query(.root)).predicate])
+    }
+
+    /// The results that also match a predicate string in Realm Query Language / NSPredicate
+    /// format, with `%@` values and `%K` key paths (see ``QueryParser``):
+    /// `filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")`. A predicate that does not parse
+    /// or names an unknown property makes the results empty and is reported in
+    /// ``Realm/lastReadError`` (``snapshot()`` throws it).
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        filter(predicateFormat, arguments: args)
+    }
+
+    /// ``filter(_:_:)`` with the arguments as an array.
+    public func filter(_ predicateFormat: String, arguments args: [Any]) -> Results<Element> {
+        let predicate: QueryPredicate
+        do {
+            predicate = try QueryParser.parse(predicateFormat, args)
+        } catch let error as PorterError {
+            predicate = .invalid(error.message)
+        } catch {
+            predicate = .invalid(String(describing: error))
+        }
+        return refined(predicates: predicates + [predicate])
     }
 
     /// The results for which a Swift closure returns true (evaluated lazily, on managed objects).
     public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters + [isIncluded], sortKeys: sortKeys)
+        refined(filters: filters + [isIncluded])
     }
 
     /// The results sorted by a property (null first when ascending); ties keep key order.
@@ -98,7 +133,13 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The results sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: Array(descriptors))
+        refined(sortKeys: Array(descriptors))
+    }
+
+    /// The results keeping only the first object for each distinct combination of values of
+    /// `keyPaths` (in the current order).
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        refined(distinctPaths: (distinctPaths ?? []) + Array(keyPaths))
     }
 
     /// `Results<Dog>(3 objects)`.

@@ -74,14 +74,14 @@ enum Readme {
             @Persisted var age = 0
         }
         // README: "Swift Migration API"
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [Person.self]) { migration, oldVersion in
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             if oldVersion < 2 {
                 try migration.renameProperty(onType: "Person", from: "name", to: "fullName")
                 try migration.enumerateObjects(ofType: "Person") { old, new in
                     if case .int(let age)? = old?["age"] { new?["age"] = .int(age + 1) }
                 }
             }
-        }
+        }, objectTypes: [Person.self])
         let realm = try Realm(configuration: config)
         let person = try #require(realm.objects(Person.self).first)
         #expect(person.fullName == "Ali")

@@ -17,13 +17,13 @@ import Testing
                 }
             }
         }
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [ThingV2.self]) { migration, oldVersion in
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             guard oldVersion < 2 else { return }
             try migration.enumerateObjects(ofType: "Thing") { old, new in
                 guard case .string(let name)? = old?["name"] else { return }
                 new?["weight"] = .int(Int64(name.count))
             }
-        }
+        }, objectTypes: [ThingV2.self])
         let realm = try Realm(configuration: config)
         #expect(realm.schema.version == 2)
         #expect(realm.objects(ThingV2.self).map(\.weight) == [3, 5])
@@ -35,7 +35,7 @@ import Testing
         let url = dir.file("failing.realm")
         do { _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self])) }
         struct Refused: Error {}
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [ThingV2.self]) { _, _ in throw Refused() }
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { _, _ in throw Refused() }, objectTypes: [ThingV2.self])
         #expect(throws: Refused.self) { _ = try Realm(configuration: config) }
         let reopened = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self]))
         #expect(reopened.schema.version == 1)
@@ -67,14 +67,14 @@ import Testing
         let dir = try TempDir()
         let url = dir.file("readonly.realm")
         let missing = expectPorterError(.io) {
-            _ = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self], readOnly: true))
+            _ = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))
         }
         #expect(missing?.message == "no such database file (a read-only realm cannot create one)")
         do {
             let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self]))
             try realm.write { try realm.add(DogToy()) }
         }
-        let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self], readOnly: true))
+        let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))
         #expect(realm.objects(DogToy.self).count == 1)
         let error = expectPorterError(.notInWriteTransaction) { try realm.write {} }
         #expect(error?.message == "database was opened read-only")
