@@ -44,7 +44,7 @@ enum TypedOperations {
                 item.active = i % 2 == 0
                 item.created = Date(timeIntervalSince1970: 1_600_000_000 + Double(i))
                 item.note = i % 3 == 0 ? nil : "note"
-                try realm.add(item)
+                realm.add(item)
             }
         }
         print("\(count) \(diskSize(path))")

@@ -3,13 +3,19 @@ import Foundation
 /// Keeps notifications coming while it is alive; ``invalidate()`` (or releasing the token) stops them.
 public final class NotificationToken {
     private var onInvalidate: (() -> Void)?
+    /// The observation the token keeps alive (the realm holds it weakly).
+    private var observation: Observation?
 
-    init(_ onInvalidate: @escaping () -> Void) { self.onInvalidate = onInvalidate }
+    init(_ observation: Observation, _ onInvalidate: @escaping () -> Void) {
+        self.observation = observation
+        self.onInvalidate = onInvalidate
+    }
 
     /// Stops the notifications.
     public func invalidate() {
         onInvalidate?()
         onInvalidate = nil
+        observation = nil
     }
 
     deinit { onInvalidate?() }
@@ -57,6 +63,8 @@ final class RealmNotifier {
     private var observations: [WeakObservation] = []
     /// The database state the observations last saw.
     var seen: DatabaseChangeToken?
+    /// Whether the realm is in the list of open realms (it is once something is observed).
+    var registered = false
 
     func add(_ observation: Observation) { observations.append(WeakObservation(observation)) }
 
@@ -104,12 +112,12 @@ extension Realm {
 
     /// Starts observing: registers `observation` and returns the token that ends it.
     func startObserving(_ observation: Observation) -> NotificationToken {
-        if notifier.seen == nil {
-            notifier.seen = database.changeToken
+        if !notifier.registered {
+            notifier.registered = true
             OpenRealms.shared.register(self, path: notificationPath)
         }
         notifier.add(observation)
-        return NotificationToken { [weak self, weak observation] in
+        return NotificationToken(observation) { [weak self, weak observation] in
             if let observation { self?.notifier.remove(observation) }
         }
     }

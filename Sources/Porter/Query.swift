@@ -276,7 +276,7 @@ enum QueryAggregate: String {
 
 /// How a condition on a path through a collection treats its elements.
 enum QueryQuantifier {
-    case any, all, none
+    case any, all, noneOf
 }
 
 /// A condition on stored properties.

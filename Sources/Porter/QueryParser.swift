@@ -79,7 +79,7 @@ struct QueryParser {
 
     private mutating func comparison() throws -> QueryPredicate {
         var quantifier: QueryQuantifier?
-        if keyword("ANY") || keyword("SOME") { quantifier = .any } else if keyword("ALL") { quantifier = .all } else if keyword("NONE") { quantifier = .none }
+        if keyword("ANY") || keyword("SOME") { quantifier = .any } else if keyword("ALL") { quantifier = .all } else if keyword("NONE") { quantifier = .noneOf }
         skipSpace()
         // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
         if quantifier == nil, startsValue() {

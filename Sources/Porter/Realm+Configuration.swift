@@ -48,7 +48,8 @@ extension Realm {
                     encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
                     migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
                     objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil) {
-            self.fileURL = fileURL
+            // As in Realm, an in-memory configuration has no file URL.
+            self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier
             self.encryptionKey = encryptionKey
             self.schemaVersion = schemaVersion

@@ -56,6 +56,7 @@ public final class Realm {
         self.configuration = configuration
         self.database = try Realm.openDatabase(configuration, schema)
         self.typesByName = Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first })
+        notifier.seen = database.changeToken
     }
 
     /// The schema of the file (the model's classes, plus any other classes the file holds).

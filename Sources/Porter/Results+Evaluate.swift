@@ -166,7 +166,7 @@ struct QueryEvaluator {
             switch quantifier {
             case .any: hit = candidates.contains(where: test)
             case .all: hit = candidates.allSatisfy(test)
-            case .none: hit = !candidates.contains(where: test)
+            case .noneOf: hit = !candidates.contains(where: test)
             }
             if hit { out.insert(key) }
         }
@@ -175,7 +175,7 @@ struct QueryEvaluator {
 
     /// The values `path` reaches from one object: one for a single-value path, the elements for
     /// a path through or into a collection (empty when a link on the way is null).
-    mutating func resolve(_ path: QueryPath, from key: ObjectKey) throws -> (values: [Value], isCollection: Bool) {
+    mutating func resolve(_ path: QueryPath, from key: ObjectKey, purpose: String = "query") throws -> (values: [Value], isCollection: Bool) {
         var current: [(schema: ObjectSchema, key: ObjectKey)] = [(schema, key)]
         var isCollection = false
         for (index, name) in path.components.enumerated() {
@@ -183,7 +183,7 @@ struct QueryEvaluator {
             var next: [(schema: ObjectSchema, key: ObjectKey)] = []
             var values: [Value] = []
             for (cls, objectKey) in current {
-                let property = try queryable(cls, name)
+                let property = try queryable(cls, name, purpose: purpose)
                 if property.isCollection || property.isComputed { isCollection = true }
                 for value in try read(cls, property, objectKey) {
                     if isLast {
@@ -232,7 +232,7 @@ struct QueryEvaluator {
         let path = QueryPath(keyPath.split(separator: ".").map(String.init))
         var out: [ObjectKey: Value] = [:]
         for key in keys {
-            let resolved = try resolve(path, from: key)
+            let resolved = try resolve(path, from: key, purpose: "sort by")
             if resolved.isCollection {
                 throw PorterError(.usage, "cannot sort by '\(keyPath)': only single-value properties and to-one links can be sorted by (not lists, sets, maps or linking objects)",
                                   location: "\(schema.name).\(keyPath)")
@@ -287,9 +287,9 @@ struct QueryEvaluator {
     }
 
     /// The property `name` of `cls`, or the error naming class and property.
-    private func queryable(_ cls: ObjectSchema, _ name: String) throws -> Property {
+    private func queryable(_ cls: ObjectSchema, _ name: String, purpose: String) throws -> Property {
         guard let property = cls.property(named: name) else {
-            throw PorterError(.notFound, "cannot query '\(name)': class '\(cls.name)' has no property '\(name)'", location: "\(cls.name).\(name)")
+            throw PorterError(.notFound, "cannot \(purpose) '\(name)': class '\(cls.name)' has no such property", location: "\(cls.name).\(name)")
         }
         return property
     }

@@ -147,17 +147,24 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 }
 
 extension Realm {
-    /// One sort key of ``Results``: a property name and a direction.
-    public struct SortDescriptor: Sendable, Hashable {
-        /// The property to sort by.
-        public var keyPath: String
-        /// Whether smaller values come first.
-        public var ascending: Bool
+    /// Porter's earlier name for ``SortDescriptor``.
+    public typealias SortDescriptor = Porter.SortDescriptor
+}
 
-        /// Creates a sort key.
-        public init(keyPath: String, ascending: Bool = true) {
-            self.keyPath = keyPath
-            self.ascending = ascending
-        }
+/// One sort key of ``Results``: a property name (or key path through to-one links) and a
+/// direction, as Realm's `SortDescriptor`.
+public struct SortDescriptor: Sendable, Hashable {
+    /// The property to sort by.
+    public var keyPath: String
+    /// Whether smaller values come first.
+    public var ascending: Bool
+
+    /// Creates a sort key.
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
     }
+
+    /// The same key in the other direction.
+    public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 }

@@ -46,7 +46,7 @@ import Testing
                 let owner = FixtureOwner()
                 owner._id = id
                 owner.fullName = name
-                try realm.add(owner)
+                realm.add(owner)
             }
         }
     }

@@ -132,7 +132,7 @@ final class EngineRules: Object {
         let dog = Dog()
         dog.name = "Rex"
         let original = dog._id
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         let error = expectPorterError(.constraintViolation) {
             try realm.write {
                 dog.name = "Renamed"
@@ -150,8 +150,8 @@ final class EngineRules: Object {
     @Test func aFailedChangeIsThrownByCommitWrite() throws {
         let realm = try memoryRealm()
         let dog = Dog()
-        try realm.write { try realm.add(dog) }
-        try realm.beginWrite()
+        try realm.write { realm.add(dog) }
+        realm.beginWrite()
         dog.name = String(repeating: "x", count: Database.maxBinarySize + 1)
         #expect(realm.pendingWriteError?.location == "Dog.name")
         let error = expectPorterError(.constraintViolation) { try realm.commitWrite() }
@@ -181,7 +181,7 @@ final class EngineRules: Object {
         let url = dir.file("subset.realm")
         do {
             let realm = try fileRealm(url)
-            try realm.write { try realm.add(DogToy()) }
+            try realm.write { realm.add(DogToy()) }
         }
         let subset = try Realm(configuration: .init(fileURL: url, schemaVersion: 3, objectTypes: [DogToy.self]))
         #expect(subset.objects(DogToy.self).count == 1)

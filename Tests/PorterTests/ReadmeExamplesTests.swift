@@ -55,7 +55,7 @@ enum Readme {
             dog.name = "Rex"
             dog.age = 3
             dog.owner = person
-            try realm.add(dog)
+            realm.add(dog)
         }
         let young = realm.objects(Dog.self).where { $0.age < 5 }.sorted(byKeyPath: "name")
         #expect(young.count == 1)

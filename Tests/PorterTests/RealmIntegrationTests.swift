@@ -13,7 +13,7 @@ import Testing
                 for name in ["box", "anvil"] {
                     let thing = ThingV1()
                     thing.name = name
-                    try realm.add(thing)
+                    realm.add(thing)
                 }
             }
         }
@@ -72,7 +72,7 @@ import Testing
         #expect(missing?.message == "no such database file (a read-only realm cannot create one)")
         do {
             let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self]))
-            try realm.write { try realm.add(DogToy()) }
+            try realm.write { realm.add(DogToy()) }
         }
         let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))
         #expect(realm.objects(DogToy.self).count == 1)
@@ -83,11 +83,11 @@ import Testing
     @Test func aDeletedObjectCannotBeAddedAgain() throws {
         let realm = try memoryRealm()
         let toy = DogToy()
-        try realm.write { try realm.add(toy) }
-        try realm.write { try realm.delete(toy) }
+        try realm.write { realm.add(toy) }
+        try realm.write { realm.delete(toy) }
         #expect(toy.isInvalidated && toy.name == "")
         #expect(realm.lastReadError?.code == .notFound)
-        let error = expectPorterError(.usage) { try realm.write { try realm.add(toy) } }
+        let error = expectPorterError(.usage) { try realm.write { realm.add(toy) } }
         #expect(error?.headline == "DogToy: the object has been deleted; add a copy made before it was deleted instead")
     }
 
@@ -96,7 +96,7 @@ import Testing
         let toy = DogToy()
         toy.name = "Ball"
         #expect(toy.description == "DogToy { name = Ball; squeaky = true; color = nil }")
-        try realm.write { try realm.add(toy) }
+        try realm.write { realm.add(toy) }
         try realm.write { toy.color = "red" }
         #expect(toy.description == "DogToy { name = Ball; squeaky = true; color = red }")
         let dog = Dog()
@@ -111,7 +111,7 @@ import Testing
         let realm = try memoryRealm()
         let ada = Person()
         let dog = Dog()
-        try realm.write { try realm.add([ada]); try realm.add(dog) }
+        try realm.write { realm.add([ada]); realm.add(dog) }
         let copy = Person(value: ada)
         let error = expectPorterError(.duplicatePrimaryKey) { try realm.write { dog.owner = copy } }
         #expect(error?.location == "Person._id")

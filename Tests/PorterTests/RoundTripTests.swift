@@ -62,8 +62,8 @@ import Testing
             let toy = DogToy()
             toy.name = "Ball"
             try realm.write {
-                try realm.add(Self.filled(toy: toy))
-                try realm.add(AllTypes())
+                realm.add(Self.filled(toy: toy))
+                realm.add(AllTypes())
             }
         }
         let realm = try fileRealm(url)
@@ -142,8 +142,8 @@ import Testing
             more.links.append(URL(string: "file:///tmp/x")!)
             more.exact = Timestamp(microseconds: -62_135_596_800_000_001)
             more.celsius = Celsius(degrees: -40)
-            try realm.write { try realm.add(more) }
-            try realm.write { try realm.add(MoreTypes()) }
+            try realm.write { realm.add(more) }
+            try realm.write { realm.add(MoreTypes()) }
         }
         let realm = try Realm(configuration: .init(fileURL: url, objectTypes: types))
         let more = try #require(realm.objects(MoreTypes.self).first)
@@ -194,7 +194,7 @@ import Testing
             country.code = "GB"
             work.country = country
             ada.addressBook["work"] = work
-            try realm.write { try realm.add(ada) }
+            try realm.write { realm.add(ada) }
             #expect(rex.realm != nil && ball.realm != nil && work.realm != nil && country.realm != nil)
         }
         let realm = try fileRealm(url)
