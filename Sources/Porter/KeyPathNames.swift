@@ -23,4 +23,14 @@ enum KeyPathNames {
         prototype._keyPathRecorder = nil
         return recorder.names.first
     }
+
+    /// The first `@Persisted` property `keyPath` reads on `T` (the root of a longer path).
+    static func firstName<T: ObjectBase, V>(of keyPath: KeyPath<T, V>) -> String? {
+        let prototype = T.init()
+        let recorder = KeyPathRecorder()
+        prototype._keyPathRecorder = recorder
+        _ = prototype[keyPath: keyPath]
+        prototype._keyPathRecorder = nil
+        return recorder.names.first
+    }
 }

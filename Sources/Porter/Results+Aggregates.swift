@@ -35,6 +35,9 @@ extension Results {
     /// The average of a numeric property, or nil when there are no objects.
     public func average<T: _Persistable>(ofProperty property: String) -> T? { converted(aggregateValue(.avg, property), T.self) }
 
+}
+
+extension Results where Element: ObjectBase {
     /// The smallest value of the property a key path names.
     public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? { min(ofProperty: Self.name(keyPath)) }
     /// The largest value of the property a key path names.

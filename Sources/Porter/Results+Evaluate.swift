@@ -23,7 +23,7 @@ extension Results {
         }
         if !filters.isEmpty {
             keys = keys.filter { key in
-                let object = realm.managedObject(Element.self, ObjectLink(className, key))
+                let object = Element._fetched(realm, ObjectLink(className, key))
                 return filters.allSatisfy { $0(object) }
             }
         }

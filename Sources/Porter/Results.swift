@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A query that cannot run (a property that does not exist or cannot be compared) gives empty
 /// results and is reported in ``Realm/lastReadError``; ``snapshot()`` throws it instead.
-public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomStringConvertible {
     /// The realm the objects belong to.
     public let realm: Realm
     let className: String
@@ -60,7 +60,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     public subscript(position: Int) -> Element {
         let current = keys
         precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
-        return realm.managedObject(Element.self, ObjectLink(className, current[position]))
+        return Element._fetched(realm, ObjectLink(className, current[position]))
     }
 
     /// Iterates over the objects matching now.
@@ -77,13 +77,13 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            keys.next().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+            keys.next().map { Element._fetched(realm, ObjectLink(className, $0)) }
         }
     }
 
     /// The matching objects now, or the error that keeps the query from running.
     public func snapshot() throws -> [Element] {
-        try evaluateKeys().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+        try evaluateKeys().map { Element._fetched(realm, ObjectLink(className, $0)) }
     }
 
     // MARK: - Refining
@@ -125,11 +125,6 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         sorted(by: [Realm.SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
-    /// The results sorted by the property a key path names.
-    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
-        let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
-        return sorted(byKeyPath: name, ascending: ascending)
-    }
 
     /// The results sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
@@ -144,6 +139,29 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// `Results<Dog>(3 objects)`.
     public var description: String { "Results<\(Element.self)>(\(count) objects)" }
+}
+
+extension Results where Element: ObjectBase {
+    /// The results sorted by the property a key path names.
+    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
+        return sorted(byKeyPath: name, ascending: ascending)
+    }
+}
+
+/// What ``Realm/objects(_:)`` can return: model objects, and class projections of them.
+public protocol RealmFetchable {
+    /// The stored class the results read.
+    static func _fetchedClassName() -> String
+    /// The value for one stored object.
+    static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self
+}
+
+extension Object: RealmFetchable {
+    /// The model class's name.
+    public static func _fetchedClassName() -> String { className() }
+    /// The managed object.
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self { realm.managedObject(self, link) }
 }
 
 extension Realm {

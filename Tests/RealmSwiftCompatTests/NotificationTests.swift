@@ -109,6 +109,7 @@ import RealmSwift
             case .error: received.append("error")
             }
         }
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         #expect(received.values == ["initial 0", "update 1 [0] Rex"])
