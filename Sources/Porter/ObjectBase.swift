@@ -11,6 +11,8 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     var _managed: ManagedState?
     /// Set while a query or sort key path is being resolved on a prototype.
     var _keyPathRecorder: KeyPathRecorder?
+    /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.
+    var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
     public required init() {}

@@ -58,6 +58,9 @@ final class PersistedStorage<Value: _Persistable> {
             // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
         }
+        if object._frozenSource != nil {
+            preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first")
+        }
         guard let managed = object._managed else {
             value = newValue
             return

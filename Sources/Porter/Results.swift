@@ -24,10 +24,14 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     let baseKeys: (() throws -> [ObjectKey])?
     /// Key paths whose values must be unique in the results (the first object of each is kept).
     let distinctPaths: [String]?
+    /// The objects of a frozen snapshot (see `freeze()`), which replace evaluation.
+    let frozenElements: [Element]?
     private let cache = LiveCache<[ObjectKey]>()
 
     init(realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
-         sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil) {
+         sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil,
+         frozenElements: [Element]? = nil) {
+        self.frozenElements = frozenElements
         self.realm = realm
         self.className = className
         self.predicates = predicates
@@ -54,10 +58,14 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     /// The position of the first object.
     public var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { frozenElements?.count ?? keys.count }
+
+    /// Whether these are frozen results (see `freeze()`).
+    public var isFrozen: Bool { frozenElements != nil }
 
     /// The object at `position`. An index outside `0..<count` stops the program, as for `Array`.
     public subscript(position: Int) -> Element {
+        if let frozenElements { return frozenElements[position] }
         let current = keys
         precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
         return Element._fetched(realm, ObjectLink(className, current[position]))
@@ -65,7 +73,8 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
 
     /// Iterates over the objects matching now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: realm, className: className, keys: keys.makeIterator())
+        Iterator(realm: realm, className: className, keys: (frozenElements == nil ? keys : []).makeIterator(),
+                 frozen: frozenElements?.makeIterator())
     }
 
     /// Walks the keys that matched when iteration began and makes each object only when it is
@@ -74,10 +83,12 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
         let realm: Realm
         let className: String
         var keys: IndexingIterator<[ObjectKey]>
+        var frozen: IndexingIterator<[Element]>?
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            keys.next().map { Element._fetched(realm, ObjectLink(className, $0)) }
+            if frozen != nil { return frozen?.next() }
+            return keys.next().map { Element._fetched(realm, ObjectLink(className, $0)) }
         }
     }
 

@@ -90,6 +90,28 @@ import RealmSwift
         #expect(dog.isInvalidated && again.isInvalidated)
     }
 
+    @Test func freezeAndThaw() throws {
+        let realm = try testRealm()
+        let dog = Dog(value: ["name": "Rex", "age": 3, "owner": ["name": "Ali"]])
+        try realm.write { realm.add(dog) }
+        let frozen = dog.freeze()
+        #expect(frozen.isFrozen && !dog.isFrozen)
+        let frozenDogs = realm.objects(Dog.self).freeze()
+        try realm.write {
+            dog.age = 4
+            dog.owner?.name = "Bea"
+            realm.add(Dog(value: ["name": "Max"]))
+        }
+        #expect(frozen.age == 3 && frozen.owner?.name == "Ali")
+        #expect(frozenDogs.isFrozen && frozenDogs.count == 1 && frozenDogs[0].age == 3)
+        #expect(realm.objects(Dog.self).count == 2)
+        let thawed = try #require(frozen.thaw())
+        #expect(thawed.age == 4 && !thawed.isFrozen)
+        #expect(frozenDogs.thaw().count == 2)
+        try realm.write { realm.delete(dog) }
+        #expect(frozen.thaw() == nil && frozen.name == "Rex")
+    }
+
     @Test func legacyPrimaryKeyAndIndexHooks() throws {
         let realm = try testRealm()
         #expect(realm.schema["LegacyKeyed"]?.primaryKey == "code")
