@@ -4,7 +4,7 @@ import Foundation
 public final class NotificationToken {
     private var onInvalidate: (() -> Void)?
     /// The observation the token keeps alive (the realm holds it weakly).
-    private var observation: Observation?
+    private(set) var observation: Observation?
 
     init(_ observation: Observation, _ onInvalidate: @escaping () -> Void) {
         self.observation = observation
@@ -56,6 +56,8 @@ public struct PropertyChange {
 class Observation {
     /// Compares the current state with the last one and delivers a change when there is one.
     func check() {}
+    /// Takes the current state as the last one without delivering anything.
+    func skip() {}
 }
 
 /// The observations of one realm (held weakly: a token owns its observation).
@@ -70,10 +72,12 @@ final class RealmNotifier {
 
     func remove(_ observation: Observation) { observations.removeAll { $0.value === observation || $0.value == nil } }
 
-    /// Runs every live observation's check.
-    func deliver() {
+    /// Runs every live observation's check (skipping the given ones).
+    func deliver(skipping skipped: [Observation] = []) {
         observations.removeAll { $0.value == nil }
-        for observation in observations.compactMap(\.value) { observation.check() }
+        for observation in observations.compactMap(\.value) {
+            if skipped.contains(where: { $0 === observation }) { observation.skip() } else { observation.check() }
+        }
     }
 
     private struct WeakObservation {
@@ -124,9 +128,9 @@ extension Realm {
 
     /// Delivers the changes of a commit made through this realm, then lets the other realms of
     /// the same file on this thread deliver theirs.
-    func notifyAfterCommit() {
+    func notifyAfterCommit(skipping tokens: [NotificationToken] = []) {
         notifier.seen = database.changeToken
-        notifier.deliver()
+        notifier.deliver(skipping: tokens.compactMap(\.observation))
         for sibling in OpenRealms.shared.siblings(of: self, path: notificationPath) { sibling.refresh() }
     }
 
@@ -191,6 +195,8 @@ final class CollectionObservation<C: _ObservableCollection>: Observation {
         self.deliverChange = deliver
         previous = collection._observedElements(keyPaths: keyPaths)
     }
+
+    override func skip() { previous = collection._observedElements(keyPaths: keyPaths) }
 
     override func check() {
         let current = collection._observedElements(keyPaths: keyPaths)
@@ -324,6 +330,14 @@ extension Results: _ObservableCollection {
                 baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
     var _observedRealm: Realm? { realm }
+
+    /// Observes the results, with modifications limited to the properties the key paths name.
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken
+        where Element: ObjectBase {
+        let names = keyPaths.compactMap { KeyPathNames.name(of: $0 as AnyKeyPath, on: Element.self) }
+        return _observe(keyPaths: names, on: queue, block)
+    }
 
     /// Observes the results; see ``RealmCollectionChange``. `keyPaths` limits modifications to
     /// changes of those properties.

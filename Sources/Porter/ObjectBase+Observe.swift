@@ -66,6 +66,8 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         return (try? managed.realm.database.snapshot(managed.className, managed.key)) ?? nil
     }
 
+    override func skip() { previous = current() }
+
     override func check() {
         guard !done else { return }
         guard let now = current() else {

@@ -10,7 +10,9 @@ extension Realm {
     /// Runs `block` in a write transaction: committed when it returns, rolled back when it
     /// throws or when a change of a managed object failed inside it (see ``pendingWriteError``).
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    /// Observations of `tokens` are not told about this transaction's changes (Realm's
+    /// `withoutNotifying:`, for changes the observer made itself).
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         beginWrite()
         let result: Result
         do {
@@ -19,7 +21,7 @@ extension Realm {
             cancelWrite()
             throw error
         }
-        try commitWrite()
+        try commitWrite(withoutNotifying: tokens)
         return result
     }
 
@@ -39,7 +41,7 @@ extension Realm {
     }
 
     /// Commits the write transaction, or rolls it back and throws the first failed change.
-    public func commitWrite() throws {
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         if let failure = pendingWriteError {
             if database.isInWriteTransaction { cancelWrite() } else { pendingWriteError = nil }
             throw failure
@@ -55,7 +57,7 @@ extension Realm {
         // were added with would keep object graphs (and, through them, the realm) alive in cycles.
         for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
         objectHoldingInWrite = []
-        notifyAfterCommit()
+        notifyAfterCommit(skipping: tokens)
     }
 
     /// Rolls the write transaction back; objects added in it become unmanaged again.

@@ -83,6 +83,9 @@ class Money: Object {
 class LegacyKeyed: Object {
     @Persisted var code = ""
     @Persisted var title = ""
+    @Persisted var website: URL?
+    @Persisted var scratch = ""
     override class func primaryKey() -> String? { "code" }
     override class func indexedProperties() -> [String] { ["title"] }
+    override class func ignoredProperties() -> [String] { ["scratch"] }
 }

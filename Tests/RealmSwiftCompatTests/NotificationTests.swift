@@ -70,7 +70,15 @@ import RealmSwift
         try realm.write { dog.age = 3 }
         #expect(objectCalls == 11)
         #expect(collectionMods == [[0]])
-        _ = (objectToken, typedToken, resultsToken)
+        var typedMods: [[Int]] = []
+        let typedResultsToken = realm.objects(Dog.self).observe(keyPaths: [\Dog.name]) { change in
+            if case .update(_, _, _, let modifications) = change { typedMods.append(modifications) }
+        }
+        try realm.write { dog.age = 4 }
+        try realm.write { dog.name = "Rex" }
+        try realm.write(withoutNotifying: [typedResultsToken]) { dog.name = "Quiet" }
+        #expect(typedMods == [[0]])
+        _ = (objectToken, typedToken, resultsToken, typedResultsToken)
     }
 
     @Test func listSetAndMapNotifications() throws {

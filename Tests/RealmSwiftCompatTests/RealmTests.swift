@@ -72,6 +72,12 @@ import RealmSwift
         #expect(copy.objects(Dog.self).count == 1)
         #expect(throws: (any Error).self) { try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: Data(count: 64))) }
         #expect(try Realm.deleteFiles(for: Realm.Configuration(fileURL: dir.appendingPathComponent("none.realm"))) == false)
+        let readOnly = try Realm(configuration: Realm.Configuration(fileURL: copyURL, readOnly: true, objectTypes: [Dog.self, Person.self, Address.self]))
+        #expect(readOnly.objects(Dog.self).first?.name == "Rex")
+        let scratch = dir.appendingPathComponent("scratch.realm")
+        do { _ = try Realm(configuration: Realm.Configuration(fileURL: scratch, objectTypes: [Dog.self, Person.self, Address.self])) }
+        #expect(try Realm.deleteFiles(for: Realm.Configuration(fileURL: scratch)) == true)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
     @Test func configurationInRealmOrder() throws {

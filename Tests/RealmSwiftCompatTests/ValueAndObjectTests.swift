@@ -120,5 +120,11 @@ import RealmSwift
         try realm.write { realm.create(LegacyKeyed.self, value: ["code": "A", "title": "second"], update: .modified) }
         #expect(realm.objects(LegacyKeyed.self).count == 1)
         #expect(realm.object(ofType: LegacyKeyed.self, forPrimaryKey: "A")?.title == "second")
+        #expect(realm.schema["LegacyKeyed"]?["scratch"] == nil)
+        // URL is a FailableCustomPersistable stored as its string.
+        let keyed = try #require(realm.object(ofType: LegacyKeyed.self, forPrimaryKey: "A"))
+        try realm.write { keyed.website = URL(string: "https://realm.io/docs") }
+        #expect(keyed.website?.host == "realm.io")
+        #expect(realm.schema["LegacyKeyed"]?["website"]?.type == .string)
     }
 }
