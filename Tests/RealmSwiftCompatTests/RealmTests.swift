@@ -154,3 +154,28 @@ import RealmSwift
         for (city, park) in person.favoriteParksByCity { #expect(!city.isEmpty && !park.isEmpty) }
     }
 }
+
+@Suite struct ThreadTests {
+    @Test func threadSafeReferencesResolveOnAnotherThread() throws {
+        let config = Realm.Configuration(inMemoryIdentifier: "threads-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex", "age": 3])
+        try realm.write { realm.add([dog, Dog(value: ["name": "Max", "age": 9])]) }
+        let dogReference = ThreadSafeReference(to: dog)
+        let oldDogs = ThreadSafeReference(to: realm.objects(Dog.self).filter("age > 5"))
+        let shared = Box(config)
+        let result = Box(NSMutableArray())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            if let other = try? Realm(configuration: shared.value) {
+                result.value.add(other.resolve(dogReference)?.name ?? "missing")
+                result.value.add(other.resolve(oldDogs)?.map(\.name).joined() ?? "missing")
+            }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(result.value as? [String] == ["Rex", "Max"])
+        try realm.write { realm.objects(Dog.self).setValue(1, forKey: "age") }
+        #expect(realm.objects(Dog.self).map(\.age) == [1, 1])
+    }
+}
