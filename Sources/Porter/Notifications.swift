@@ -65,8 +65,6 @@ final class RealmNotifier {
     private var observations: [WeakObservation] = []
     /// The database state the observations last saw.
     var seen: DatabaseChangeToken?
-    /// Whether the realm is in the list of open realms (it is once something is observed).
-    var registered = false
 
     func add(_ observation: Observation) { observations.append(WeakObservation(observation)) }
 
@@ -86,52 +84,20 @@ final class RealmNotifier {
     }
 }
 
-/// Realms open on each thread, so a commit notifies the other realms of the same file on the
-/// same thread at once (as Realm's shared per-thread instance would).
-private final class OpenRealms: @unchecked Sendable {
-    static let shared = OpenRealms()
-    private let lock = NSLock()
-    private var realms: [(realm: WeakRealm, thread: ObjectIdentifier, path: String)] = []
-
-    private struct WeakRealm { weak var value: Realm? }
-
-    func register(_ realm: Realm, path: String) {
-        lock.withLock {
-            realms.removeAll { $0.realm.value == nil }
-            realms.append((WeakRealm(value: realm), ObjectIdentifier(Thread.current), path))
-        }
-    }
-
-    func siblings(of realm: Realm, path: String) -> [Realm] {
-        let thread = ObjectIdentifier(Thread.current)
-        return lock.withLock {
-            realms.filter { $0.thread == thread && $0.path == path && $0.realm.value !== realm }.compactMap(\.realm.value)
-        }
-    }
-}
-
 extension Realm {
-    /// The file (or in-memory identifier) realms share notifications by.
-    var notificationPath: String { configuration.resolvedFileURL?.path ?? "memory:\(configuration.inMemoryIdentifier ?? "")" }
-
     /// Starts observing: registers `observation` and returns the token that ends it.
     func startObserving(_ observation: Observation) -> NotificationToken {
-        if !notifier.registered {
-            notifier.registered = true
-            OpenRealms.shared.register(self, path: notificationPath)
-        }
         notifier.add(observation)
         return NotificationToken(observation) { [weak self, weak observation] in
             if let observation { self?.notifier.remove(observation) }
         }
     }
 
-    /// Delivers the changes of a commit made through this realm, then lets the other realms of
-    /// the same file on this thread deliver theirs.
+    /// Delivers the changes of a commit to the observations of this realm, which every realm of
+    /// the same file opened on this thread shares.
     func notifyAfterCommit(skipping tokens: [NotificationToken] = []) {
         notifier.seen = database.changeToken
         notifier.deliver(skipping: tokens.compactMap(\.observation))
-        for sibling in OpenRealms.shared.siblings(of: self, path: notificationPath) { sibling.refresh() }
     }
 
     /// Delivers notifications for changes committed since the last delivery by other realms or
@@ -313,7 +279,8 @@ final class QueueRealm: @unchecked Sendable {
             opened.refresh()
             return opened
         }
-        opened = try? Realm(configuration: configuration)
+        // A connection of its own: the queue's jobs run on changing threads.
+        opened = try? Realm(configuration: configuration, sharing: false)
         return opened
     }
 }

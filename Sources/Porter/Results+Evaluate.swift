@@ -153,6 +153,7 @@ struct QueryEvaluator {
     /// path goes through a collection; the aggregate's value when it has one).
     private mutating func matching(_ path: QueryPath, quantifier: QueryQuantifier,
                                    _ test: (Value) -> Bool) throws -> Set<ObjectKey> {
+        try validate(path, purpose: "query")
         var out = Set<ObjectKey>()
         for key in try all() {
             let resolved = try resolve(path, from: key)
@@ -202,6 +203,22 @@ struct QueryEvaluator {
         return ([], isCollection)
     }
 
+    /// Checks that every name of `path` exists and that the path only goes on through links,
+    /// whatever the data (so an unknown property is reported even when there are no objects).
+    func validate(_ path: QueryPath, purpose: String) throws {
+        var cls = schema
+        for (index, name) in path.components.enumerated() {
+            let property = try queryable(cls, name, purpose: purpose)
+            guard index < path.components.count - 1 else { return }
+            guard let target = property.objectType, property.type == .object || property.type == .linkingObjects,
+                  let next = database.schema[target] else {
+                throw PorterError(.usage, "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
+                                  location: "\(cls.name).\(name)")
+            }
+            cls = next
+        }
+    }
+
     /// The values of one property of one object: its value, or a collection's elements (a map's values).
     private mutating func read(_ cls: ObjectSchema, _ property: Property, _ key: ObjectKey) throws -> [Value] {
         if property.isComputed {
@@ -230,6 +247,7 @@ struct QueryEvaluator {
     /// The value a sort key path (`name`, `owner.name`) gives each of `keys`.
     mutating func sortColumn(_ keyPath: String, _ keys: [ObjectKey]) throws -> [ObjectKey: Value] {
         let path = QueryPath(keyPath.split(separator: ".").map(String.init))
+        try validate(path, purpose: "sort by")
         var out: [ObjectKey: Value] = [:]
         for key in keys {
             let resolved = try resolve(path, from: key, purpose: "sort by")

@@ -80,6 +80,25 @@ import RealmSwift
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
+    @Test func realmsOfOneFileOnOneThreadActAsOne() throws {
+        let config = Realm.Configuration(inMemoryIdentifier: "one-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
+        func fetchRex() throws -> Dog? {
+            let realm = try Realm(configuration: config)
+            return realm.objects(Dog.self).where { $0.name == "Rex" }.first
+        }
+        // An in-memory realm lives while one of its realms does, as in Realm.
+        let realm = try Realm(configuration: config)
+        try Realm(configuration: config).write { try Realm(configuration: config).add(Dog(value: ["name": "Rex"])) }
+        let rex = try #require(try fetchRex())
+        try realm.write {
+            rex.age = 7                      // managed through another Realm() of the same file
+            realm.delete(realm.objects(Dog.self).filter("name != 'Rex'"))
+        }
+        #expect(try fetchRex()?.age == 7 && rex.realm != nil)
+        try realm.write { realm.delete(rex) }
+        #expect(rex.isInvalidated)
+    }
+
     @Test func configurationInRealmOrder() throws {
         let config = Realm.Configuration(fileURL: nil, inMemoryIdentifier: "order-\(UUID())", encryptionKey: nil, readOnly: false,
                                          schemaVersion: 2, migrationBlock: { _, _ in }, deleteRealmIfMigrationNeeded: false,
