@@ -289,14 +289,14 @@ extension Results: _ObservableCollection {
     func _observedElements(keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
         keys.map { key in
             let link = ObjectLink(className, key)
-            return (AnyHashable(link), objectPrint(realm, link, keyPaths))
+            return (AnyHashable(link), objectPrint(home, link, keyPaths))
         }
     }
     func _rebound(to realm: Realm) -> Results<Element> {
         Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
                 baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
-    var _observedRealm: Realm? { realm }
+    var _observedRealm: Realm? { home }
 
     /// Observes the results, with modifications limited to the properties the key paths name.
     public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
@@ -378,6 +378,27 @@ extension Map: _ObservableCollection {
     /// Observes the map (indices are positions in key order); see ``RealmCollectionChange``.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        _observe(keyPaths: keyPaths, on: queue, block)
+    }
+}
+
+extension LinkingObjects: _ObservableCollection {
+    func _observedElements(keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
+        guard let source else { return [] }
+        let links = source.read(fallback: []) {
+            try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name)
+        }
+        return observedElements(source.realm, links.map(Value.link), keyPaths)
+    }
+    func _rebound(to realm: Realm) -> Self {
+        guard let source else { return self }
+        return Self(source: source.rebound(to: realm))
+    }
+    var _observedRealm: Realm? { realm }
+
+    /// Observes the linking objects; see ``RealmCollectionChange``.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }

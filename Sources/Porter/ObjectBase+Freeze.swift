@@ -37,13 +37,13 @@ extension Results where Element: Object {
         if isFrozen { return self }
         let copier = _DetachCopier(freezing: true)
         let snapshot = Array(self).map { copier.detached($0) }
-        return Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+        return Results(realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
                        baseKeys: baseKeys, distinctPaths: distinctPaths, frozenElements: snapshot)
     }
 
     /// The live results a frozen snapshot was taken from.
     public func thaw() -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+        Results(realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
                 baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
 }

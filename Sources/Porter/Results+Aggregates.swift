@@ -4,9 +4,9 @@ import Foundation
 extension Results {
     /// The aggregate of a property over the objects, as a stored value (null when there is none).
     func aggregateValue(_ aggregate: QueryAggregate, _ property: String) -> Value {
-        realm.read("\(className).\(property)", fallback: .null) {
-            guard let schema = realm.database.schema[className] else { return .null }
-            var evaluator = QueryEvaluator(database: realm.database, schema: schema, realm: realm)
+        home.read("\(className).\(property)", fallback: .null) {
+            guard let schema = home.database.schema[className] else { return .null }
+            var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
             let current = keys
             let column = try evaluator.sortColumn(property, current)
             return try QueryEvaluator.aggregate(aggregate, current.map { column[$0] ?? .null }, path: QueryPath([property]), schema: schema)
@@ -16,7 +16,7 @@ extension Results {
     /// Converts an aggregate to `T`; nil for null or a value that does not fit `T`.
     private func converted<T: _Persistable>(_ value: Value, _ type: T.Type) -> T? {
         if value.isNull { return nil }
-        if let exact = try? T._porterDecode(value, realm) { return exact }
+        if let exact = try? T._porterDecode(value, home) { return exact }
         switch value {
         case .int(let i): return T._porterFromAny(Int(i))
         case .double(let d): return T._porterFromAny(d)
@@ -51,7 +51,7 @@ extension Results where Element: ObjectBase {
 
     /// The position of `object` in the results, or nil.
     public func index(of object: Element) -> Int? {
-        guard let managed = object._managed, managed.realm.database === realm.database, managed.className == className else { return nil }
+        guard let managed = object._managed, managed.realm.database === home.database, managed.className == className else { return nil }
         return keys.firstIndex(of: managed.key)
     }
 

@@ -3,10 +3,10 @@ import Foundation
 extension Results {
     /// Runs the query: conditions, then closure filters, then sorting.
     func evaluateKeys() throws -> [ObjectKey] {
-        guard let schema = realm.database.schema[className] else {
+        guard let schema = home.database.schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the realm's schema", location: className)
         }
-        var evaluator = QueryEvaluator(database: realm.database, schema: schema, realm: realm)
+        var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
         var keys: [ObjectKey]
         if let base = baseKeys {
             keys = try base()
@@ -15,7 +15,7 @@ extension Results {
                 keys = keys.filter { matching.contains($0) }
             }
         } else if predicates.isEmpty {
-            keys = try realm.database.allKeys(className)
+            keys = try home.database.allKeys(className)
         } else {
             var matching = try evaluator.keys(predicates[0])
             for predicate in predicates.dropFirst() { matching.formIntersection(try evaluator.keys(predicate)) }
@@ -23,7 +23,7 @@ extension Results {
         }
         if !filters.isEmpty {
             keys = keys.filter { key in
-                let object = Element._fetched(realm, ObjectLink(className, key))
+                let object = Element._fetched(home, ObjectLink(className, key))
                 return filters.allSatisfy { $0(object) }
             }
         }

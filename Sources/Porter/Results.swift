@@ -14,7 +14,9 @@ import Foundation
 /// results and is reported in ``Realm/lastReadError``; ``snapshot()`` throws it instead.
 public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomStringConvertible {
     /// The realm the objects belong to.
-    public let realm: Realm
+    let home: Realm
+    /// The realm the objects belong to (optional, as Realm's `Results.realm`; never nil in Porter).
+    public var realm: Realm? { home }
     let className: String
     let predicates: [QueryPredicate]
     let filters: [(Element) -> Bool]
@@ -32,7 +34,7 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
          sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil,
          frozenElements: [Element]? = nil) {
         self.frozenElements = frozenElements
-        self.realm = realm
+        self.home = realm
         self.className = className
         self.predicates = predicates
         self.filters = filters
@@ -44,14 +46,14 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     /// These results with some parts replaced.
     func refined(predicates: [QueryPredicate]? = nil, filters: [(Element) -> Bool]? = nil,
                  sortKeys: [Realm.SortDescriptor]? = nil, distinctPaths: [String]? = nil) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates ?? self.predicates, filters: filters ?? self.filters,
+        Results(realm: home, className: className, predicates: predicates ?? self.predicates, filters: filters ?? self.filters,
                 sortKeys: sortKeys ?? self.sortKeys, baseKeys: baseKeys, distinctPaths: distinctPaths ?? self.distinctPaths)
     }
 
     /// The matching keys, in result order, from the cache while the database is unchanged.
     var keys: [ObjectKey] {
-        cache.value(realm.database) {
-            realm.read(className, fallback: []) { try evaluateKeys() }
+        cache.value(home.database) {
+            home.read(className, fallback: []) { try evaluateKeys() }
         }
     }
 
@@ -68,12 +70,12 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
         if let frozenElements { return frozenElements[position] }
         let current = keys
         precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
-        return Element._fetched(realm, ObjectLink(className, current[position]))
+        return Element._fetched(home, ObjectLink(className, current[position]))
     }
 
     /// Iterates over the objects matching now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: realm, className: className, keys: (frozenElements == nil ? keys : []).makeIterator(),
+        Iterator(realm: home, className: className, keys: (frozenElements == nil ? keys : []).makeIterator(),
                  frozen: frozenElements?.makeIterator())
     }
 
@@ -94,7 +96,7 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
 
     /// The matching objects now, or the error that keeps the query from running.
     public func snapshot() throws -> [Element] {
-        try evaluateKeys().map { Element._fetched(realm, ObjectLink(className, $0)) }
+        try evaluateKeys().map { Element._fetched(home, ObjectLink(className, $0)) }
     }
 
     // MARK: - Refining

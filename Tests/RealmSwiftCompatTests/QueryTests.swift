@@ -109,3 +109,40 @@ import RealmSwift
         #expect(ali.dogs.sorted(byKeyPath: "name").map(\.name) == ["Rex", "rover"])
     }
 }
+
+@Suite struct AnyCollectionTests {
+    /// Generic over Realm's collections, as table data sources are written.
+    func names<C: RealmCollection>(_ collection: C) -> [String] where C.Element == Dog { collection.map(\.name) }
+
+    @Test func anyRealmCollectionWrapsResultsListsAndLinkingObjects() throws {
+        let realm = try testRealm()
+        let person = Person(value: ["name": "Ali"])
+        try realm.write {
+            realm.add(person)
+            person.dogs.append(objectsIn: [Dog(value: ["name": "Rex"]), Dog(value: ["name": "Fido"])])
+        }
+        let fromResults = AnyRealmCollection(realm.objects(Dog.self).sorted(byKeyPath: "name"))
+        let fromList = AnyRealmCollection(person.dogs)
+        #expect(names(fromResults) == ["Fido", "Rex"] && names(fromList) == ["Rex", "Fido"])
+        #expect(fromResults.realm != nil && realm.objects(Dog.self).realm != nil)
+        #expect(person.dogs[0].owners.map(\.name) == ["Ali"])
+        var counts: [Int] = []
+        let token = fromList.observe { change in
+            switch change {
+            case .initial(let dogs): counts.append(dogs.count)
+            case .update(let dogs, _, _, _): counts.append(dogs.count)
+            case .error: break
+            }
+        }
+        var owners: [Int] = []
+        let ownersToken = person.dogs[0].owners.observe { change in
+            if case .update(let linking, _, _, _) = change { owners.append(linking.count) }
+        }
+        try realm.write {
+            person.dogs.append(Dog(value: ["name": "Max"]))
+            realm.add(Person(value: ["name": "Bea", "dogs": [person.dogs[0]]]))
+        }
+        #expect(counts == [2, 3] && owners == [2])
+        _ = (token, ownersToken)
+    }
+}
