@@ -33,13 +33,34 @@ private func floating(_ value: Any) -> Double? {
     }
 }
 
-extension Int { public static func _porterFromAny(_ value: Any) -> Int? { integer(value) } }
-extension Int8 { public static func _porterFromAny(_ value: Any) -> Int8? { integer(value) } }
-extension Int16 { public static func _porterFromAny(_ value: Any) -> Int16? { integer(value) } }
-extension Int32 { public static func _porterFromAny(_ value: Any) -> Int32? { integer(value) } }
-extension Int64 { public static func _porterFromAny(_ value: Any) -> Int64? { integer(value) } }
-extension Double { public static func _porterFromAny(_ value: Any) -> Double? { floating(value) } }
-extension Float { public static func _porterFromAny(_ value: Any) -> Float? { floating(value).map(Float.init) } }
+extension Int {
+    /// An integer of any width that fits.
+    public static func _porterFromAny(_ value: Any) -> Int? { integer(value) }
+}
+extension Int8 {
+    /// An integer of any width that fits.
+    public static func _porterFromAny(_ value: Any) -> Int8? { integer(value) }
+}
+extension Int16 {
+    /// An integer of any width that fits.
+    public static func _porterFromAny(_ value: Any) -> Int16? { integer(value) }
+}
+extension Int32 {
+    /// An integer of any width that fits.
+    public static func _porterFromAny(_ value: Any) -> Int32? { integer(value) }
+}
+extension Int64 {
+    /// An integer of any width that fits.
+    public static func _porterFromAny(_ value: Any) -> Int64? { integer(value) }
+}
+extension Double {
+    /// Any number.
+    public static func _porterFromAny(_ value: Any) -> Double? { floating(value) }
+}
+extension Float {
+    /// Any number (rounded to `Float`).
+    public static func _porterFromAny(_ value: Any) -> Float? { floating(value).map(Float.init) }
+}
 
 extension Decimal128 {
     /// A `Decimal128`, a string or a number.
