@@ -119,7 +119,7 @@ import Testing
 
     @Test func aMigrationErrorNamesTheFixture() throws {
         let realm = try fixtureV2Realm(block: { migration, _ in
-            try migration.enumerateObjects(ofType: "Owner") { _, new in new?["birthYear"] = .string("old") }
+            migration.enumerateObjects(ofType: "Owner") { _, new in new?["birthYear"] = .string("old") }
         })
         let error = expectPorterError(.invalidValue) { try realm.importFixtures(at: Self.v1URL) }
         #expect(error?.location?.hasPrefix("\(Self.v1URL.path) (migrating from schema version 1 to 2)") == true, "\(String(describing: error))")

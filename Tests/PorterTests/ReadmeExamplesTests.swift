@@ -86,9 +86,10 @@ enum Readme {
         // README: "Swift Migration API"
         let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             if oldVersion < 2 {
-                try migration.renameProperty(onType: "Person", from: "name", to: "fullName")
-                try migration.enumerateObjects(ofType: "Person") { old, new in
-                    if case .int(let age)? = old?["age"] { new?["age"] = .int(age + 1) }
+                migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+                migration.enumerateObjects(ofType: "Person") { old, new in
+                    let age = old!["age"] as! Int
+                    new!["age"] = age + 1
                 }
             }
         }, objectTypes: [Person.self])

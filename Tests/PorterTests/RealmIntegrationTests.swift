@@ -19,7 +19,7 @@ import Testing
         }
         let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             guard oldVersion < 2 else { return }
-            try migration.enumerateObjects(ofType: "Thing") { old, new in
+            migration.enumerateObjects(ofType: "Thing") { old, new in
                 guard case .string(let name)? = old?["name"] else { return }
                 new?["weight"] = .int(Int64(name.count))
             }
