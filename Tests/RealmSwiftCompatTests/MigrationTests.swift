@@ -20,16 +20,28 @@ enum PersonV2 {
     }
 }
 
+/// A temporary folder, removed when released.
+final class TemporaryFolder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+
+    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// A version-1 realm with one person.
+    func versionOneFile() throws -> URL {
+        let file = url.appendingPathComponent("people.realm")
+        let v1 = try Realm(configuration: Realm.Configuration(fileURL: file, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
+        try v1.write { v1.add(PersonV1.Person(value: ["firstName": "Ada", "lastName": "Lovelace", "age": 36])) }
+        return file
+    }
+}
+
 @Suite struct MigrationTests {
     @Test func realmDocumentationMigrationBlock() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("people.realm")
-        do {
-            let v1 = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
-            try v1.write { v1.add(PersonV1.Person(value: ["firstName": "Ada", "lastName": "Lovelace", "age": 36])) }
-        }
+        let dir = try TemporaryFolder()
+        defer { withExtendedLifetime(dir) {} }
+        let url = try dir.versionOneFile()
         let config = Realm.Configuration(
             fileURL: url,
             schemaVersion: 2,
@@ -52,14 +64,9 @@ enum PersonV2 {
     }
 
     @Test func aFailingCallFailsTheMigrationAndChangesNothing() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("people.realm")
-        do {
-            let v1 = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
-            try v1.write { v1.add(PersonV1.Person(value: ["firstName": "Ada", "lastName": "Lovelace", "age": 36])) }
-        }
+        let dir = try TemporaryFolder()
+        defer { withExtendedLifetime(dir) {} }
+        let url = try dir.versionOneFile()
         let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
             migration.renameProperty(onType: "Person", from: "agee", to: "yearsSinceBirth")
         }, objectTypes: [PersonV2.Person.self])
