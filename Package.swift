@@ -14,6 +14,8 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterHardeningTests", ["Porter"]),
     ("PorterRealmFileTests", ["PorterRealmFile"]),
     ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
+    // Realm Swift code compiled unchanged against the `RealmSwift` product.
+    ("RealmSwiftCompatTests", ["RealmSwift"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
 
@@ -22,6 +24,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Porter", targets: ["Porter"]),
+        // The typed API under Realm's module name, so Realm Swift code builds with no edits.
+        .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
         .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
         .executable(name: "porter", targets: ["porter"]),
@@ -48,6 +52,7 @@ let package = Package(
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "CJSONC"]),
         .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),
+        .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [
             "Porter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

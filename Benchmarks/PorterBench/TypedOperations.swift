@@ -44,7 +44,7 @@ enum TypedOperations {
                 item.active = i % 2 == 0
                 item.created = Date(timeIntervalSince1970: 1_600_000_000 + Double(i))
                 item.note = i % 3 == 0 ? nil : "note"
-                try realm.add(item)
+                realm.add(item)
             }
         }
         print("\(count) \(diskSize(path))")
@@ -58,7 +58,7 @@ enum TypedOperations {
         for item in realm.objects(BenchItem.self) {
             checksum &+= item.name.utf8.count &+ item.count &+ Int(item.price) &+ Int(item.ratio)
             checksum &+= (item.active ? 1 : 0) &+ Int(item.created.timeIntervalSince1970) &+ (item.note?.utf8.count ?? 0)
-            checksum &+= item._id.hexString.utf8.count
+            checksum &+= item._id.stringValue.utf8.count
             count += 1
         }
         if let error = realm.lastReadError { throw error }

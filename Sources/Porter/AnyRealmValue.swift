@@ -52,6 +52,7 @@ public enum AnyRealmValue: RealmCollectionValue {
     /// The dictionary held, if any.
     public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { return v } else { return nil } }
     /// The object held, if it is a `T`.
+    @available(*, deprecated, renamed: "objectValue(_:)")
     public func object<T: Object>(_ type: T.Type) -> T? { if case .object(let o) = self { return o as? T } else { return nil } }
 
     /// Stored as `mixed` (always nullable).

@@ -7,7 +7,7 @@ import Foundation
 /// struct Celsius: CustomPersistable {
 ///     var degrees: Double
 ///     init(persistedValue: Double) { degrees = persistedValue }
-///     var persistedValue: Double { degrees }
+///     var persistableValue: Double { degrees }
 /// }
 /// ```
 public protocol CustomPersistable: RealmCollectionValue {
@@ -15,7 +15,10 @@ public protocol CustomPersistable: RealmCollectionValue {
     associatedtype PersistedType: RealmCollectionValue
     /// Makes a value from its stored form.
     init(persistedValue: PersistedType)
-    /// The stored form.
+    /// The stored form (Realm's name).
+    var persistableValue: PersistedType { get }
+    /// Porter's earlier name for ``persistableValue``: a type implementing either one conforms.
+    @available(*, deprecated, renamed: "persistableValue")
     var persistedValue: PersistedType { get }
 }
 
@@ -27,8 +30,28 @@ public protocol FailableCustomPersistable: RealmCollectionValue {
     associatedtype PersistedType: RealmCollectionValue
     /// Makes a value from its stored form, or nil when the stored form is not valid.
     init?(persistedValue: PersistedType)
-    /// The stored form.
+    /// The stored form (Realm's name).
+    var persistableValue: PersistedType { get }
+    /// Porter's earlier name for ``persistableValue``: a type implementing either one conforms.
+    @available(*, deprecated, renamed: "persistableValue")
     var persistedValue: PersistedType { get }
+}
+
+// Each name defaults to the other, so a type implements one of them (as `Equatable`'s `==`/`!=`).
+extension CustomPersistable {
+    /// The stored form, from the deprecated ``persistedValue`` when the type implements only that.
+    public var persistableValue: PersistedType { persistedValue }
+    /// The stored form, from ``persistableValue``.
+    @available(*, deprecated, renamed: "persistableValue")
+    public var persistedValue: PersistedType { persistableValue }
+}
+
+extension FailableCustomPersistable {
+    /// The stored form, from the deprecated ``persistedValue`` when the type implements only that.
+    public var persistableValue: PersistedType { persistedValue }
+    /// The stored form, from ``persistableValue``.
+    @available(*, deprecated, renamed: "persistableValue")
+    public var persistedValue: PersistedType { persistableValue }
 }
 
 extension CustomPersistable {
@@ -42,7 +65,7 @@ extension CustomPersistable {
     }
     /// The stored form's value.
     public func _porterEncode(_ writer: _PorterWriter) throws -> Value {
-        try persistedValue._porterEncode(writer)
+        try persistableValue._porterEncode(writer)
     }
 }
 
@@ -70,7 +93,7 @@ extension FailableCustomPersistable {
     }
     /// The stored form's value.
     public func _porterEncode(_ writer: _PorterWriter) throws -> Value {
-        try persistedValue._porterEncode(writer)
+        try persistableValue._porterEncode(writer)
     }
 }
 
@@ -80,7 +103,7 @@ extension URL: FailableCustomPersistable {
     /// Parses a stored string; nil when it is not a URL.
     public init?(persistedValue: String) { self.init(string: persistedValue) }
     /// The absolute string.
-    public var persistedValue: String { absoluteString }
+    public var persistableValue: String { absoluteString }
     /// `about:blank`: the empty string is not a URL, so a non-optional `URL` needs its own default.
     public static func _porterDefault() -> URL { URL(string: "about:blank") ?? URL(fileURLWithPath: "/") }
 }

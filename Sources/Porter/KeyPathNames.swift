@@ -6,11 +6,27 @@ enum KeyPathNames {
     /// The name of the one `@Persisted` property `keyPath` reads on `T`, or nil when it reads
     /// none (an ignored or computed property) or several.
     static func name<T: ObjectBase, V>(of keyPath: KeyPath<T, V>) -> String? {
+        let names = recordedNames(keyPath, on: T.self)
+        return names.count == 1 ? names[0] : nil
+    }
+
+    /// The name behind a type-erased key path rooted at `T` (the first one it reads).
+    static func name<T: ObjectBase>(of keyPath: AnyKeyPath, on type: T.Type) -> String? {
+        recordedNames(keyPath, on: type).first
+    }
+
+    /// The first `@Persisted` property `keyPath` reads on `T` (the root of a longer path).
+    static func firstName<T: ObjectBase, V>(of keyPath: KeyPath<T, V>) -> String? {
+        recordedNames(keyPath, on: T.self).first
+    }
+
+    /// The `@Persisted` properties reading `keyPath` on a prototype touches, in order.
+    private static func recordedNames<T: ObjectBase>(_ keyPath: AnyKeyPath, on type: T.Type) -> [String] {
         let prototype = T.init()
         let recorder = KeyPathRecorder()
         prototype._keyPathRecorder = recorder
         _ = prototype[keyPath: keyPath]
         prototype._keyPathRecorder = nil
-        return recorder.names.count == 1 ? recorder.names[0] : nil
+        return recorder.names
     }
 }

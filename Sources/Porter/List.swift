@@ -91,9 +91,15 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Appends an element (an unmanaged object is added to the realm when the list is managed).
     public func append(_ element: Element) { insert(element, at: count) }
 
-    /// Appends every element of a sequence.
-    public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+    /// Appends every element of a sequence (Realm's name).
+    public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
         for element in elements { append(element) }
+    }
+
+    /// Porter's earlier name for ``append(objectsIn:)``.
+    @available(*, deprecated, renamed: "append(objectsIn:)")
+    public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        append(objectsIn: elements)
     }
 
     /// Removes the element at `index`.

@@ -26,8 +26,10 @@ public final class _DetachCopier {
     }
 
     private var copies: [SourceKey: ObjectBase] = [:]
+    /// Whether copies are frozen (remember their source and refuse changes).
+    let freezing: Bool
 
-    init() {}
+    init(freezing: Bool = false) { self.freezing = freezing }
 
     private func key(_ object: ObjectBase) -> SourceKey {
         if let managed = object._managed {
@@ -39,6 +41,7 @@ public final class _DetachCopier {
     /// Records that `copy` is the copy of `source`.
     func register(source: ObjectBase, copy: ObjectBase) {
         copies[key(source)] = copy
+        if freezing { copy._frozenSource = source._managed ?? source._frozenSource }
     }
 
     /// The copy of `object` (made on first request).

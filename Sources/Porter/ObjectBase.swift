@@ -11,6 +11,8 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     var _managed: ManagedState?
     /// Set while a query or sort key path is being resolved on a prototype.
     var _keyPathRecorder: KeyPathRecorder?
+    /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.
+    var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
     public required init() {}
@@ -21,6 +23,19 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
     public class func className() -> String { _realmObjectName() ?? String(describing: self) }
 
+    // MARK: - Realm's class-level model hooks
+
+    /// The primary key property's name. Realm honours this for models without
+    /// `@Persisted(primaryKey: true)`; Porter does too.
+    open class func primaryKey() -> String? { nil }
+
+    /// Names of properties to index besides those declared `@Persisted(indexed: true)`.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// Names of properties to ignore. Only `@Persisted` properties are stored, so every other
+    /// property is ignored already; listing a `@Persisted` one here leaves it out of the schema.
+    open class func ignoredProperties() -> [String] { [] }
+
     /// The realm managing this object, or nil while it is unmanaged.
     public var realm: Realm? { _managed?.realm }
 
@@ -30,10 +45,10 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
         return !((try? managed.realm.database.exists(managed.className, managed.key)) ?? false)
     }
 
-    /// The object's schema in its realm, or nil while unmanaged.
-    public var objectSchema: ObjectSchema? {
-        guard let managed = _managed else { return nil }
-        return managed.realm.database.schema[managed.className]
+    /// The object's schema: its realm's when managed, the model class's while unmanaged.
+    public var objectSchema: ObjectSchema {
+        if let managed = _managed, let schema = managed.realm.database.schema[managed.className] { return schema }
+        return ModelReflection.objectSchema(of: type(of: self)).schema
     }
 
     /// Whether both are the same stored object (or the same instance, when unmanaged).

@@ -23,6 +23,10 @@ public protocol _Persistable {
     func _porterDetached(_ copier: _DetachCopier) -> Self
     /// The embedded objects this value holds, in stored order (map entries with their keys).
     func _porterEmbeddedObjects() -> [(key: String?, object: ObjectBase)]
+    /// A value of this type from a loosely typed one (`Object(value:)`, `setValue(_:forKey:)`,
+    /// `create(_:value:)`): the value itself, a number of another width, a dictionary or array
+    /// for an object, an array for a list … nil when it cannot be one.
+    static func _porterFromAny(_ value: Any) -> Self?
 }
 
 /// A type that can be an element of ``List``, ``MutableSet`` and ``Map`` (every supported type
@@ -99,6 +103,9 @@ extension _Persistable {
 
     /// No embedded objects unless the type holds some.
     public func _porterEmbeddedObjects() -> [(key: String?, object: ObjectBase)] { [] }
+
+    /// The value when it already has this type.
+    public static func _porterFromAny(_ value: Any) -> Self? { value as? Self }
 }
 
 /// One property of one managed object: what live collections and lazy reads are bound to.

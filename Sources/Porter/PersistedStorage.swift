@@ -58,6 +58,9 @@ final class PersistedStorage<Value: _Persistable> {
             // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
         }
+        if object._frozenSource != nil {
+            preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first")
+        }
         guard let managed = object._managed else {
             value = newValue
             return
@@ -90,6 +93,11 @@ protocol AnyPersistedProperty {
     func assignDetached(from value: Any, copier: _DetachCopier)
     /// Forgets the unmanaged value (the object is managed: its value lives in the database).
     func releaseUnmanagedValue()
+    /// Sets this property of `object` from a loosely typed value (written through when managed).
+    /// - Returns: false when the value cannot be converted to the property's type.
+    func assign(_ value: Any, in object: ObjectBase) -> Bool
+    /// A stored value of this property as its Swift value (nil when it does not decode).
+    func decodeAny(_ value: Value, realm: Realm?) -> Any?
 }
 
 extension Persisted: AnyPersistedProperty {
@@ -123,6 +131,16 @@ extension Persisted: AnyPersistedProperty {
     }
 
     func releaseUnmanagedValue() { storage.value = nil }
+
+    func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
+        try? Value._porterDecode(value, realm)
+    }
+
+    func assign(_ value: Any, in object: ObjectBase) -> Bool {
+        guard Value._porterType.type != .linkingObjects, let typed = Value._porterFromAny(value) else { return false }
+        storage.write(typed, in: object)
+        return true
+    }
 }
 
 extension ObjectBase {

@@ -5,12 +5,16 @@ import Foundation
 /// ```swift
 /// realm.objects(Dog.self).where { $0.name == "Rex" }
 /// realm.objects(Dog.self).where { $0.age >= 2 && !$0.isAdopted }
-/// realm.objects(Dog.self).where { $0.breed.in(["Beagle", "Pug"]) || $0.name.starts(with: "R") }
+/// realm.objects(Dog.self).where { $0.breed.in(["Beagle", "Pug"]) || $0.name.starts(with: "r", options: .caseInsensitive) }
+/// realm.objects(Dog.self).where { $0.owner.name == "Ali" }            // through a link
+/// realm.objects(Person.self).where { $0.dogs.age > 5 }                // any dog older than 5
+/// realm.objects(Person.self).where { $0.dogs.count >= 2 && $0.dogs.age.avg > 3 }
 /// ```
 ///
-/// `$0.property` names a `@Persisted` single-value property; comparisons take a value of the
-/// property's type. Equality uses the property's index when it has one. Paths through links
-/// (`$0.owner.name`) and conditions on collections are not supported.
+/// `$0.property` names a `@Persisted` property; paths go on through links (`$0.owner.name`),
+/// embedded objects, lists, sets and linking objects (`$0.dogs.name`: a condition on any element).
+/// A property that does not exist makes the results empty and is reported in
+/// ``Realm/lastReadError`` naming class and property.
 @dynamicMemberLookup
 public struct Query<T> {
     let node: QueryNode
@@ -19,36 +23,79 @@ public struct Query<T> {
 
     /// The property a key path names (`$0.name`).
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> where T: ObjectBase {
-        guard let name = KeyPathNames.name(of: keyPath) else {
-            return Query<V>(.invalid("the key path does not name one @Persisted property of \(T.self)"))
+        extended(KeyPathNames.name(of: keyPath), on: T.self)
+    }
+
+    /// A property of the linked object, embedded object or collection elements (`$0.owner.name`,
+    /// `$0.dogs.age`).
+    public subscript<V>(dynamicMember keyPath: KeyPath<T._QueryElement, V>) -> Query<V> where T: _QueryObjectPath {
+        extended(KeyPathNames.name(of: keyPath), on: T._QueryElement.self)
+    }
+
+    private func extended<V>(_ name: String?, on type: ObjectBase.Type) -> Query<V> {
+        guard let name else {
+            return Query<V>(.invalid("the key path does not name one @Persisted property of \(type)"))
         }
-        return Query<V>(.property(name))
+        switch node {
+        case .root: return Query<V>(.path(QueryPath([name])))
+        case .path(let path): return Query<V>(.path(path.appending(name)))
+        case .invalid(let message): return Query<V>(.invalid(message))
+        case .predicate: return Query<V>(.invalid("a condition has no properties"))
+        }
     }
 
     /// This query as a condition: a `Bool` property means "is true".
     var predicate: QueryPredicate {
         switch node {
         case .predicate(let predicate): return predicate
-        case .property(let name): return .compare(name, .equal, QueryArgument(true))
+        case .path(let path): return .compare(path, .equal, QueryArgument(true), [])
         case .invalid(let message): return .invalid(message)
         case .root: return .invalid("a query must compare a property")
         }
     }
 
-    func compare(_ op: QueryOperator, _ value: T) -> Query<Bool> where T: _Persistable {
-        guard case .property(let name) = node else { return Query<Bool>(.predicate(predicate(invalidFrom: node))) }
-        return Query<Bool>(.predicate(.compare(name, op, QueryArgument(value))))
+    /// The path this query names, or the predicate explaining why it names none.
+    func withPath(_ body: (QueryPath) -> QueryPredicate) -> Query<Bool> {
+        switch node {
+        case .path(let path): return Query<Bool>(.predicate(body(path)))
+        case .invalid(let message): return Query<Bool>(.predicate(.invalid(message)))
+        default: return Query<Bool>(.predicate(.invalid("only a property can be compared with a value")))
+        }
     }
 
-    func stringMatch(_ op: StringOperator, _ text: String, _ caseInsensitive: Bool) -> Query<Bool> {
-        guard case .property(let name) = node else { return Query<Bool>(.predicate(predicate(invalidFrom: node))) }
-        return Query<Bool>(.predicate(.string(name, op, text, caseInsensitive: caseInsensitive)))
+    /// The same path with a collection aggregate (`@count`, `@min` …) applied.
+    func aggregated<V>(_ aggregate: QueryAggregate) -> Query<V> {
+        guard case .path(var path) = node else { return Query<V>(node) }
+        path.aggregate = aggregate
+        return Query<V>(.path(path))
     }
 
-    private func predicate(invalidFrom node: QueryNode) -> QueryPredicate {
-        if case .invalid(let message) = node { return .invalid(message) }
-        return .invalid("only a property can be compared with a value")
+    func compare(_ op: QueryOperator, _ value: T, _ options: StringOptions = []) -> Query<Bool> where T: _Persistable {
+        withPath { .compare($0, op, QueryArgument(value), options) }
     }
+}
+
+/// Types a query path goes on through: optional links, lists, sets and linking objects of objects.
+public protocol _QueryObjectPath {
+    /// The object class whose properties the path continues with.
+    associatedtype _QueryElement: ObjectBase
+}
+
+extension Optional: _QueryObjectPath where Wrapped: ObjectBase { public typealias _QueryElement = Wrapped }
+extension List: _QueryObjectPath where Element: ObjectBase { public typealias _QueryElement = Element }
+extension MutableSet: _QueryObjectPath where Element: ObjectBase { public typealias _QueryElement = Element }
+extension LinkingObjects: _QueryObjectPath { public typealias _QueryElement = Element }
+
+/// Options of string comparisons, as Realm's `StringOptions` (`[c]`, `[d]`, `[cd]` in a predicate string).
+public struct StringOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int8
+    /// Creates options from raw bits.
+    public init(rawValue: Int8) { self.rawValue = rawValue }
+    /// `a` matches `A`.
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// `e` matches `é`.
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
 }
 
 extension Query where T: _Persistable {
@@ -59,8 +106,7 @@ extension Query where T: _Persistable {
 
     /// The property equals one of `values`.
     public func `in`<S: Sequence>(_ values: S) -> Query<Bool> where S.Element == T {
-        guard case .property(let name) = node else { return Query<Bool>(.predicate(predicate)) }
-        return Query<Bool>(.predicate(.any(name, values.map { QueryArgument($0) })))
+        withPath { .in($0, values.map { QueryArgument($0) }) }
     }
 }
 
@@ -73,6 +119,26 @@ extension Query where T: _QueryComparable {
     public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greater, rhs) }
     /// The property is at least `rhs`.
     public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
+
+    /// The property lies in the closed range (Realm's `BETWEEN`).
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable { between(range.lowerBound, range.upperBound) }
+    /// The property lies in the half-open range.
+    public func contains(_ range: Range<T>) -> Query<Bool> where T: Comparable {
+        withPath { .and(.compare($0, .greaterOrEqual, QueryArgument(range.lowerBound), []), .compare($0, .less, QueryArgument(range.upperBound), [])) }
+    }
+    /// The property lies between `low` and `high`, both included.
+    public func between(_ low: T, _ high: T) -> Query<Bool> {
+        withPath { .between($0, QueryArgument(low), QueryArgument(high)) }
+    }
+
+    /// The smallest value of the collection the path goes through (`$0.dogs.age.min`, `@min`).
+    public var min: Query<T> { aggregated(.min) }
+    /// The largest value (`@max`).
+    public var max: Query<T> { aggregated(.max) }
+    /// The sum (`@sum`).
+    public var sum: Query<T> { aggregated(.sum) }
+    /// The average (`@avg`).
+    public var avg: Query<T> { aggregated(.avg) }
 }
 
 extension Query where T == Bool {
@@ -84,22 +150,77 @@ extension Query where T == Bool {
     public static prefix func ! (operand: Query<Bool>) -> Query<Bool> { Query(.predicate(.not(operand.predicate))) }
 }
 
-extension Query where T == String {
+/// String properties (optional or not).
+public protocol _QueryString: _QueryComparable {}
+extension String: _QueryString {}
+extension Optional: _QueryString where Wrapped == String {}
+
+extension Query where T: _QueryString {
     /// The string contains `text`.
-    public func contains(_ text: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.contains, text, caseInsensitive) }
+    public func contains(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.contains, text, options) }
     /// The string starts with `prefix`.
-    public func starts(with prefix: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.startsWith, prefix, caseInsensitive) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.beginsWith, prefix, options) }
     /// The string ends with `suffix`.
-    public func ends(with suffix: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.endsWith, suffix, caseInsensitive) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.endsWith, suffix, options) }
+    /// The string matches a wildcard pattern: `*` any run of characters, `?` one character.
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
+        stringMatch(.like, pattern, caseInsensitive ? .caseInsensitive : [])
+    }
+    /// The string equals `text` under `options`.
+    public func equals(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.equal, text, options) }
+    /// The string differs from `text` under `options`.
+    public func notEquals(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.notEqual, text, options) }
+
+    /// Porter's earlier spelling of ``contains(_:options:)``.
+    @available(*, deprecated, renamed: "contains(_:options:)")
+    public func contains(_ text: String, caseInsensitive: Bool) -> Query<Bool> { contains(text, options: caseInsensitive ? .caseInsensitive : []) }
+    /// Porter's earlier spelling of ``starts(with:options:)``.
+    @available(*, deprecated, renamed: "starts(with:options:)")
+    public func starts(with prefix: String, caseInsensitive: Bool) -> Query<Bool> { starts(with: prefix, options: caseInsensitive ? .caseInsensitive : []) }
+    /// Porter's earlier spelling of ``ends(with:options:)``.
+    @available(*, deprecated, renamed: "ends(with:options:)")
+    public func ends(with suffix: String, caseInsensitive: Bool) -> Query<Bool> { ends(with: suffix, options: caseInsensitive ? .caseInsensitive : []) }
+
+    private func stringMatch(_ op: QueryOperator, _ text: String, _ options: StringOptions) -> Query<Bool> {
+        withPath { .compare($0, op, QueryArgument(text), options) }
+    }
 }
 
-extension Query where T == String? {
-    /// The string is set and contains `text`.
-    public func contains(_ text: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.contains, text, caseInsensitive) }
-    /// The string is set and starts with `prefix`.
-    public func starts(with prefix: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.startsWith, prefix, caseInsensitive) }
-    /// The string is set and ends with `suffix`.
-    public func ends(with suffix: String, caseInsensitive: Bool = false) -> Query<Bool> { stringMatch(.endsWith, suffix, caseInsensitive) }
+/// Collections in queries: their size, membership, and conditions on any element.
+public protocol _QueryCollection {
+    /// The element type.
+    associatedtype _QueryCollectionElement: _Persistable
+}
+
+extension List: _QueryCollection { public typealias _QueryCollectionElement = Element }
+extension MutableSet: _QueryCollection { public typealias _QueryCollectionElement = Element }
+extension LinkingObjects: _QueryCollection { public typealias _QueryCollectionElement = Element }
+extension Map: _QueryCollection { public typealias _QueryCollectionElement = Value }
+
+extension Query where T: _QueryCollection {
+    /// The number of elements (`@count`).
+    public var count: Query<Int> { aggregated(.count) }
+    /// A condition on any element (`ANY`): `$0.scores.any > 5`.
+    public var any: Query<T._QueryCollectionElement> { Query<T._QueryCollectionElement>(node) }
+    /// The collection holds `element`.
+    public func contains(_ element: T._QueryCollectionElement) -> Query<Bool> {
+        withPath { .compare($0, .equal, QueryArgument(element), []) }
+    }
+    /// The collection holds at least one of `elements`.
+    public func containsAny<S: Sequence>(in elements: S) -> Query<Bool> where S.Element == T._QueryCollectionElement {
+        withPath { .in($0, elements.map { QueryArgument($0) }) }
+    }
+}
+
+extension Query where T: _QueryCollection, T._QueryCollectionElement: _QueryComparable {
+    /// The smallest element (`@min`).
+    public var min: Query<T._QueryCollectionElement> { aggregated(.min) }
+    /// The largest element (`@max`).
+    public var max: Query<T._QueryCollectionElement> { aggregated(.max) }
+    /// The sum of the elements (`@sum`).
+    public var sum: Query<T._QueryCollectionElement> { aggregated(.sum) }
+    /// The average of the elements (`@avg`).
+    public var avg: Query<T._QueryCollectionElement> { aggregated(.avg) }
 }
 
 /// Types whose values can be ordered in queries and sorts: numbers, strings, dates, ids, bools, and
@@ -126,30 +247,54 @@ extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
 /// What a ``Query`` stands for.
 enum QueryNode {
     case root
-    case property(String)
+    case path(QueryPath)
     case predicate(QueryPredicate)
     case invalid(String)
 }
 
+/// Property names from the queried class, through links and collections, and an optional
+/// aggregate over the collection the path ends in or goes through.
+struct QueryPath: CustomStringConvertible {
+    var components: [String]
+    var aggregate: QueryAggregate?
+
+    init(_ components: [String], aggregate: QueryAggregate? = nil) {
+        self.components = components
+        self.aggregate = aggregate
+    }
+
+    func appending(_ name: String) -> QueryPath { QueryPath(components + [name], aggregate: aggregate) }
+
+    /// `owner.name`, `dogs.@count`.
+    var description: String { (components + (aggregate.map { ["@\($0)"] } ?? [])).joined(separator: ".") }
+}
+
+/// Collection aggregates.
+enum QueryAggregate: String {
+    case count, min, max, sum, avg
+}
+
+/// How a condition on a path through a collection treats its elements.
+enum QueryQuantifier {
+    case any, all, noneOf
+}
+
 /// A condition on stored properties.
 indirect enum QueryPredicate {
-    case compare(String, QueryOperator, QueryArgument)
-    case string(String, StringOperator, String, caseInsensitive: Bool)
-    case any(String, [QueryArgument])
+    case compare(QueryPath, QueryOperator, QueryArgument, StringOptions, QueryQuantifier = .any)
+    case between(QueryPath, QueryArgument, QueryArgument)
+    case `in`(QueryPath, [QueryArgument])
     case and(QueryPredicate, QueryPredicate)
     case or(QueryPredicate, QueryPredicate)
     case not(QueryPredicate)
+    case constant(Bool)
     case invalid(String)
 }
 
-/// Comparison operators.
+/// Comparison and string operators.
 enum QueryOperator {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-}
-
-/// String operators.
-enum StringOperator {
-    case contains, startsWith, endsWith
+    case beginsWith, endsWith, contains, like
 }
 
 /// A query value, encoded when the query runs (objects must be managed by then).
@@ -157,4 +302,17 @@ struct QueryArgument {
     let encode: (_PorterWriter) throws -> Value
 
     init<V: _Persistable>(_ value: V) { encode = { try value._porterEncode($0) } }
+
+    init(stored: Value) { encode = { _ in stored } }
+
+    /// A loosely typed argument of a predicate string (`%@`): any supported value, nil or NSNull.
+    init(any value: Any?) {
+        encode = { writer in
+            guard let value, !(value is NSNull) else { return .null }
+            if let optional = value as? _OptionalValue, optional._isNil { return .null }
+            if let persistable = value as? _Persistable { return try persistable._porterEncode(writer) }
+            if let number = value as? NSNumber { return .double(number.doubleValue) }
+            throw PorterError(.invalidValue, "a \(type(of: value)) cannot be a query argument")
+        }
+    }
 }

@@ -32,10 +32,11 @@ extension Realm {
     /// would lose data). Inside one, a failure is kept in ``pendingWriteError`` (the transaction is
     /// rolled back and the error thrown when it ends) and later changes are skipped.
     func change(_ location: String, _ body: (_PorterWriter) throws -> Void) {
+        // A transaction that failed to begin, or an earlier failed change: skipped, thrown on commit.
+        guard pendingWriteError == nil else { return }
         guard database.isInWriteTransaction else {
             preconditionFailure("\(location): cannot modify a managed object outside a write transaction; make the change inside realm.write { }")
         }
-        guard pendingWriteError == nil else { return }
         // Unmanaged objects a change links to are added as `add(_:)` adds them: an existing
         // primary key is an error, not a silent update.
         let writer = _PorterWriter(realm: self, mode: .add(.error))

@@ -15,9 +15,14 @@ extension Realm {
     public struct Configuration {
         /// The database file (ignored when ``inMemoryIdentifier`` is set). Defaults to
         /// `default.realm` in the current directory.
-        public var fileURL: URL?
-        /// Opens an in-memory realm shared by every realm opened with the same identifier while one is open.
-        public var inMemoryIdentifier: String?
+        public var fileURL: URL? {
+            didSet { if fileURL != nil { inMemoryIdentifier = nil } }
+        }
+        /// Opens an in-memory realm shared by every realm opened with the same identifier while
+        /// one is open. Setting it clears ``fileURL`` and setting ``fileURL`` clears it, as in Realm.
+        public var inMemoryIdentifier: String? {
+            didSet { if inMemoryIdentifier != nil { fileURL = nil } }
+        }
         /// The model classes. Porter has no Objective-C runtime to discover them, so list every
         /// class the realm uses (linked and embedded classes too).
         public var objectTypes: [ObjectBase.Type]
@@ -30,23 +35,29 @@ extension Realm {
         /// Opens the file read-only (no writes; the file's schema must match the model).
         public var readOnly: Bool
 
-        /// A file-backed configuration.
-        public init(fileURL: URL? = nil, schemaVersion: UInt64 = 0, objectTypes: [ObjectBase.Type] = [],
-                    deleteRealmIfMigrationNeeded: Bool = false, readOnly: Bool = false,
-                    migrationBlock: MigrationBlock? = nil) {
-            self.fileURL = fileURL
-            self.inMemoryIdentifier = nil
+        /// An encryption key. Porter's files are not encrypted, so a realm whose configuration
+        /// has a key refuses to open (rather than storing the data in the clear).
+        public var encryptionKey: Data?
+        /// A file copied to ``fileURL`` when no file exists there yet (a bundled initial realm).
+        public var seedFilePath: URL?
+
+        /// A configuration, with Realm's parameters in Realm's order (Sync's are not part of Porter).
+        /// `objectTypes` nil or empty means every model class the code uses: a class is added to
+        /// the realm's schema the first time it is used (see ``Realm/objects(_:)``).
+        public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
+                    encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
+                    migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+                    objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil) {
+            // As in Realm, an in-memory configuration has no file URL.
+            self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
+            self.inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey
             self.schemaVersion = schemaVersion
-            self.objectTypes = objectTypes
+            self.objectTypes = objectTypes ?? []
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.readOnly = readOnly
             self.migrationBlock = migrationBlock
-        }
-
-        /// An in-memory configuration (for tests and caches): nothing is written to disk.
-        public init(inMemoryIdentifier: String, schemaVersion: UInt64 = 0, objectTypes: [ObjectBase.Type] = []) {
-            self.init(schemaVersion: schemaVersion, objectTypes: objectTypes)
-            self.inMemoryIdentifier = inMemoryIdentifier
+            self.seedFilePath = seedFilePath
         }
 
         /// The file path used when ``fileURL`` is nil.
@@ -54,5 +65,16 @@ extension Realm {
 
         /// The file the realm opens, or nil for an in-memory realm.
         var resolvedFileURL: URL? { inMemoryIdentifier == nil ? (fileURL ?? Configuration.defaultFileURL) : nil }
+
+        /// The configuration `Realm()` uses (Realm's global default); change it to make
+        /// `Realm()` open another file or an in-memory realm.
+        public static var defaultConfiguration: Configuration {
+            get { defaultConfigurationLock.withLock { storedDefault } }
+            set { defaultConfigurationLock.withLock { storedDefault = newValue } }
+        }
+        nonisolated(unsafe) private static var storedDefault = Configuration()
     }
 }
+
+/// Guards ``Realm/Configuration/defaultConfiguration``, which any thread may read or change.
+private let defaultConfigurationLock = NSLock()

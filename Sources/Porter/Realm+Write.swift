@@ -10,8 +10,10 @@ extension Realm {
     /// Runs `block` in a write transaction: committed when it returns, rolled back when it
     /// throws or when a change of a managed object failed inside it (see ``pendingWriteError``).
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        try beginWrite()
+    /// Observations of `tokens` are not told about this transaction's changes (Realm's
+    /// `withoutNotifying:`, for changes the observer made itself).
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+        beginWrite()
         let result: Result
         do {
             result = try block()
@@ -19,23 +21,29 @@ extension Realm {
             cancelWrite()
             throw error
         }
-        try commitWrite()
+        try commitWrite(withoutNotifying: tokens)
         return result
     }
 
-    /// Begins a write transaction.
-    /// - Throws: ``PorterError/Code/usage`` when one is already open.
-    public func beginWrite() throws {
-        try database.beginWrite()
+    /// Begins a write transaction. Like Realm's, it does not throw: when the transaction cannot
+    /// begin (one is already open, another process holds the write lock past the busy timeout)
+    /// the failure is kept in ``pendingWriteError``, the changes made before the matching
+    /// ``commitWrite()`` are skipped, and ``commitWrite()`` (or ``write(_:)``) throws it.
+    public func beginWrite() {
         pendingWriteError = nil
         attachedInWrite = []
         objectHoldingInWrite = []
+        do {
+            try database.beginWrite()
+        } catch {
+            pendingWriteError = error as? PorterError ?? PorterError(.io, String(describing: error))
+        }
     }
 
     /// Commits the write transaction, or rolls it back and throws the first failed change.
-    public func commitWrite() throws {
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         if let failure = pendingWriteError {
-            cancelWrite()
+            if database.isInWriteTransaction { cancelWrite() } else { pendingWriteError = nil }
             throw failure
         }
         do {
@@ -49,6 +57,7 @@ extension Realm {
         // were added with would keep object graphs (and, through them, the realm) alive in cycles.
         for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
         objectHoldingInWrite = []
+        notifyAfterCommit(skipping: tokens)
     }
 
     /// Rolls the write transaction back; objects added in it become unmanaged again.
@@ -64,10 +73,26 @@ extension Realm {
         objectHoldingInWrite = []
     }
 
-    /// Throws unless a write transaction is open.
-    func requireWrite(_ what: String, location: String) throws {
+    /// Stops the program unless a write transaction is open (or one failed to begin: then the
+    /// change is skipped and the failure thrown by ``commitWrite()``), as Realm does.
+    /// - Returns: whether the change should be made.
+    func requireWrite(_ what: String, location: String) -> Bool {
+        if pendingWriteError != nil { return false }
         guard database.isInWriteTransaction else {
-            throw PorterError(.notInWriteTransaction, "cannot \(what) outside a write transaction; call it inside realm.write { }", location: location)
+            preconditionFailure("\(location): cannot \(what) outside a write transaction; call it inside realm.write { }")
+        }
+        return true
+    }
+
+    /// Runs one step of a write (add, create, delete) that Realm's API does not let throw: a
+    /// failure is kept in ``pendingWriteError`` with `location`, and thrown when the transaction ends.
+    func recordingWriteError(_ location: String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            var failure = error as? PorterError ?? PorterError(.io, String(describing: error))
+            if failure.location == nil { failure.location = location }
+            pendingWriteError = failure
         }
     }
 
@@ -78,10 +103,16 @@ extension Realm {
     ///
     /// With `update: .modified` or `.all`, an existing object with the same primary key is updated
     /// instead; with `.error` (the default) it is a ``PorterError/Code/duplicatePrimaryKey`` error.
-    /// A failing call changes nothing and leaves the objects unmanaged.
-    public func add(_ object: Object, update: UpdatePolicy = .error) throws {
+    /// As in Realm, `add` does not throw: a failing call changes nothing, leaves the objects
+    /// unmanaged, and its error is thrown when the write transaction ends (see ``pendingWriteError``).
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
         let className = type(of: object).className()
-        try requireWrite("add an object", location: className)
+        guard requireWrite("add an object", location: className) else { return }
+        recordingWriteError(className) { try addObject(object, update: update) }
+    }
+
+    private func addObject(_ object: Object, update: UpdatePolicy) throws {
+        let className = type(of: object).className()
         if let managed = object._managed {
             guard managed.realm.database === database else {
                 throw PorterError(.usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)", location: className)
@@ -107,43 +138,51 @@ extension Realm {
     }
 
     /// Adds every object of a sequence; see ``add(_:update:)``.
-    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) throws where S.Element: Object {
-        for object in objects { try add(object, update: update) }
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for object in objects { add(object, update: update) }
     }
 
     // MARK: - Deleting
 
     /// Deletes a managed object with Realm's semantics: links to it become null, it leaves every
-    /// list, set and map, and its embedded objects are deleted with it.
-    public func delete(_ object: ObjectBase) throws {
+    /// list, set and map, and its embedded objects are deleted with it. A failure is thrown when
+    /// the write transaction ends, as for ``add(_:update:)``.
+    public func delete(_ object: ObjectBase) {
         let className = type(of: object).className()
-        try requireWrite("delete an object", location: className)
-        guard let managed = object._managed, managed.realm.database === database else {
-            throw PorterError(.usage, "can only delete an object from the realm it belongs to", location: className)
+        guard requireWrite("delete an object", location: className) else { return }
+        recordingWriteError(className) {
+            guard let managed = object._managed, managed.realm.database === database else {
+                throw PorterError(.usage, "can only delete an object from the realm it belongs to", location: className)
+            }
+            try database.delete(managed.className, managed.key)
         }
-        try database.delete(managed.className, managed.key)
     }
 
     /// Deletes every object of a sequence (results, a list …); objects already gone are skipped.
-    public func delete<S: Sequence>(_ objects: S) throws where S.Element: ObjectBase {
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
         // Results and lists are live: take the objects first, then delete.
         let targets = Array(objects)
-        try requireWrite("delete objects", location: targets.first.map { type(of: $0).className() } ?? "")
-        for object in targets {
-            guard let managed = object._managed, managed.realm.database === database else {
-                throw PorterError(.usage, "can only delete an object from the realm it belongs to", location: type(of: object).className())
-            }
-            if try database.exists(managed.className, managed.key) {
-                try database.delete(managed.className, managed.key)
+        let location = targets.first.map { type(of: $0).className() } ?? ""
+        guard requireWrite("delete objects", location: location) else { return }
+        recordingWriteError(location) {
+            for object in targets {
+                guard let managed = object._managed, managed.realm.database === database else {
+                    throw PorterError(.usage, "can only delete an object from the realm it belongs to", location: type(of: object).className())
+                }
+                if try database.exists(managed.className, managed.key) {
+                    try database.delete(managed.className, managed.key)
+                }
             }
         }
     }
 
     /// Deletes every object of every model class.
-    public func deleteAll() throws {
-        try requireWrite("delete objects", location: "")
-        for name in typesByName.keys.sorted() where database.schema[name]?.isEmbedded == false {
-            try database.deleteAll(name)
+    public func deleteAll() {
+        guard requireWrite("delete objects", location: "") else { return }
+        recordingWriteError("") {
+            for name in typesByName.keys.sorted() where database.schema[name]?.isEmbedded == false {
+                try database.deleteAll(name)
+            }
         }
     }
 }

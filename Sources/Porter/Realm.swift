@@ -16,38 +16,83 @@ import Foundation
 public final class Realm {
     /// The configuration the realm was opened with.
     public let configuration: Configuration
+    /// The state this realm shares with the other realms of the same file, schema version and
+    /// mode opened on this thread (Realm hands out one instance per thread and configuration;
+    /// sharing the connection and transaction gives the same behaviour: an object read through
+    /// one `Realm()` can be changed inside another's `write`).
+    let core: RealmCore
     /// The underlying database, for the dynamic (untyped) API.
-    public let database: Database
-    /// Model classes by schema class name.
-    let typesByName: [String: ObjectBase.Type]
+    public var database: Database { core.database }
+    /// Model classes by schema class name (growing as classes are first used when the
+    /// configuration lists no object types).
+    var typesByName: [String: ObjectBase.Type] {
+        get { core.typesByName }
+        set { core.typesByName = newValue }
+    }
     /// Property names by `@Persisted` storage key path, so objects handed out by the realm need
     /// no reflection to find their property names.
-    var propertyNames: [AnyKeyPath: String] = [:]
+    var propertyNames: [AnyKeyPath: String] {
+        get { core.propertyNames }
+        set { core.propertyNames = newValue }
+    }
     /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
-    var attachedInWrite: [ObjectBase] = []
+    var attachedInWrite: [ObjectBase] {
+        get { core.attachedInWrite }
+        set { core.attachedInWrite = newValue }
+    }
     /// Their properties whose unmanaged values may hold objects, released on commit.
-    var objectHoldingInWrite: [AnyPersistedProperty] = []
+    var objectHoldingInWrite: [AnyPersistedProperty] {
+        get { core.objectHoldingInWrite }
+        set { core.objectHoldingInWrite = newValue }
+    }
     /// The first failed change of a managed object in the current write transaction.
     ///
     /// Property setters cannot throw, so a failing change (a primary key changed, a value too
     /// large, an embedded object assigned twice …) is kept here, later changes in the same
     /// transaction are skipped, and ``write(_:)`` / ``commitWrite()`` roll back and throw it.
-    public internal(set) var pendingWriteError: PorterError?
+    public internal(set) var pendingWriteError: PorterError? {
+        get { core.pendingWriteError }
+        set { core.pendingWriteError = newValue }
+    }
     /// The last failed read of a managed property (the stored value does not fit the Swift type,
     /// or the object was deleted). Getters cannot throw, so they return the property's fallback
     /// (nil, the type's default, an empty collection) and record the problem here.
-    public internal(set) var lastReadError: PorterError?
+    public internal(set) var lastReadError: PorterError? {
+        get { core.lastReadError }
+        set { core.lastReadError = newValue }
+    }
+    /// The live observations (``NotificationToken``s) of this realm's objects and collections.
+    var notifier: RealmNotifier { core.notifier }
 
-    /// Opens (or creates) the realm the configuration describes.
+    /// Opens (or creates) the realm the configuration describes. On a thread that has the same
+    /// file open already (same schema version and mode), the new realm shares its connection.
     /// - Throws: ``PorterError`` when the model is invalid (naming class and property), the file
     ///   cannot be opened, or it needs a migration the configuration does not provide.
-    public init(configuration: Configuration = Configuration()) throws {
+    public convenience init(configuration: Configuration = .defaultConfiguration) throws {
+        try self.init(configuration: configuration, sharing: true)
+    }
+
+    /// Opens a realm; with `sharing` false it gets a connection of its own even when this
+    /// thread has the file open (for realms confined to a dispatch queue rather than a thread).
+    init(configuration: Configuration, sharing: Bool) throws {
+        if configuration.encryptionKey != nil {
+            throw PorterError(.usage, "encrypted realms are not supported: Porter's files are not encrypted; open the realm without an encryptionKey",
+                              location: configuration.resolvedFileURL?.path ?? configuration.inMemoryIdentifier ?? "")
+        }
         var seen = Set<ObjectIdentifier>()
         let types = configuration.objectTypes.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
         self.configuration = configuration
-        self.database = try Realm.openDatabase(configuration, schema)
-        self.typesByName = Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first })
+        if sharing, let shared = RealmCore.openOnThisThread(configuration) {
+            self.core = shared
+            for type in types where shared.typesByName[type.className()] == nil { try register(type) }
+            return
+        }
+        try Realm.copySeedFile(configuration)
+        let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
+        let database = try Realm.openDatabase(configuration, schema)
+        self.core = RealmCore(database: database, typesByName: Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first }))
+        core.notifier.seen = database.changeToken
+        if sharing { RealmCore.remember(core, for: configuration) }
     }
 
     /// The schema of the file (the model's classes, plus any other classes the file holds).
@@ -76,6 +121,7 @@ public final class Realm {
     /// The schema of a model class, which must be one of the configuration's object types.
     func objectSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
         let name = type.className()
+        if typesByName[name] == nil && configuration.objectTypes.isEmpty { try register(type) }
         guard typesByName[name] != nil, let schema = database.schema[name] else {
             throw PorterError(.notFound, "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes", location: name)
         }
@@ -106,7 +152,12 @@ public final class Realm {
 
     /// Every object of type `T`, as lazy, live results to filter and sort.
     public func objects<T: Object>(_ type: T.Type) -> Results<T> {
-        Results(realm: self, className: type.className())
+        do {
+            _ = try objectSchema(for: type)
+        } catch {
+            recordReadError(error, location: type.className())
+        }
+        return Results(realm: self, className: type.className())
     }
 
     /// Keeps `error` as ``lastReadError``, with `location` when it has none.

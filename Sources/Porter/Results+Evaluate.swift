@@ -3,13 +3,19 @@ import Foundation
 extension Results {
     /// Runs the query: conditions, then closure filters, then sorting.
     func evaluateKeys() throws -> [ObjectKey] {
-        guard let schema = realm.database.schema[className] else {
+        guard let schema = home.database.schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the realm's schema", location: className)
         }
-        var evaluator = QueryEvaluator(database: realm.database, schema: schema, realm: realm)
+        var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
         var keys: [ObjectKey]
-        if predicates.isEmpty {
-            keys = try realm.database.allKeys(className)
+        if let base = baseKeys {
+            keys = try base()
+            for predicate in predicates {
+                let matching = try evaluator.keys(predicate)
+                keys = keys.filter { matching.contains($0) }
+            }
+        } else if predicates.isEmpty {
+            keys = try home.database.allKeys(className)
         } else {
             var matching = try evaluator.keys(predicates[0])
             for predicate in predicates.dropFirst() { matching.formIntersection(try evaluator.keys(predicate)) }
@@ -17,19 +23,25 @@ extension Results {
         }
         if !filters.isEmpty {
             keys = keys.filter { key in
-                let object = realm.managedObject(Element.self, ObjectLink(className, key))
+                let object = Element._fetched(home, ObjectLink(className, key))
                 return filters.allSatisfy { $0(object) }
             }
         }
-        return try sort(keys, evaluator: &evaluator)
+        keys = try sort(keys, evaluator: &evaluator)
+        if let distinctPaths, !distinctPaths.isEmpty {
+            var seen = Set<[Value]>()
+            var columns: [[ObjectKey: Value]] = []
+            for path in distinctPaths { columns.append(try evaluator.sortColumn(path, keys)) }
+            keys = keys.filter { key in seen.insert(columns.map { $0[key] ?? .null }).inserted }
+        }
+        return keys
     }
 
     private func sort(_ keys: [ObjectKey], evaluator: inout QueryEvaluator) throws -> [ObjectKey] {
         guard !sortKeys.isEmpty else { return keys }
         var columns: [(values: [ObjectKey: Value], ascending: Bool)] = []
         for descriptor in sortKeys {
-            let values = try evaluator.column(descriptor.keyPath, purpose: "sort by")
-            columns.append((Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }), descriptor.ascending))
+            columns.append((try evaluator.sortColumn(descriptor.keyPath, keys), descriptor.ascending))
         }
         return keys.sorted { a, b in
             for column in columns {
@@ -41,13 +53,14 @@ extension Results {
     }
 }
 
-/// Evaluates query conditions to sets of keys: equality through the database's (indexed)
-/// lookup, everything else over one read of the property's values.
+/// Evaluates query conditions to sets of keys: equality on one property through the database's
+/// (indexed) lookup, comparisons on one property over one read of its values, and paths through
+/// links and collections object by object (each property read once per evaluation).
 struct QueryEvaluator {
     let database: Database
     let schema: ObjectSchema
     let realm: Realm
-    private var columns: [String: [(key: ObjectKey, value: Value)]] = [:]
+    private var columns: [String: [ObjectKey: Value]] = [:]
     private var allKeys: Set<ObjectKey>?
 
     init(database: Database, schema: ObjectSchema, realm: Realm) {
@@ -59,51 +72,220 @@ struct QueryEvaluator {
     /// The keys of the objects for which `predicate` holds.
     mutating func keys(_ predicate: QueryPredicate) throws -> Set<ObjectKey> {
         switch predicate {
-        case .compare(let name, let op, let argument):
-            let value = try encode(argument, for: name)
-            switch op {
-            case .equal: return try equal(name, value)
-            case .notEqual: return try all().subtracting(try equal(name, value))
-            default:
-                return Set(try column(name, purpose: "compare").filter { entry in
-                    guard let order = ValueOrder.compare(entry.value, value) else { return false }
-                    switch op {
-                    case .less: return order < 0
-                    case .lessOrEqual: return order <= 0
-                    case .greater: return order > 0
-                    default: return order >= 0
-                    }
-                }.map(\.key))
+        case .compare(let path, let op, let argument, let options, let quantifier):
+            let value = try encode(argument, for: path)
+            if path.components.count == 1, path.aggregate == nil, options.isEmpty, quantifier == .any,
+               let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed,
+               op == .equal || op == .notEqual, Self.fitsIndexLookup(value, property) {
+                let equal = Set(try database.keys(schema.name, where: property.name, equals: value))
+                return op == .equal ? equal : try all().subtracting(equal)
             }
-        case .string(let name, let op, let text, let caseInsensitive):
-            let needle = caseInsensitive ? text.lowercased() : text
-            return Set(try column(name, purpose: "match").compactMap { entry -> ObjectKey? in
-                guard case .string(let stored) = entry.value else { return nil }
-                let haystack = caseInsensitive ? stored.lowercased() : stored
-                switch op {
-                case .contains: return needle.isEmpty || haystack.contains(needle) ? entry.key : nil
-                case .startsWith: return haystack.hasPrefix(needle) ? entry.key : nil
-                case .endsWith: return haystack.hasSuffix(needle) ? entry.key : nil
-                }
-            })
-        case .any(let name, let arguments):
-            var out = Set<ObjectKey>()
-            for argument in arguments { out.formUnion(try equal(name, try encode(argument, for: name))) }
-            return out
+            return try matching(path, quantifier: quantifier) { QueryEvaluator.holds($0, op, value, options) }
+        case .between(let path, let low, let high):
+            let (lowValue, highValue) = (try encode(low, for: path), try encode(high, for: path))
+            return try matching(path, quantifier: .any) {
+                guard let a = ValueOrder.compare($0, lowValue), let b = ValueOrder.compare($0, highValue) else { return false }
+                return a >= 0 && b <= 0
+            }
+        case .in(let path, let arguments):
+            let values = try arguments.map { try encode($0, for: path) }
+            return try matching(path, quantifier: .any) { candidate in
+                values.contains { QueryEvaluator.holds(candidate, .equal, $0, []) }
+            }
         case .and(let lhs, let rhs): return try keys(lhs).intersection(try keys(rhs))
         case .or(let lhs, let rhs): return try keys(lhs).union(try keys(rhs))
         case .not(let operand): return try all().subtracting(try keys(operand))
+        case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
         }
     }
 
+    /// Whether `candidate op argument` holds.
+    static func holds(_ candidate: Value, _ op: QueryOperator, _ argument: Value, _ options: StringOptions) -> Bool {
+        switch op {
+        case .equal, .notEqual:
+            let equal: Bool
+            if case .string(let a) = candidate, case .string(let b) = argument, !options.isEmpty {
+                equal = a.compare(b, options: options.foundation) == .orderedSame
+            } else if candidate.isNull || argument.isNull {
+                equal = candidate.isNull && argument.isNull
+            } else {
+                equal = candidate == argument || ValueOrder.compare(candidate, argument) == 0
+            }
+            return op == .equal ? equal : !equal
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let order = ValueOrder.compare(candidate, argument) else { return false }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        case .beginsWith, .endsWith, .contains, .like:
+            guard case .string(let text) = candidate, case .string(let needle) = argument else {
+                if case .data(let bytes) = candidate, case .data(let pattern) = argument, op == .contains {
+                    return pattern.isEmpty || bytes.range(of: pattern) != nil
+                }
+                return false
+            }
+            let foundation = options.foundation
+            switch op {
+            case .beginsWith: return needle.isEmpty || text.range(of: needle, options: foundation.union(.anchored)) != nil
+            case .endsWith: return needle.isEmpty || text.range(of: needle, options: foundation.union([.anchored, .backwards])) != nil
+            case .contains: return needle.isEmpty || text.range(of: needle, options: foundation) != nil
+            default: return WildcardPattern(needle, options: options).matches(text)
+            }
+        }
+    }
+
+    /// Only equality on an argument of the property's own stored kind can use the SQL lookup
+    /// (an int compared with a double property, or options, need the value-by-value path).
+    private static func fitsIndexLookup(_ value: Value, _ property: Property) -> Bool {
+        switch (value, property.type) {
+        case (.null, _): return property.isOptional && property.type != .mixed
+        case (.int, .int), (.bool, .bool), (.string, .string), (.objectId, .objectId), (.uuid, .uuid), (.date, .date): return true
+        case (.link, .object): return true
+        default: return false
+        }
+    }
+
+    /// The objects whose values along `path` satisfy `test` (any, all or none of them when the
+    /// path goes through a collection; the aggregate's value when it has one).
+    private mutating func matching(_ path: QueryPath, quantifier: QueryQuantifier,
+                                   _ test: (Value) -> Bool) throws -> Set<ObjectKey> {
+        try validate(path, purpose: "query")
+        var out = Set<ObjectKey>()
+        for key in try all() {
+            let resolved = try resolve(path, from: key)
+            let candidates: [Value]
+            if let aggregate = path.aggregate {
+                candidates = [try QueryEvaluator.aggregate(aggregate, resolved.values, path: path, schema: schema)]
+            } else {
+                candidates = resolved.values
+            }
+            let hit: Bool
+            switch quantifier {
+            case .any: hit = candidates.contains(where: test)
+            case .all: hit = candidates.allSatisfy(test)
+            case .noneOf: hit = !candidates.contains(where: test)
+            }
+            if hit { out.insert(key) }
+        }
+        return out
+    }
+
+    /// The values `path` reaches from one object: one for a single-value path, the elements for
+    /// a path through or into a collection (empty when a link on the way is null).
+    mutating func resolve(_ path: QueryPath, from key: ObjectKey, purpose: String = "query") throws -> (values: [Value], isCollection: Bool) {
+        var current: [(schema: ObjectSchema, key: ObjectKey)] = [(schema, key)]
+        var isCollection = false
+        for (index, name) in path.components.enumerated() {
+            let isLast = index == path.components.count - 1
+            var next: [(schema: ObjectSchema, key: ObjectKey)] = []
+            var values: [Value] = []
+            for (cls, objectKey) in current {
+                let property = try queryable(cls, name, purpose: purpose)
+                if property.isCollection || property.isComputed { isCollection = true }
+                for value in try read(cls, property, objectKey) {
+                    if isLast {
+                        values.append(value)
+                    } else if case .link(let link) = value, let target = database.schema[link.className] {
+                        next.append((target, link.key))
+                    } else if !value.isNull {
+                        throw PorterError(.usage, "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
+                                          location: "\(cls.name).\(name)")
+                    }
+                }
+            }
+            if isLast { return (values, isCollection) }
+            current = next
+        }
+        return ([], isCollection)
+    }
+
+    /// Checks that every name of `path` exists and that the path only goes on through links,
+    /// whatever the data (so an unknown property is reported even when there are no objects).
+    func validate(_ path: QueryPath, purpose: String) throws {
+        var cls = schema
+        for (index, name) in path.components.enumerated() {
+            let property = try queryable(cls, name, purpose: purpose)
+            guard index < path.components.count - 1 else { return }
+            guard let target = property.objectType, property.type == .object || property.type == .linkingObjects,
+                  let next = database.schema[target] else {
+                throw PorterError(.usage, "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
+                                  location: "\(cls.name).\(name)")
+            }
+            cls = next
+        }
+    }
+
+    /// The values of one property of one object: its value, or a collection's elements (a map's values).
+    private mutating func read(_ cls: ObjectSchema, _ property: Property, _ key: ObjectKey) throws -> [Value] {
+        if property.isComputed {
+            return try database.linkingObjects(cls.name, key, property.name).map(Value.link)
+        }
+        if property.isCollection {
+            switch try database.value(cls.name, key, property.name) {
+            case .list(let items), .set(let items): return items
+            case .map(let entries): return Array(entries.values)
+            default: return []
+            }
+        }
+        let column = try self.column(cls, property.name)
+        return [column[key] ?? .null]
+    }
+
     /// Every value of a single-value property, read once per evaluation.
-    mutating func column(_ name: String, purpose: String) throws -> [(key: ObjectKey, value: Value)] {
-        if let cached = columns[name] { return cached }
-        _ = try queryable(name, purpose: purpose)
-        let values = try database.propertyValues(schema.name, name)
-        columns[name] = values
+    private mutating func column(_ cls: ObjectSchema, _ name: String) throws -> [ObjectKey: Value] {
+        let cacheKey = "\(cls.name).\(name)"
+        if let cached = columns[cacheKey] { return cached }
+        let values = Dictionary(try database.propertyValues(cls.name, name).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        columns[cacheKey] = values
         return values
+    }
+
+    /// The value a sort key path (`name`, `owner.name`) gives each of `keys`.
+    mutating func sortColumn(_ keyPath: String, _ keys: [ObjectKey]) throws -> [ObjectKey: Value] {
+        let path = QueryPath(keyPath.split(separator: ".").map(String.init))
+        try validate(path, purpose: "sort by")
+        var out: [ObjectKey: Value] = [:]
+        for key in keys {
+            let resolved = try resolve(path, from: key, purpose: "sort by")
+            if resolved.isCollection {
+                throw PorterError(.usage, "cannot sort by '\(keyPath)': only single-value properties and to-one links can be sorted by (not lists, sets, maps or linking objects)",
+                                  location: "\(schema.name).\(keyPath)")
+            }
+            out[key] = resolved.values.first ?? .null
+        }
+        return out
+    }
+
+    /// The value of an aggregate over `values`.
+    static func aggregate(_ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, schema: ObjectSchema) throws -> Value {
+        let present = values.filter { !$0.isNull }
+        switch aggregate {
+        case .count: return .int(Int64(values.count))
+        case .min: return present.min { ValueOrder.sortCompare($0, $1) < 0 } ?? .null
+        case .max: return present.max { ValueOrder.sortCompare($0, $1) < 0 } ?? .null
+        case .sum, .avg:
+            var total = 0.0
+            var allInts = true
+            var intTotal: Int64 = 0
+            for value in present {
+                switch value {
+                case .int(let i):
+                    total += Double(i)
+                    intTotal = intTotal &+ i
+                case .float(let f): total += Double(f); allInts = false
+                case .double(let d): total += d; allInts = false
+                case .decimal128(let d): total += d.doubleValue; allInts = false
+                default:
+                    throw PorterError(.usage, "'\(path)': @\(aggregate) needs numbers, not \(value.kindName) values", location: "\(schema.name).\(path)")
+                }
+            }
+            if aggregate == .sum { return allInts ? .int(intTotal) : .double(total) }
+            return present.isEmpty ? .null : .double(total / Double(present.count))
+        }
     }
 
     private mutating func all() throws -> Set<ObjectKey> {
@@ -113,28 +295,72 @@ struct QueryEvaluator {
         return keys
     }
 
-    private func equal(_ name: String, _ value: Value) throws -> Set<ObjectKey> {
-        _ = try queryable(name, purpose: "compare")
-        return Set(try database.keys(schema.name, where: name, equals: value))
-    }
-
-    private func encode(_ argument: QueryArgument, for name: String) throws -> Value {
+    private func encode(_ argument: QueryArgument, for path: QueryPath) throws -> Value {
         do {
             return try argument.encode(_PorterWriter(realm: realm, mode: .query))
         } catch var error as PorterError {
-            error.location = "\(schema.name).\(name)"
+            error.location = "\(schema.name).\(path)"
             throw error
         }
     }
 
-    /// The property, which must be a stored single value.
-    private func queryable(_ name: String, purpose: String) throws -> Property {
-        guard let property = schema.property(named: name) else {
-            throw PorterError(.notFound, "cannot \(purpose) '\(name)': class '\(schema.name)' has no such property", location: "\(schema.name).\(name)")
-        }
-        guard !property.isCollection, !property.isComputed else {
-            throw PorterError(.usage, "cannot \(purpose) '\(name)': only single-value properties can be compared or sorted by (not lists, sets, maps or linking objects)", location: "\(schema.name).\(name)")
+    /// The property `name` of `cls`, or the error naming class and property.
+    private func queryable(_ cls: ObjectSchema, _ name: String, purpose: String) throws -> Property {
+        guard let property = cls.property(named: name) else {
+            throw PorterError(.notFound, "cannot \(purpose) '\(name)': class '\(cls.name)' has no such property", location: "\(cls.name).\(name)")
         }
         return property
+    }
+}
+
+extension StringOptions {
+    /// The Foundation comparison options.
+    var foundation: String.CompareOptions {
+        var out: String.CompareOptions = []
+        if contains(.caseInsensitive) { out.insert(.caseInsensitive) }
+        if contains(.diacriticInsensitive) { out.insert(.diacriticInsensitive) }
+        return out
+    }
+}
+
+/// A `LIKE` pattern: `*` matches any run of characters, `?` exactly one.
+struct WildcardPattern {
+    let pattern: [Character]
+    let options: StringOptions
+
+    init(_ pattern: String, options: StringOptions) {
+        self.pattern = Array(pattern)
+        self.options = options
+    }
+
+    /// Whether all of `text` matches.
+    func matches(_ text: String) -> Bool {
+        let chars = Array(text)
+        // Classic two-pointer wildcard match with backtracking to the last `*`.
+        var (p, t) = (0, 0)
+        var star: Int?
+        var resume = 0
+        while t < chars.count {
+            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && same(pattern[p], chars[t])) {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                resume = t
+                p += 1
+            } else if let s = star {
+                p = s + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+
+    private func same(_ a: Character, _ b: Character) -> Bool {
+        options.isEmpty ? a == b : String(a).compare(String(b), options: options.foundation) == .orderedSame
     }
 }

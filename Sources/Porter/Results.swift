@@ -12,46 +12,71 @@ import Foundation
 ///
 /// A query that cannot run (a property that does not exist or cannot be compared) gives empty
 /// results and is reported in ``Realm/lastReadError``; ``snapshot()`` throws it instead.
-public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomStringConvertible {
     /// The realm the objects belong to.
-    public let realm: Realm
+    let home: Realm
+    /// The realm the objects belong to (optional, as Realm's `Results.realm`; never nil in Porter).
+    public var realm: Realm? { home }
     let className: String
     let predicates: [QueryPredicate]
     let filters: [(Element) -> Bool]
     let sortKeys: [Realm.SortDescriptor]
+    /// The objects to start from instead of the whole class (a list's or linking objects'
+    /// elements, in their order), read when the results are evaluated.
+    let baseKeys: (() throws -> [ObjectKey])?
+    /// Key paths whose values must be unique in the results (the first object of each is kept).
+    let distinctPaths: [String]?
+    /// The objects of a frozen snapshot (see `freeze()`), which replace evaluation.
+    let frozenElements: [Element]?
     private let cache = LiveCache<[ObjectKey]>()
 
     init(realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
-         sortKeys: [Realm.SortDescriptor] = []) {
-        self.realm = realm
+         sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil,
+         frozenElements: [Element]? = nil) {
+        self.frozenElements = frozenElements
+        self.home = realm
         self.className = className
         self.predicates = predicates
         self.filters = filters
         self.sortKeys = sortKeys
+        self.baseKeys = baseKeys
+        self.distinctPaths = distinctPaths
+    }
+
+    /// These results with some parts replaced.
+    func refined(predicates: [QueryPredicate]? = nil, filters: [(Element) -> Bool]? = nil,
+                 sortKeys: [Realm.SortDescriptor]? = nil, distinctPaths: [String]? = nil) -> Results<Element> {
+        Results(realm: home, className: className, predicates: predicates ?? self.predicates, filters: filters ?? self.filters,
+                sortKeys: sortKeys ?? self.sortKeys, baseKeys: baseKeys, distinctPaths: distinctPaths ?? self.distinctPaths)
     }
 
     /// The matching keys, in result order, from the cache while the database is unchanged.
     var keys: [ObjectKey] {
-        cache.value(realm.database) {
-            realm.read(className, fallback: []) { try evaluateKeys() }
+        cache.value(home.database) {
+            home.read(className, fallback: []) { try evaluateKeys() }
         }
     }
 
     /// The position of the first object.
     public var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { frozenElements?.count ?? keys.count }
+
+    /// Whether these are frozen results (see `freeze()`).
+    public var isFrozen: Bool { frozenElements != nil }
 
     /// The object at `position`. An index outside `0..<count` stops the program, as for `Array`.
     public subscript(position: Int) -> Element {
+        if let frozenElements { return frozenElements[position] }
         let current = keys
         precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
-        return realm.managedObject(Element.self, ObjectLink(className, current[position]))
+        return Element._fetched(home, ObjectLink(className, current[position]))
     }
 
     /// Iterates over the objects matching now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: realm, className: className, keys: keys.makeIterator())
+        Iterator(realm: home, className: className, keys: (frozenElements == nil ? keys : []).makeIterator(),
+                 frozen: frozenElements?.makeIterator())
     }
 
     /// Walks the keys that matched when iteration began and makes each object only when it is
@@ -60,29 +85,52 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         let realm: Realm
         let className: String
         var keys: IndexingIterator<[ObjectKey]>
+        var frozen: IndexingIterator<[Element]>?
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
-            keys.next().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+            if frozen != nil { return frozen?.next() }
+            return keys.next().map { Element._fetched(realm, ObjectLink(className, $0)) }
         }
     }
 
     /// The matching objects now, or the error that keeps the query from running.
     public func snapshot() throws -> [Element] {
-        try evaluateKeys().map { realm.managedObject(Element.self, ObjectLink(className, $0)) }
+        try evaluateKeys().map { Element._fetched(home, ObjectLink(className, $0)) }
     }
 
     // MARK: - Refining
 
     /// The results that also match a type-safe query (see ``Query``).
     public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates + [query(Query(.root)).predicate],
-                filters: filters, sortKeys: sortKeys)
+        refined(predicates: predicates + [query(Query(.root)).predicate])
+    }
+
+    /// The results that also match a predicate string in Realm Query Language / NSPredicate
+    /// format, with `%@` values and `%K` key paths (see ``QueryParser``):
+    /// `filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")`. A predicate that does not parse
+    /// or names an unknown property makes the results empty and is reported in
+    /// ``Realm/lastReadError`` (``snapshot()`` throws it).
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        filter(predicateFormat, arguments: args)
+    }
+
+    /// ``filter(_:_:)`` with the arguments as an array.
+    public func filter(_ predicateFormat: String, arguments args: [Any]) -> Results<Element> {
+        let predicate: QueryPredicate
+        do {
+            predicate = try QueryParser.parse(predicateFormat, args)
+        } catch let error as PorterError {
+            predicate = .invalid(error.message)
+        } catch {
+            predicate = .invalid(String(describing: error))
+        }
+        return refined(predicates: predicates + [predicate])
     }
 
     /// The results for which a Swift closure returns true (evaluated lazily, on managed objects).
     public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters + [isIncluded], sortKeys: sortKeys)
+        refined(filters: filters + [isIncluded])
     }
 
     /// The results sorted by a property (null first when ascending); ties keep key order.
@@ -90,33 +138,64 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         sorted(by: [Realm.SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
-    /// The results sorted by the property a key path names.
-    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
-        let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
-        return sorted(byKeyPath: name, ascending: ascending)
-    }
 
     /// The results sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: Array(descriptors))
+        refined(sortKeys: Array(descriptors))
+    }
+
+    /// The results keeping only the first object for each distinct combination of values of
+    /// `keyPaths` (in the current order).
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        refined(distinctPaths: (distinctPaths ?? []) + Array(keyPaths))
     }
 
     /// `Results<Dog>(3 objects)`.
     public var description: String { "Results<\(Element.self)>(\(count) objects)" }
 }
 
-extension Realm {
-    /// One sort key of ``Results``: a property name and a direction.
-    public struct SortDescriptor: Sendable, Hashable {
-        /// The property to sort by.
-        public var keyPath: String
-        /// Whether smaller values come first.
-        public var ascending: Bool
-
-        /// Creates a sort key.
-        public init(keyPath: String, ascending: Bool = true) {
-            self.keyPath = keyPath
-            self.ascending = ascending
-        }
+extension Results where Element: ObjectBase {
+    /// The results sorted by the property a key path names.
+    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
+        return sorted(byKeyPath: name, ascending: ascending)
     }
+}
+
+/// What ``Realm/objects(_:)`` can return: model objects, and class projections of them.
+public protocol RealmFetchable {
+    /// The stored class the results read.
+    static func _fetchedClassName() -> String
+    /// The value for one stored object.
+    static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self
+}
+
+extension Object: RealmFetchable {
+    /// The model class's name.
+    public static func _fetchedClassName() -> String { className() }
+    /// The managed object.
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self { realm.managedObject(self, link) }
+}
+
+extension Realm {
+    /// Porter's earlier name for ``SortDescriptor``.
+    public typealias SortDescriptor = Porter.SortDescriptor
+}
+
+/// One sort key of ``Results``: a property name (or key path through to-one links) and a
+/// direction, as Realm's `SortDescriptor`.
+public struct SortDescriptor: Sendable, Hashable {
+    /// The property to sort by.
+    public var keyPath: String
+    /// Whether smaller values come first.
+    public var ascending: Bool
+
+    /// Creates a sort key.
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// The same key in the other direction.
+    public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 }

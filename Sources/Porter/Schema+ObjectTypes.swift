@@ -57,7 +57,9 @@ enum ModelReflection {
         var properties: [Property] = []
         var primaryKey: String?
         var errors: [String] = []
-        for (index, entry) in first.enumerated() {
+        let ignored = Set(type.ignoredProperties())
+        let indexed = Set(type.indexedProperties())
+        for (index, entry) in first.enumerated() where !ignored.contains(entry.name) {
             let location = "\(className).\(entry.name)"
             let wrapper = entry.property
             let info = wrapper.typeInfo
@@ -71,7 +73,7 @@ enum ModelReflection {
             }
             var property = Property(name: entry.name, type: info.type, objectType: info.objectClass?.className(),
                                     optional: info.isOptional, collection: info.collection,
-                                    indexed: wrapper.options.isIndexed, linkOriginProperty: wrapper.options.originProperty)
+                                    indexed: wrapper.options.isIndexed || indexed.contains(entry.name), linkOriginProperty: wrapper.options.originProperty)
             let initial = wrapper.initialStoredValue()
             if let initial, index < second.count, second[index].property.initialStoredValue() == initial {
                 property.defaultValue = initial
@@ -90,6 +92,14 @@ enum ModelReflection {
                 }
             }
             properties.append(property)
+        }
+        // Realm's `primaryKey()` override names the key of a model that declares none with `@Persisted`.
+        if primaryKey == nil, let named = type.primaryKey() {
+            if properties.contains(where: { $0.name == named }) {
+                primaryKey = named
+            } else {
+                errors.append("\(className): primaryKey() names '\(named)', which is not a @Persisted property")
+            }
         }
         return (ObjectSchema(name: className, properties: properties, primaryKey: primaryKey, embedded: isEmbedded), errors)
     }

@@ -110,7 +110,7 @@ public enum ValueConversion {
         case (.bool(let b), .int): return .int(b ? 1 : 0)
         case (.bool(let b), .string): return .string(b ? "true" : "false")
         case (.date(let t), .string): return .string(t.iso8601)
-        case (.objectId(let o), .string): return .string(o.hexString)
+        case (.objectId(let o), .string): return .string(o.stringValue)
         case (.uuid(let u), .string): return .string(u.uuidString.lowercased())
         case (.data(let d), .string):
             guard let s = String(data: d, encoding: .utf8) else { throw failure("data of \(d.count) bytes is not valid UTF-8 text") }
@@ -147,7 +147,7 @@ public enum ValueConversion {
         case .date:
             do { return .date(try Timestamp(iso8601: s)) } catch { throw failure("\(shown) is not an ISO 8601 date") }
         case .objectId:
-            do { return .objectId(try ObjectId(hex: s)) } catch { throw failure("\(shown) is not an ObjectId (24 hex digits)") }
+            do { return .objectId(try ObjectId(string: s)) } catch { throw failure("\(shown) is not an ObjectId (24 hex digits)") }
         case .uuid:
             guard let u = UUID(uuidString: s) else { throw failure("\(shown) is not a UUID") }
             return .uuid(u)

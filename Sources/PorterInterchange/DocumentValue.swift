@@ -65,7 +65,7 @@ public enum DocumentValue: Sendable, Equatable {
         case .int64(let i): return "\(kindDescription) \(i)"
         case .double(let d): return "\(kindDescription) \(d)"
         case .string(let s): return "\(kindDescription) '\(abbreviated(s))'"
-        case .objectId(let o): return "\(kindDescription) \(o.hexString)"
+        case .objectId(let o): return "\(kindDescription) \(o.stringValue)"
         case .dateTime(let t): return "\(kindDescription) \(t.iso8601)"
         case .decimal128(let d): return "\(kindDescription) \(d)"
         default: return kindDescription

@@ -89,7 +89,7 @@ public enum ExtendedJSON {
     private static func typed(_ key: String, _ value: DocumentValue, _ doc: Document) throws(Failure) -> DocumentValue {
         switch key {
         case "$oid":
-            guard case .string(let hex) = value, let oid = try? ObjectId(hex: hex) else {
+            guard case .string(let hex) = value, let oid = try? ObjectId(string: hex) else {
                 throw fail("invalid Extended JSON $oid: expected a string of 24 hexadecimal digits, got \(value.shortDescription)")
             }
             return .objectId(oid)

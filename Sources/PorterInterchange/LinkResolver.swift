@@ -174,7 +174,7 @@ func describeKey(_ value: Value) -> String {
     switch value {
     case .string(let s): return "'\(abbreviated(s))'"
     case .int(let i): return String(i)
-    case .objectId(let o): return "ObjectId('\(o.hexString)')"
+    case .objectId(let o): return "ObjectId('\(o.stringValue)')"
     case .uuid(let u): return "UUID('\(UUIDCodec.string(u))')"
     case .null: return "null"
     default: return value.kindName

@@ -102,7 +102,7 @@ enum ScalarReader {
             switch value {
             case .objectId(let o): return .objectId(o)
             case .string(let s):
-                do { return .objectId(try ObjectId(hex: s)) } catch let error as PorterError {
+                do { return .objectId(try ObjectId(string: s)) } catch let error as PorterError {
                     throw FieldErrorMessage(error.message)
                 } catch { break }
             default: break

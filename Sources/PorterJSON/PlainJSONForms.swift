@@ -26,7 +26,7 @@ enum PlainJSONForms {
         case .data(let d): return .string(d.base64EncodedString())
         case .date(let t): return .string(t.iso8601)
         case .decimal128(let d): return .string(d.description)
-        case .objectId(let o): return .string(o.hexString)
+        case .objectId(let o): return .string(o.stringValue)
         case .uuid(let u): return .string(UUIDCodec.string(u))
         case .link, .list, .set, .map, .object: return .null
         }
@@ -50,7 +50,7 @@ enum PlainJSONForms {
         case .float(let f) where !f.isFinite: return ("$numberDouble", .string(special(Double(f))))
         case .date(let t): return ("$date", .string(t.iso8601))
         case .decimal128(let d): return ("$numberDecimal", .string(d.description))
-        case .objectId(let o): return ("$oid", .string(o.hexString))
+        case .objectId(let o): return ("$oid", .string(o.stringValue))
         case .uuid(let u): return ("$uuid", .string(UUIDCodec.string(u)))
         default: return nil
         }

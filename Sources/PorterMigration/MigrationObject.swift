@@ -40,7 +40,9 @@ public final class MigrationObject {
     }
 
     /// The value of a property (nil for null), or, for a new object, sets it. Errors fail the
-    /// migration when the block returns.
+    /// migration when the block returns. Where the type is not given, the `Any?` subscript
+    /// (Realm's) is used instead.
+    @_disfavoredOverload
     public subscript(_ property: String) -> Value? {
         get {
             do {
@@ -93,6 +95,9 @@ public final class MigrationObject {
         guard try migration.db.exists(link.className, link.key) else { return nil }
         return MigrationObject(migration: migration, className: link.className, key: link.key)
     }
+
+    /// Records an error that fails the migration when the block returns.
+    func recordError(_ error: Error) { migration.record(error) }
 
     private func invalidName(_ property: String) -> PorterError {
         PorterError(.notFound, "Invalid property name '\(property)' for class '\(className)'.")

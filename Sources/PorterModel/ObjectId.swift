@@ -36,7 +36,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Parses 24 hexadecimal digits (either case).
     /// - Throws: ``PorterError/Code/parseError`` quoting the input when it is not 24 hex digits.
-    public init(hex: String) throws {
+    public init(string hex: String) throws {
         let utf8 = hex.utf8
         guard utf8.count == 24 else {
             throw PorterError(.parseError, "invalid ObjectId '\(hex)': expected 24 hexadecimal digits, got \(utf8.count) characters")
@@ -98,8 +98,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The creation time stored in the first four bytes.
     public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(UInt32(truncatingIfNeeded: head >> 32))) }
 
-    /// 24 lowercase hexadecimal digits.
-    public var hexString: String {
+    /// 24 lowercase hexadecimal digits (Realm's name).
+    public var stringValue: String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(24)
@@ -110,8 +110,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Same as ``hexString``.
-    public var description: String { hexString }
+    /// Same as ``stringValue``.
+    public var description: String { stringValue }
 
     /// Orders by bytes (timestamp first).
     public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
@@ -132,7 +132,7 @@ func hexNibble(_ c: UInt8) -> UInt8? {
 
 /// Per-process state for ObjectId generation: random bytes fixed at start, and a counter that
 /// starts at a random value, as the ObjectId spec requires.
-private final class ObjectIdGenerator: Sendable {
+final class ObjectIdGenerator: Sendable {
     static let shared = ObjectIdGenerator()
     let processRandom: [UInt8]
     private let counter: Mutex<UInt32>

@@ -61,7 +61,7 @@ enum DefaultValueJSON {
         case .date: return json.stringValue.flatMap { try? Timestamp(iso8601: $0) }.map(Value.date)
         case .decimal128:
             return (json.stringValue ?? json.numberText).flatMap { try? Decimal128(string: $0) }.map(Value.decimal128)
-        case .objectId: return json.stringValue.flatMap { try? ObjectId(hex: $0) }.map(Value.objectId)
+        case .objectId: return json.stringValue.flatMap { try? ObjectId(string: $0) }.map(Value.objectId)
         case .uuid: return json.stringValue.flatMap { UUID(uuidString: $0) }.map(Value.uuid)
         case .mixed: return naturalValue(json)
         case .object, .linkingObjects: return nil
@@ -91,7 +91,7 @@ enum DefaultValueJSON {
         case .data(let d): return .string(d.base64EncodedString())
         case .date(let t): return .string(t.iso8601)
         case .decimal128(let d): return .string(d.description)
-        case .objectId(let o): return .string(o.hexString)
+        case .objectId(let o): return .string(o.stringValue)
         case .uuid(let u): return .string(u.uuidString.lowercased())
         default: return naturalJSON(value)
         }
@@ -124,7 +124,7 @@ enum DefaultValueJSON {
         case "$numberFloat": return text.flatMap { nonFinite($0).map { Float($0) } ?? Float($0) }.map(Value.float)
         case "$numberDouble": return text.flatMap { nonFinite($0) ?? Double($0) }.map(Value.double)
         case "$numberDecimal": return text.flatMap { try? Decimal128(string: $0) }.map(Value.decimal128)
-        case "$oid": return text.flatMap { try? ObjectId(hex: $0) }.map(Value.objectId)
+        case "$oid": return text.flatMap { try? ObjectId(string: $0) }.map(Value.objectId)
         case "$date": return text.flatMap { try? Timestamp(iso8601: $0) }.map(Value.date)
         case "$uuid": return text.flatMap { UUID(uuidString: $0) }.map(Value.uuid)
         case "$binary": return text.flatMap { Data(base64Encoded: $0) }.map(Value.data)
@@ -155,7 +155,7 @@ enum DefaultValueJSON {
         case .data(let d): return tag("$binary", .string(d.base64EncodedString()))
         case .date(let t): return tag("$date", .string(t.iso8601))
         case .decimal128(let d): return tag("$numberDecimal", .string(d.description))
-        case .objectId(let o): return tag("$oid", .string(o.hexString))
+        case .objectId(let o): return tag("$oid", .string(o.stringValue))
         case .uuid(let u): return tag("$uuid", .string(u.uuidString.lowercased()))
         case .link(let l): return tag("$link", .object(["class": .string(l.className), "key": .number(l.key.rawValue)]))
         case .list(let items): return .array(items.map(naturalJSON))

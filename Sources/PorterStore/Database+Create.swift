@@ -125,7 +125,7 @@ extension Database {
         switch value {
         case .string(let s): return "'\(s.count > 80 ? String(s.prefix(80)) + "…" : s)'"
         case .int(let i): return String(i)
-        case .objectId(let o): return "ObjectId('\(o.hexString)')"
+        case .objectId(let o): return "ObjectId('\(o.stringValue)')"
         case .uuid(let u): return "UUID('\(u.uuidString.lowercased())')"
         case .null: return "null"
         case .bool(let b): return String(b)

@@ -57,8 +57,8 @@ import Testing
 
     @Test func stringAndObjectId() throws {
         let hex = "5f1b2c3d4e5f60718293a4b5"
-        #expect(try convert(.string(hex), .objectId) == .objectId(try ObjectId(hex: hex)))
-        #expect(try convert(.objectId(try ObjectId(hex: hex)), .string) == .string(hex))
+        #expect(try convert(.string(hex), .objectId) == .objectId(try ObjectId(string: hex)))
+        #expect(try convert(.objectId(try ObjectId(string: hex)), .string) == .string(hex))
         #expect(fails(.string("5f1b"), .objectId) == "'5f1b' is not an ObjectId (24 hex digits)")
     }
 

@@ -27,13 +27,13 @@ import Testing
     func populated() throws -> Database {
         let db = try memoryDatabase(try schema(Self.schemaJSON))
         try db.write {
-            let owner = try db.create("Owner", ["_id": .objectId(try ObjectId(hex: Self.ownerId)), "name": .string("O")])
+            let owner = try db.create("Owner", ["_id": .objectId(try ObjectId(string: Self.ownerId)), "name": .string("O")])
             let tag1 = try db.create("Tag", ["label": .string("x")])
             let tag2 = try db.create("Tag", ["label": .string("y")])
             try db.create("Pet", [
                 "_id": .int(7), "b": .bool(true), "f": .float(0.1), "d": .null, "s": .string("héllo"),
                 "data": .data(Data([0, 1, 255])), "when": .date(Timestamp(microseconds: 1_234_567_890_123_456)),
-                "dec": .decimal128(try Decimal128(string: "1.50")), "oid": .objectId(try ObjectId(hex: Self.ownerId)),
+                "dec": .decimal128(try Decimal128(string: "1.50")), "oid": .objectId(try ObjectId(string: Self.ownerId)),
                 "u": .uuid(Self.uuid), "owner": .link(ObjectLink("Owner", owner)),
                 "tags": .list([.link(ObjectLink("Tag", tag2)), .link(ObjectLink("Tag", tag1))]),
                 "spot": .object(["x": .int(5), "inner": .object(["flag": .bool(true)])]),

@@ -164,7 +164,7 @@ import Testing
         """#
         #expect(importLines(db, text, className: "Typed").isEmpty)
         let object = try #require(try db.object("Typed", ObjectKey(1)))
-        let oid = Value.objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f"))
+        let oid = Value.objectId(try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e1f"))
         #expect(object["oid"] == .list([oid, oid]))
         let uuid = Value.uuid(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!)
         #expect(object["u"] == .list([uuid, uuid, uuid]))

@@ -12,7 +12,7 @@ import Testing
          "decimal": "decimal128", "uuid": "uuid", "mixed": "mixed", "object": "link target?", "array": "array target[]"}}
         """#
     let targets = [#"{"name": "link target", "properties": {"value": "int"}}"#, #"{"name": "array target", "properties": {"value": "int"}}"#]
-    let oid = try! ObjectId(hex: "5f1b2c3d4e5f60718293a4b5")
+    let oid = try! ObjectId(string: "5f1b2c3d4e5f60718293a4b5")
     let uuid = UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962")!
 
     private func makeAllTypes(_ dir: MigTempDir) throws -> String {
@@ -64,7 +64,7 @@ import Testing
         let new = try schema(2, allTypes, targets[0], targets[1])
         let unknown = expectError(.notFound) {
             try migrate(path, to: new) { migration, _ in
-                try migration.enumerateObjects(ofType: "all types") { _, new in new?["nope"] = .int(1) }
+                migration.enumerateObjects(ofType: "all types") { _, new in new?["nope"] = .int(1) }
             }
         }
         #expect(unknown?.message == "Invalid property name 'nope' for class 'all types'.")
@@ -82,13 +82,13 @@ import Testing
         let path = try makeAllTypes(dir)
         let new = try schema(2, allTypes, targets[0], targets[1])
         try migrate(path, to: new) { migration, _ in
-            try migration.enumerateObjects(ofType: "all types") { _, new in
+            migration.enumerateObjects(ofType: "all types") { _, new in
                 guard let new else { return }
                 #expect(new["int"] == .int(5))
                 new["bool"] = .bool(false); new["int"] = .int(6); new["float"] = .float(1); new["double"] = .double(2)
                 new["string"] = .string("bye"); new["data"] = .data(Data()); new["date"] = .date(Timestamp(microseconds: 5))
                 new["mixed"] = .int(7)
-                let target = try migration.create("link target", value: ["value": .int(11)])
+                let target = migration.create("link target", value: ["value": .int(11)])
                 new["object"] = .link(ObjectLink("link target", target.key))
                 new["array"] = .list([])
             }
@@ -104,7 +104,7 @@ import Testing
         let dir = try MigTempDir()
         let path = try makeAllTypes(dir)
         try migrate(path, to: try schema(2, allTypes, targets[0], targets[1])) { migration, _ in
-            try migration.create("all types", value: ["pk": .int(2), "object": .object(["value": .int(1)]),
+            migration.create("all types", value: ["pk": .int(2), "object": .object(["value": .int(1)]),
                                                       "array": .list([.object(["value": .int(2)]), .object(["value": .int(3)])])])
         }
         let db = try reopen(path)
@@ -121,10 +121,10 @@ import Testing
         }
         // Every key += 1 (temporarily duplicated), then a new object with pk 0.
         try migrate(path, to: try schema(2, keyed)) { migration, _ in
-            try migration.enumerateObjects(ofType: "Object") { _, new in
+            migration.enumerateObjects(ofType: "Object") { _, new in
                 if case .int(let pk)? = new?["pk"] { new?["pk"] = .int(pk + 1) }
             }
-            try migration.create("Object", value: ["pk": .int(0), "v": .int(-1)])
+            migration.create("Object", value: ["pk": .int(0), "v": .int(-1)])
         }
         let db = try reopen(path)
         #expect(try db.count("Object") == 11)
@@ -134,14 +134,14 @@ import Testing
         let path2 = try makeDatabase(dir.path("db2.porter"), try schema(1, keyed))
         try migrate(path2, to: try schema(2, keyed)) { migration, _ in
             for i in 0..<10 {
-                let object = try migration.create("Object", value: ["pk": .int(0)])
+                let object = migration.create("Object", value: ["pk": .int(0)])
                 object["pk"] = .int(Int64(i))
             }
         }
         #expect(try reopen(path2).count("Object") == 10)
         // A duplicate created and left behind fails and rolls back.
         let error = expectError(.migrationFailed) {
-            try migrate(path2, to: try schema(3, keyed)) { migration, _ in try migration.create("Object", value: ["pk": .int(1)]) }
+            try migrate(path2, to: try schema(3, keyed)) { migration, _ in migration.create("Object", value: ["pk": .int(1)]) }
         }
         #expect(error?.message == "Primary key property 'Object.pk' has duplicate values after migration.")
         #expect(try reopen(path2).count("Object") == 10)
@@ -152,8 +152,8 @@ import Testing
         let keyed = #"{"name": "o", "primaryKey": "_id", "properties": {"_id": "objectId", "n": "int"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, keyed))
         try migrate(path, to: try schema(2, keyed)) { migration, _ in
-            try migration.create("o", value: ["n": .int(1)])
-            try migration.create("o", value: ["n": .int(2)])
+            migration.create("o", value: ["n": .int(1)])
+            migration.create("o", value: ["n": .int(2)])
         }
         #expect(try reopen(path).count("o") == 2)
     }

@@ -106,8 +106,8 @@ import Testing
         let before = try dataChecksum(path)
         let error = expectError(.migrationFailed) {
             try migrate(path, to: try schema(2, keyed)) { migration, _ in
-                try migration.create("Object", value: ["value": .int(1)])
-                let second = try migration.create("Object", value: ["value": .int(2)])
+                migration.create("Object", value: ["value": .int(1)])
+                let second = migration.create("Object", value: ["value": .int(2)])
                 second["value"] = .int(1)
             }
         }
@@ -127,8 +127,8 @@ import Testing
         // realm-swift testAddingPrimaryKeyShouldRejectDuplicateValues: the block deletes one of them.
         try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)) { migration, _ in
             var seen = false
-            try migration.enumerateObjects(ofType: "Object") { _, new in
-                if seen, let new { try migration.delete(new) }
+            migration.enumerateObjects(ofType: "Object") { _, new in
+                if seen, let new { migration.delete(new) }
                 seen = true
             }
         }
@@ -141,7 +141,7 @@ import Testing
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, object))
         #expect(throws: Five.self) {
             try migrate(path, to: try schema(2, object)) { migration, _ in
-                try migration.create("Object", value: ["value": .int(5)])
+                migration.create("Object", value: ["value": .int(5)])
                 throw Five()
             }
         }

@@ -25,7 +25,7 @@ enum MigrationFixtures {
     /// Writes the v1 database with the sample data.
     static func writeDatabase(_ path: String) throws {
         let db = try Database.create(at: path, schema: try v1())
-        func id(_ n: Int) throws -> Value { .objectId(try ObjectId(hex: String(format: "65a000000000000000000%03d", n))) }
+        func id(_ n: Int) throws -> Value { .objectId(try ObjectId(string: String(format: "65a000000000000000000%03d", n))) }
         try db.write {
             var dogs: [String: ObjectKey] = [:]
             for (n, (name, age, vaccinated)) in [("Rex", 3, true), ("Bella", 5, false), ("Max", 2, true), ("Luna", 7, true)].enumerated() {

@@ -34,7 +34,7 @@ import Testing
                   "Primary Key for class 'Object' has changed from 'pk' to 'value'.")
         try check([#"{"name": "Object", "primaryKey": "pk", "properties": {"pk": "int", "value": {"type": "date", "indexed": true}, "optional": "int?"}}"#, linkOrigin],
                   "Property 'Object.value' has been changed from 'int' to 'date'.") { migration, _ in
-            try migration.enumerateObjects(ofType: "Object") { old, new in
+            migration.enumerateObjects(ofType: "Object") { old, new in
                 new?["value"] = .date(Timestamp(microseconds: (old?["value"].flatMap { if case .int(let i) = $0 { return i } else { return nil } } ?? 0) * 1_000_000))
             }
         }

@@ -54,7 +54,7 @@ import Testing
         #expect(ignored?.message == "Class 'Cat' has been removed from the schema but still holds 2 objects. Porter never deletes a class's data silently.")
         #expect(try reopen(path).count("Cat") == 2)
         // deleteData in the block, or in a plan, does.
-        try migrate(path, to: noCats) { migration, _ in try migration.deleteData(forType: "Cat") }
+        try migrate(path, to: noCats) { migration, _ in migration.deleteData(forType: "Cat") }
         #expect(try reopen(path).schema["Cat"] == nil)
         // An empty removed class loses nothing and simply goes.
         let dir2 = try MigTempDir()

@@ -14,7 +14,7 @@ import Testing
             try db.create("Object", ["value": .int(10)])
         }
         try migrate(path, to: try Schema(jsonString: #"{"schemaVersion": 2, "classes": [\#(([new] + others).joined(separator: ","))]}"#)) { migration, _ in
-            for (type, from, to) in renames { try migration.renameProperty(onType: type, from: from, to: to) }
+            for (type, from, to) in renames { migration.renameProperty(onType: type, from: from, to: to) }
         }
         return (path, dir)
     }
@@ -79,8 +79,8 @@ import Testing
             try db.create("Object", ["value": .int(10)])
         }
         try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "new", "properties": {"new": "int"}}"#)) { migration, _ in
-            try migration.renameProperty(onType: "Object", from: "value", to: "new")
-            try migration.create("Object", value: ["new": .int(11)])
+            migration.renameProperty(onType: "Object", from: "value", to: "new")
+            migration.create("Object", value: ["new": .int(11)])
         }
         #expect(try column(path, "Object", "new") == [.int(10), .int(11)])
     }

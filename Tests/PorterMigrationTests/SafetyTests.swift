@@ -35,7 +35,7 @@ import Testing
         // The block breaks the primary key after all the conversion work is done.
         let error = expectError(.migrationFailed) {
             try migrate(path, to: v2) { migration, _ in
-                try migration.enumerateObjects(ofType: "Dog") { _, new in new?["name"] = .string("same") }
+                migration.enumerateObjects(ofType: "Dog") { _, new in new?["name"] = .string("same") }
             }
         }
         #expect(error?.message == "Primary key property 'Dog.name' has duplicate values after migration.")

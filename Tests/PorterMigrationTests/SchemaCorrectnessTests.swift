@@ -61,7 +61,7 @@ import Testing
         }
         let new = try schema(2, #"{"name": "Employee", "primaryKey": "EmployeeId", "properties": {"UId": "string", "EmployeeId": "string", "Name": "string"}}"#)
         try migrate(path, to: new) { migration, _ in
-            try migration.enumerateObjects(ofType: "Employee") { old, new in new?["EmployeeId"] = old?["EmployeeId"] }
+            migration.enumerateObjects(ofType: "Employee") { old, new in new?["EmployeeId"] = old?["EmployeeId"] }
         }
         let db = try reopen(path)
         #expect(try db.key("Employee", primaryKey: .string("e2")) != nil)

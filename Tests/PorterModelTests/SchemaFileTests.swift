@@ -55,7 +55,7 @@ private func dogFile(_ properties: String, extra: String = "") -> String {
         #expect(defaults["floatDefault"] == .float(1.5))
         #expect(defaults["doubleDefault"] == .double(2.25e10))
         #expect(defaults["decimalDefault"] == .decimal128(try Decimal128(string: "123.4500")))
-        #expect(defaults["objectIdDefault"] == .objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")))
+        #expect(defaults["objectIdDefault"] == .objectId(try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e1f")))
         #expect(defaults["uuidDefault"] == .uuid(try #require(UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962"))))
         #expect(defaults["stringDefault"] == .string("hello \"world\""))
         #expect(defaults["dataDefault"] == .data(Data([0, 1, 2, 255])))
@@ -226,7 +226,7 @@ private func dogFile(_ properties: String, extra: String = "") -> String {
         let dog = try #require(schema["Dog"])
         #expect(dog.properties.map(\.defaultValue) == [
             .int(1000), .float(-.infinity), .double(7), .decimal128(try Decimal128(string: "2.50")),
-            .objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")), .list([.int(1), .double(2), .null, .string("s")]),
+            .objectId(try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e1f")), .list([.int(1), .double(2), .null, .string("s")]),
             .uuid(try #require(UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962"))),
         ])
         #expect(schema.validationErrors() == [])

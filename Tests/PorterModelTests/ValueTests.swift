@@ -8,19 +8,19 @@ import Testing
 struct ObjectIdTests {
     @Test("Hex parse and format round trip")
     func hexRoundTrip() throws {
-        let id = try ObjectId(hex: "507f1f77bcf86cd799439011")
-        #expect(id.hexString == "507f1f77bcf86cd799439011")
+        let id = try ObjectId(string: "507f1f77bcf86cd799439011")
+        #expect(id.stringValue == "507f1f77bcf86cd799439011")
         #expect(id.description == "507f1f77bcf86cd799439011")
         #expect(id.bytes == [0x50, 0x7F, 0x1F, 0x77, 0xBC, 0xF8, 0x6C, 0xD7, 0x99, 0x43, 0x90, 0x11])
         #expect(ObjectId(bytes: id.bytes) == id)
 
         // Uppercase input is accepted; output is always lowercase.
-        let upper = try ObjectId(hex: "507F1F77BCF86CD799439011")
+        let upper = try ObjectId(string: "507F1F77BCF86CD799439011")
         #expect(upper == id)
-        #expect(upper.hexString == "507f1f77bcf86cd799439011")
+        #expect(upper.stringValue == "507f1f77bcf86cd799439011")
 
         for hex in ["000000000000000000000000", "ffffffffffffffffffffffff", "0123456789abcdef01234567"] {
-            #expect(try ObjectId(hex: hex).hexString == hex)
+            #expect(try ObjectId(string: hex).stringValue == hex)
         }
     }
 
@@ -36,17 +36,17 @@ struct ObjectIdTests {
         "507f1f77bcf86cd79943901g", " 07f1f77bcf86cd799439011", "0x7f1f77bcf86cd799439011", "507f1f77bcf86cd79943901é",
     ])
     func badHex(_ hex: String) {
-        let error = #expect(throws: PorterError.self) { try ObjectId(hex: hex) }
+        let error = #expect(throws: PorterError.self) { try ObjectId(string: hex) }
         #expect(error?.code == .parseError)
         #expect(error?.message.hasPrefix("invalid ObjectId '\(hex)': ") == true, "\(error?.message ?? "")")
     }
 
     @Test("Ordering follows the bytes, timestamp first")
     func ordering() throws {
-        let a = try ObjectId(hex: "000000010000000000000000")
-        let b = try ObjectId(hex: "0000000100000000000000ff")
-        let c = try ObjectId(hex: "00000002000000000000000a")
-        let d = try ObjectId(hex: "ff0000000000000000000000")
+        let a = try ObjectId(string: "000000010000000000000000")
+        let b = try ObjectId(string: "0000000100000000000000ff")
+        let c = try ObjectId(string: "00000002000000000000000a")
+        let d = try ObjectId(string: "ff0000000000000000000000")
         #expect(a < b && b < c && c < d)
         #expect([d, b, c, a].sorted() == [a, b, c, d])
     }
@@ -72,8 +72,8 @@ struct ObjectIdTests {
         #expect(id.timestamp == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(Array(id.bytes[0..<4]) == [0x65, 0x53, 0xF1, 0x00])
 
-        #expect(try ObjectId(hex: "507f1f77bcf86cd799439011").timestamp == Date(timeIntervalSince1970: 0x507F_1F77))
-        #expect(try ObjectId(hex: "ffffffff0000000000000000").timestamp == Date(timeIntervalSince1970: 4_294_967_295))
+        #expect(try ObjectId(string: "507f1f77bcf86cd799439011").timestamp == Date(timeIntervalSince1970: 0x507F_1F77))
+        #expect(try ObjectId(string: "ffffffff0000000000000000").timestamp == Date(timeIntervalSince1970: 4_294_967_295))
 
         let before = Date().timeIntervalSince1970.rounded(.down)
         let now = ObjectId.generate().timestamp.timeIntervalSince1970

@@ -53,7 +53,7 @@ struct ConstraintTests {
             ObjectSchema(name: "ByOptional", properties: [prop("id", "int?")], primaryKey: "id"),
         ])
         let other = try Database.inMemory(identifier: uniqueMemoryID(), schema: schema)
-        let oid = try ObjectId(hex: "507f1f77bcf86cd799439011")
+        let oid = try ObjectId(string: "507f1f77bcf86cd799439011")
         let uuid = try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962"))
         try other.write {
             try other.create("ById", ["_id": .objectId(oid)])

@@ -94,7 +94,7 @@ struct QueryTests {
             #expect(try db.key("Item", primaryKey: .objectId(id)) == key)
             #expect(try db.primaryKeyValue("Item", key) == .objectId(id))
         }
-        #expect(try db.key("Item", primaryKey: .objectId(try ObjectId(hex: "000000000000000000000000"))) == nil)
+        #expect(try db.key("Item", primaryKey: .objectId(try ObjectId(string: "000000000000000000000000"))) == nil)
         #expect(try db.count("Item") == 5)
         #expect(try db.count("Shelf") == 0)
         try db.write { try db.delete("Item", keys[2]) }

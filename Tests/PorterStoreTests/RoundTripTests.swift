@@ -45,8 +45,8 @@ struct RoundTripTests {
                            .decimal128(try Decimal128(string: "1E-6176")), .decimal128(try Decimal128(string: "NaN")),
                            .decimal128(try Decimal128(string: "Infinity")), .decimal128(try Decimal128(string: "-Infinity")),
                            .decimal128(try Decimal128(string: "-12.50"))]),
-            (.objectId, [.objectId(try ObjectId(hex: "000000000000000000000000")), .objectId(try ObjectId(hex: "ffffffffffffffffffffffff")),
-                         .objectId(try ObjectId(hex: "507f1f77bcf86cd799439011"))]),
+            (.objectId, [.objectId(try ObjectId(string: "000000000000000000000000")), .objectId(try ObjectId(string: "ffffffffffffffffffffffff")),
+                         .objectId(try ObjectId(string: "507f1f77bcf86cd799439011"))]),
             (.uuid, [.uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))),
                      .uuid(try #require(UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"))),
                      .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962")))]),
@@ -84,7 +84,7 @@ struct RoundTripTests {
                 let mixedValues: [Value] = [.null, .bool(true), .int(.min), .float(.nan), .float(-0.0), .double(.nan), .double(-0.0),
                                             .double(.infinity), .double(1.0), .string(""), .string("text"), .data(Data()), .data(Data([1, 2])),
                                             .date(try Timestamp(iso8601: "0001-01-01T00:00:00.000001Z")),
-                                            .decimal128(try Decimal128(string: "1.5")), .objectId(try ObjectId(hex: "507f1f77bcf86cd799439011")),
+                                            .decimal128(try Decimal128(string: "1.5")), .objectId(try ObjectId(string: "507f1f77bcf86cd799439011")),
                                             .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962"))), .link(targets[1])]
                 for i in 0..<objectCount {
                     var values: [String: Value] = [:]

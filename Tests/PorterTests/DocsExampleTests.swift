@@ -15,14 +15,14 @@ import Testing
             dog.name = "Rex"
             id = dog._id
             #expect(dog.breed == nil)
-            try realm.write { try realm.add(dog) }
+            try realm.write { realm.add(dog) }
             let twin = Dog()
             twin._id = id
             twin.name = "Twin"
-            let error = expectPorterError(.duplicatePrimaryKey) { try realm.write { try realm.add(twin) } }
+            let error = expectPorterError(.duplicatePrimaryKey) { try realm.write { realm.add(twin) } }
             #expect(error?.location == "Dog._id")
             #expect(twin.realm == nil)
-            try realm.write { try realm.add(twin, update: .modified) }
+            try realm.write { realm.add(twin, update: .modified) }
             #expect(realm.objects(Dog.self).count == 1)
         }
         let realm = try fileRealm(url)
@@ -45,7 +45,7 @@ import Testing
                 dog.name = name
                 person.dogs.append(dog)
             }
-            try realm.write { try realm.add(person) }
+            try realm.write { realm.add(person) }
             try realm.write {
                 person.dogs.move(from: 2, to: 0)
                 person.dogs.remove(at: 2)
@@ -69,14 +69,14 @@ import Testing
             let toy = DogToy()
             toy.name = "Ball"
             dog.favoriteToy = toy
-            try realm.write { try realm.add(dog) }
+            try realm.write { realm.add(dog) }
             #expect(toy.realm != nil)
         }
         let realm = try Realm(configuration: .init(fileURL: url, objectTypes: types))
         let dog = try #require(realm.objects(ToyDog.self).first)
         #expect(dog.favoriteToy?.name == "Ball" && dog.favoriteToy?.squeaky == true)
         try realm.write {
-            if let toy = dog.favoriteToy { try realm.delete(toy) }
+            if let toy = dog.favoriteToy { realm.delete(toy) }
         }
         #expect(dog.favoriteToy == nil, "deleting the target clears the link")
     }
@@ -90,13 +90,13 @@ import Testing
         grace._id = "grace"
         grace.name = "Grace"
         try realm.write {
-            try realm.add([ada, grace])
+            realm.add([ada, grace])
             for id in 1...3 {
                 let task = TaskItem()
                 task._id = id
                 task.title = "Task \(id)"
                 task.assignee = ada
-                try realm.add(task)
+                realm.add(task)
             }
         }
         let tasks = ada.tasks
@@ -120,7 +120,7 @@ import Testing
             address.street = "123 Fake St"
             address.city = "Springfield"
             contact.address = address
-            try realm.write { try realm.add(contact) }
+            try realm.write { realm.add(contact) }
             #expect(address.realm != nil)
         }
         let realm = try Realm(configuration: .init(fileURL: url, objectTypes: types))
@@ -135,7 +135,7 @@ import Testing
             contact.address = replacement
         }
         #expect(try realm.database.count("Address") == 1, "the replaced address is deleted")
-        try realm.write { try realm.delete(contact) }
+        try realm.write { realm.delete(contact) }
         #expect(try realm.database.count("Address") == 0, "deleting the contact deletes its address")
     }
 
@@ -150,7 +150,7 @@ import Testing
         let branch = Address()
         branch.street = "Branch"
         shop.branches["north"] = branch
-        try realm.write { try realm.add(shop) }
+        try realm.write { realm.add(shop) }
         #expect(try realm.database.count("Address") == 4)
         try realm.write { shop.addresses.remove(at: 1) }
         #expect(shop.addresses.map(\.street) == ["A", "C"])
@@ -169,7 +169,7 @@ import Testing
         let dog = Dog()
         #expect(dog.status == .active)
         dog.status = .retired
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         #expect(try realm.database.value("Dog", ObjectKey(1), "status") == .string("retired"))
         #expect(realm.objects(Dog.self).where { $0.status == .retired }.count == 1)
         #expect(realm.objects(Dog.self).where { $0.status == .active }.isEmpty)
@@ -179,7 +179,7 @@ import Testing
         let realm = try memoryRealm()
         let dog = Dog()
         dog.isSelected = true
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         #expect(realm.schema["Dog"]?.property(named: "isSelected") == nil)
         #expect(dog.isSelected, "an ignored property stays on the instance")
         #expect(realm.objects(Dog.self)[0].isSelected == false, "another instance has its own value")
@@ -193,7 +193,7 @@ import Testing
             for name in ["Rex", "Bella", "Rex"] {
                 let dog = Dog()
                 dog.name = name
-                try realm.add(dog)
+                realm.add(dog)
             }
         }
         #expect(realm.objects(Dog.self).where { $0.name == "Rex" }.count == 2)

@@ -57,7 +57,7 @@ struct Celsius: CustomPersistable {
     var degrees: Double
     init(degrees: Double) { self.degrees = degrees }
     init(persistedValue: Double) { degrees = persistedValue }
-    var persistedValue: Double { degrees }
+    var persistableValue: Double { degrees }
 }
 
 /// Version 1 and 2 of one class "Thing": version 2 adds a required property (needs a migration).

@@ -44,8 +44,8 @@ let fixtureV2Types: [ObjectBase.Type] = [FixtureOwner.self, FixtureDog.self, Fix
 /// The migration from version 1: renames `name` and turns `age` into `birthYear`.
 let fixtureV2Migration: Realm.MigrationBlock = { migration, oldVersion in
     guard oldVersion < 2 else { return }
-    try migration.renameProperty(onType: "Owner", from: "name", to: "fullName")
-    try migration.enumerateObjects(ofType: "Owner") { old, new in
+    migration.renameProperty(onType: "Owner", from: "name", to: "fullName")
+    migration.enumerateObjects(ofType: "Owner") { old, new in
         guard case .int(let age)? = old?["age"] else { return }
         new?["birthYear"] = .int(2025 - age)
     }

@@ -46,7 +46,7 @@ import Testing
                 let owner = FixtureOwner()
                 owner._id = id
                 owner.fullName = name
-                try realm.add(owner)
+                realm.add(owner)
             }
         }
     }
@@ -61,7 +61,7 @@ import Testing
         let bob = try #require(realm.object(ofType: FixtureOwner.self, forPrimaryKey: "bob"), sourceLocation: sourceLocation)
         #expect(bob.fullName == "Bob Stone" && bob.birthYear == 1975 && bob.home == nil, sourceLocation: sourceLocation)
         #expect(bob.dogs.map(\.name) == ["Fido"], sourceLocation: sourceLocation)
-        let rex = try #require(realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(hex: "65a1b2c3d4e5f60718293a01")), sourceLocation: sourceLocation)
+        let rex = try #require(realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(string: "65a1b2c3d4e5f60718293a01")), sourceLocation: sourceLocation)
         #expect(rex.owner?._id == "ada", sourceLocation: sourceLocation)
         #expect(rex.toys.map(\.label) == ["Ball", "Rope"], sourceLocation: sourceLocation)
         // Plain JSON carries the copy, so microseconds survive.
@@ -119,7 +119,7 @@ import Testing
 
     @Test func aMigrationErrorNamesTheFixture() throws {
         let realm = try fixtureV2Realm(block: { migration, _ in
-            try migration.enumerateObjects(ofType: "Owner") { _, new in new?["birthYear"] = .string("old") }
+            migration.enumerateObjects(ofType: "Owner") { _, new in new?["birthYear"] = .string("old") }
         })
         let error = expectPorterError(.invalidValue) { try realm.importFixtures(at: Self.v1URL) }
         #expect(error?.location?.hasPrefix("\(Self.v1URL.path) (migrating from schema version 1 to 2)") == true, "\(String(describing: error))")

@@ -128,7 +128,7 @@ final class AllTypes: Object {
     @Persisted var floatDefault: Float = 1.5
     @Persisted var doubleDefault = 2.25e10
     @Persisted var decimalDefault = try! Decimal128(string: "123.4500")
-    @Persisted var objectIdDefault = try! ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")
+    @Persisted var objectIdDefault = try! ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e1f")
     @Persisted var uuidDefault = UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962")!
     @Persisted var stringDefault = "hello \"world\""
     @Persisted var dataDefault = Data([0, 1, 2, 255])

@@ -66,7 +66,7 @@ enum IssueExample {
             address.city = "Oslo"
             dog.address = address
             person.dogs.append(dog)
-            try realm.write { try realm.add(person) }
+            try realm.write { realm.add(person) }
         }
         let realm = try Realm(configuration: config)
         let person = try #require(realm.objects(IssueExample.Person.self).first)

@@ -8,7 +8,7 @@ import Testing
         let realm = try memoryRealm()
         let dog = Dog()
         dog.name = "Rex"
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         let key = try #require(try realm.database.key("Dog", primaryKey: .objectId(dog._id)))
         try realm.write { dog.name = "Max" }
         #expect(try realm.database.value("Dog", key, "name") == .string("Max"))
@@ -23,7 +23,7 @@ import Testing
     @Test func liveListSetAndMap() throws {
         let realm = try memoryRealm()
         let dog = Dog()
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         let ball = DogToy()
         ball.name = "Ball"
         try realm.write {
@@ -63,7 +63,7 @@ import Testing
     @Test func assigningACollectionReplacesIt() throws {
         let realm = try memoryRealm()
         let all = AllTypes()
-        try realm.write { try realm.add(all) }
+        try realm.write { realm.add(all) }
         try realm.write {
             all.intList = [7, 8]
             all.intSet = [1, 1, 2]
@@ -75,7 +75,7 @@ import Testing
     @Test func unmanagedEmbeddedObjectsBecomeManagedWhenAssigned() throws {
         let realm = try memoryRealm()
         let person = Person()
-        try realm.write { try realm.add(person) }
+        try realm.write { realm.add(person) }
         let home = Address()
         home.street = "1 Main"
         let country = Country()
@@ -99,10 +99,10 @@ import Testing
         rex.owner = ada
         ada.dogs.append(rex)
         rex.extra = .object(ada)
-        try realm.write { try realm.add(rex) }
+        try realm.write { realm.add(rex) }
         #expect(realm.objects(Person.self).count == 1 && realm.objects(Dog.self).count == 1)
         #expect(ada.dogs.first == rex && rex.owner == ada)
-        try realm.write { try realm.add(ada) }
+        try realm.write { realm.add(ada) }
         #expect(realm.objects(Person.self).count == 1, "adding a managed object again does nothing")
     }
 
@@ -116,7 +116,7 @@ import Testing
             let rex = Dog()
             rex.owner = ada
             ada.dogs.append(rex)
-            try realm.write { try realm.add(rex) }
+            try realm.write { realm.add(rex) }
             // Managed objects read their links from the database, as Realm's do.
             #expect(ada.dogs.first == rex && rex.owner == ada)
             (weakRealm, weakPerson, weakDog) = (realm, ada, rex)
@@ -128,15 +128,15 @@ import Testing
         let realm = try memoryRealm()
         let original = Person()
         original.name = "Ada"
-        try realm.write { try realm.add(original) }
+        try realm.write { realm.add(original) }
         let edited = Person()
         edited._id = original._id
         edited.name = "Ada Lovelace"
         edited.age = 36
-        try realm.write { try realm.add(edited, update: .modified) }
+        try realm.write { realm.add(edited, update: .modified) }
         #expect(original.name == "Ada Lovelace" && original.age == 36)
         #expect(realm.objects(Person.self).count == 1)
-        let error = expectPorterError(.usage) { try realm.write { try realm.add(DogToy(), update: .all) } }
+        let error = expectPorterError(.usage) { try realm.write { realm.add(DogToy(), update: .all) } }
         #expect(error?.message == "'DogToy' has no primary key, so it cannot be added with update: .all")
     }
 
@@ -144,8 +144,8 @@ import Testing
         let realm = try memoryRealm()
         let dog = Dog()
         dog.name = "Ghost"
-        try realm.beginWrite()
-        try realm.add(dog)
+        realm.beginWrite()
+        realm.add(dog)
         #expect(dog.realm != nil)
         realm.cancelWrite()
         #expect(dog.realm == nil && dog.name == "Ghost")
@@ -174,7 +174,7 @@ import Testing
             home.city = "London"
             ada.address = home
             ada.dogs.append(rex)
-            try realm.write { try realm.add(ada) }
+            try realm.write { realm.add(ada) }
             copy = Person(value: realm.objects(Person.self)[0])
             let managedRex = realm.objects(Dog.self)[0]
             let rexCopy = Dog(value: managedRex)
@@ -202,7 +202,7 @@ import Testing
         let first = try Realm(configuration: .init(inMemoryIdentifier: id, objectTypes: [DogToy.self]))
         let second = try Realm(configuration: .init(inMemoryIdentifier: id, objectTypes: [DogToy.self]))
         let other = try Realm(configuration: .init(inMemoryIdentifier: id + "-other", objectTypes: [DogToy.self]))
-        try first.write { try first.add(DogToy()) }
+        try first.write { first.add(DogToy()) }
         #expect(second.objects(DogToy.self).count == 1)
         #expect(other.objects(DogToy.self).isEmpty)
         #expect(first.configuration.fileURL == nil)
@@ -211,7 +211,7 @@ import Testing
     @Test func outOfRangeValuesAreReportedOnRead() throws {
         let realm = try memoryRealm([MoreTypes.self])
         let more = MoreTypes()
-        try realm.write { try realm.add(more) }
+        try realm.write { realm.add(more) }
         try realm.write {
             try realm.database.update("MoreTypes", ObjectKey(1), ["int8": .int(300), "int16Opt": .int(-40_000),
                                                                   "status": .string("lost"), "homepage": .string("http://[invalid")])
@@ -237,7 +237,7 @@ import Testing
         cat.legs = 3
         let animal = Animal()
         animal.name = "Generic"
-        try realm.write { try realm.add([animal, cat]) }
+        try realm.write { realm.add([animal, cat]) }
         #expect(realm.objects(Animal.self).map(\.name) == ["Generic"])
         #expect(realm.objects(Cat.self).map(\.name) == ["Tom"])
         #expect(realm.objects(Cat.self)[0].legs == 3 && realm.objects(Cat.self)[0].indoor)

@@ -77,13 +77,23 @@ final class EngineRules: Object {
         #expect(error?.details.count == 1)
     }
 
-    @Test func addingOrDeletingOutsideAWriteTransaction() throws {
-        let realm = try memoryRealm()
-        let added = expectPorterError(.notInWriteTransaction) { try realm.add(Dog()) }
-        #expect(added?.headline == "Dog: cannot add an object outside a write transaction; call it inside realm.write { }")
-        try realm.write { try realm.add(Dog()) }
-        let deleted = expectPorterError(.notInWriteTransaction) { try realm.delete(realm.objects(Dog.self)[0]) }
-        #expect(deleted?.headline == "Dog: cannot delete an object outside a write transaction; call it inside realm.write { }")
+    @Test func addingOutsideAWriteTransactionStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit-add", schemaVersion: 3, objectTypes: fixtureTypes))
+            realm.add(Dog())
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Dog: cannot add an object outside a write transaction; call it inside realm.write { }"))
+    }
+
+    @Test func deletingOutsideAWriteTransactionStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit-delete", schemaVersion: 3, objectTypes: fixtureTypes))
+            try realm.write { realm.add(Dog()) }
+            realm.delete(realm.objects(Dog.self)[0])
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Dog: cannot delete an object outside a write transaction; call it inside realm.write { }"))
     }
 
     @Test func settingAManagedPropertyOutsideAWriteTransactionStops() async {
@@ -122,7 +132,7 @@ final class EngineRules: Object {
         let dog = Dog()
         dog.name = "Rex"
         let original = dog._id
-        try realm.write { try realm.add(dog) }
+        try realm.write { realm.add(dog) }
         let error = expectPorterError(.constraintViolation) {
             try realm.write {
                 dog.name = "Renamed"
@@ -140,8 +150,8 @@ final class EngineRules: Object {
     @Test func aFailedChangeIsThrownByCommitWrite() throws {
         let realm = try memoryRealm()
         let dog = Dog()
-        try realm.write { try realm.add(dog) }
-        try realm.beginWrite()
+        try realm.write { realm.add(dog) }
+        realm.beginWrite()
         dog.name = String(repeating: "x", count: Database.maxBinarySize + 1)
         #expect(realm.pendingWriteError?.location == "Dog.name")
         let error = expectPorterError(.constraintViolation) { try realm.commitWrite() }
@@ -161,8 +171,8 @@ final class EngineRules: Object {
             _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 0, objectTypes: [ThingV1.self]))
         }
         #expect(older?.message == "Provided schema version 0 is less than last set version 1.")
-        let fresh = try Realm(configuration: .init(fileURL: url, schemaVersion: 2, objectTypes: [ThingV2.self],
-                                                   deleteRealmIfMigrationNeeded: true))
+        let fresh = try Realm(configuration: .init(fileURL: url, schemaVersion: 2, deleteRealmIfMigrationNeeded: true,
+                                                   objectTypes: [ThingV2.self]))
         #expect(fresh.schema["Thing"]?.property(named: "weight") != nil && fresh.schema.version == 2)
     }
 
@@ -171,7 +181,7 @@ final class EngineRules: Object {
         let url = dir.file("subset.realm")
         do {
             let realm = try fileRealm(url)
-            try realm.write { try realm.add(DogToy()) }
+            try realm.write { realm.add(DogToy()) }
         }
         let subset = try Realm(configuration: .init(fileURL: url, schemaVersion: 3, objectTypes: [DogToy.self]))
         #expect(subset.objects(DogToy.self).count == 1)

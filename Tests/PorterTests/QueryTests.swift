@@ -12,7 +12,7 @@ import Testing
                 let person = Person()
                 person.name = name
                 person.age = age
-                try realm.add(person)
+                realm.add(person)
             }
         }
         return realm
@@ -26,7 +26,7 @@ import Testing
         try realm.write {
             let dog = Dog()
             dog.name = "Rex"
-            try realm.add(dog)
+            realm.add(dog)
         }
         #expect(dogs.count == 1 && named.count == 1, "results made before the write see it")
         try realm.write { dogs[0].name = "Max" }
@@ -60,7 +60,7 @@ import Testing
         #expect(people.where { $0.age == 25 && $0.name.starts(with: "E") }.map(\.name) == ["Eve"])
         #expect(people.where { $0.age > 40 || $0.name == "Bob" }.map(\.name) == ["Bob", "Dee"])
         #expect(people.where { !($0.age == 25) }.map(\.name) == ["Ada", "Bob", "Dee"])
-        #expect(people.where { $0.name.contains("e", caseInsensitive: true) }.map(\.name) == ["Dee", "Eve"])
+        #expect(people.where { $0.name.contains("e", options: .caseInsensitive) }.map(\.name) == ["Dee", "Eve"])
         #expect(people.where { $0.name.ends(with: "y") }.map(\.name) == ["Cy"])
         #expect(people.where { $0.age == 25 }.where { $0.name == "Cy" }.count == 1)
     }
@@ -72,7 +72,7 @@ import Testing
                 let task = TaskItem()
                 task._id = id
                 task.isComplete = done
-                try realm.add(task)
+                realm.add(task)
             }
         }
         let tasks = realm.objects(TaskItem.self)
@@ -86,12 +86,12 @@ import Testing
         let ada = Person()
         ada.name = "Ada"
         try realm.write {
-            try realm.add(ada)
+            realm.add(ada)
             for name in ["Rex", "Stray"] {
                 let dog = Dog()
                 dog.name = name
                 if name == "Rex" { dog.owner = ada }
-                try realm.add(dog)
+                realm.add(dog)
             }
         }
         #expect(realm.objects(Dog.self).where { $0.owner == ada }.map(\.name) == ["Rex"])
@@ -134,7 +134,7 @@ import Testing
         let task = TaskItem()
         task._id = 42
         task.title = "Answer"
-        try realm.write { try realm.add(task) }
+        try realm.write { realm.add(task) }
         #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: 42)?.title == "Answer")
         #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: 7) == nil)
         #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: "42") == nil, "a key of the wrong type finds nothing")
@@ -143,16 +143,16 @@ import Testing
     @Test func deletingResultsAndObjects() throws {
         let realm = try peopleRealm()
         let young = realm.objects(Person.self).where { $0.age < 30 }
-        try realm.write { try realm.delete(young) }
+        try realm.write { realm.delete(young) }
         #expect(young.isEmpty)
         #expect(realm.objects(Person.self).map(\.name) == ["Ada", "Bob", "Dee"])
         let ada = realm.objects(Person.self)[0]
-        try realm.write { try realm.delete(ada) }
+        try realm.write { realm.delete(ada) }
         #expect(ada.isInvalidated)
         #expect(realm.objects(Person.self).count == 2)
-        let error = expectPorterError(.usage) { try realm.write { try realm.delete(Person()) } }
+        let error = expectPorterError(.usage) { try realm.write { realm.delete(Person()) } }
         #expect(error?.message == "can only delete an object from the realm it belongs to")
-        try realm.write { try realm.deleteAll() }
+        try realm.write { realm.deleteAll() }
         #expect(realm.objects(Person.self).isEmpty)
     }
 }

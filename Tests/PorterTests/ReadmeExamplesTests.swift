@@ -4,16 +4,21 @@ import Testing
 
 /// The Swift snippets of README.md, verbatim apart from file locations, so the README stays true.
 enum Readme {
-    final class Dog: Object {
+    class Dog: Object {
         @Persisted(primaryKey: true) var _id: ObjectId
         @Persisted(indexed: true) var name = ""
         @Persisted var age = 0
         @Persisted var owner: Person?
     }
-    final class Person: Object {
-        @Persisted(primaryKey: true) var _id: UUID
+    class Person: Object {
+        @Persisted(primaryKey: true) var _id: ObjectId
         @Persisted var name = ""
-        @Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>
+        @Persisted var dogs: List<Dog>
+        @Persisted(originProperty: "owner") var walkedDogs: LinkingObjects<Dog>
+    }
+    class PersonProjection: Projection<Person> {
+        @Projected(\Person.name) var firstName
+        @Projected(\Person.dogs.projectTo.name) var dogNames: ProjectedCollection<String>
     }
 }
 
@@ -46,21 +51,26 @@ enum Readme {
         let dir = try TempDir()
         typealias Dog = Readme.Dog
         typealias Person = Readme.Person
-        // README: "Typed models"
-        let realm = try Realm(configuration: .init(fileURL: dir.file("dogs.realm"), objectTypes: [Dog.self, Person.self]))
+        typealias PersonProjection = Readme.PersonProjection
+        // README: "Typed models" (`Realm()` opens default.realm; here the file is in a temporary folder)
+        let realm = try Realm(fileURL: dir.file("dogs.realm"))
         try realm.write {
-            let person = Person()
-            person.name = "Ali"
-            let dog = Dog()
-            dog.name = "Rex"
-            dog.age = 3
-            dog.owner = person
-            try realm.add(dog)
+            let person = realm.create(Person.self, value: ["name": "Ali", "dogs": [["name": "Rex", "age": 3]]])
+            person.dogs.append(objectsIn: [Dog(value: ["name": "Fido", "age": 1])])
+            realm.add(Dog(value: ["name": "Max", "owner": person]), update: .error)
         }
-        let young = realm.objects(Dog.self).where { $0.age < 5 }.sorted(byKeyPath: "name")
-        #expect(young.count == 1)
-        #expect(young.first?.owner?.name == "Ali")
-        #expect(young.first?.owner?.dogs.count == 1)
+        let young = realm.objects(Dog.self).where { $0.age < 5 && $0.name.starts(with: "r", options: .caseInsensitive) }
+        let sameThing = realm.objects(Dog.self).filter("age < %@ AND name BEGINSWITH[c] %@", 5, "r")
+        let owners = realm.objects(Person.self).filter("ANY dogs.age > 2 AND dogs.@count >= 2").sorted(byKeyPath: "name")
+        #expect(young.map(\.name) == ["Rex"] && sameThing.map(\.name) == ["Rex"])
+        #expect(owners.map(\.name) == ["Ali"])
+        #expect(realm.objects(Dog.self).first { $0.name == "Max" }?.owner?.walkedDogs.count == 1)
+        // README: "Class projections"
+        let people = realm.objects(PersonProjection.self)
+        try realm.write { people[0].firstName = "Ali" }      // writes Person.name
+        let person = try #require(realm.objects(Person.self).first)
+        let one = PersonProjection(projecting: person)
+        #expect(one.firstName == "Ali" && Array(one.dogNames) == ["Rex", "Fido"])
     }
 
     @Test func swiftMigrationSnippet() throws {
@@ -74,14 +84,15 @@ enum Readme {
             @Persisted var age = 0
         }
         // README: "Swift Migration API"
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [Person.self]) { migration, oldVersion in
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             if oldVersion < 2 {
-                try migration.renameProperty(onType: "Person", from: "name", to: "fullName")
-                try migration.enumerateObjects(ofType: "Person") { old, new in
-                    if case .int(let age)? = old?["age"] { new?["age"] = .int(age + 1) }
+                migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+                migration.enumerateObjects(ofType: "Person") { old, new in
+                    let age = old!["age"] as! Int
+                    new!["age"] = age + 1
                 }
             }
-        }
+        }, objectTypes: [Person.self])
         let realm = try Realm(configuration: config)
         let person = try #require(realm.objects(Person.self).first)
         #expect(person.fullName == "Ali")

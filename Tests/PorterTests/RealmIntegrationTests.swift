@@ -13,17 +13,17 @@ import Testing
                 for name in ["box", "anvil"] {
                     let thing = ThingV1()
                     thing.name = name
-                    try realm.add(thing)
+                    realm.add(thing)
                 }
             }
         }
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [ThingV2.self]) { migration, oldVersion in
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
             guard oldVersion < 2 else { return }
-            try migration.enumerateObjects(ofType: "Thing") { old, new in
+            migration.enumerateObjects(ofType: "Thing") { old, new in
                 guard case .string(let name)? = old?["name"] else { return }
                 new?["weight"] = .int(Int64(name.count))
             }
-        }
+        }, objectTypes: [ThingV2.self])
         let realm = try Realm(configuration: config)
         #expect(realm.schema.version == 2)
         #expect(realm.objects(ThingV2.self).map(\.weight) == [3, 5])
@@ -35,7 +35,7 @@ import Testing
         let url = dir.file("failing.realm")
         do { _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self])) }
         struct Refused: Error {}
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [ThingV2.self]) { _, _ in throw Refused() }
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { _, _ in throw Refused() }, objectTypes: [ThingV2.self])
         #expect(throws: Refused.self) { _ = try Realm(configuration: config) }
         let reopened = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self]))
         #expect(reopened.schema.version == 1)
@@ -44,7 +44,7 @@ import Testing
     @Test func fixtureFileLoadsIntoTypedObjects() throws {
         let realm = try memoryRealm()
         try realm.importFixtures(at: fixturesDirectory.appendingPathComponent("data/realm-docs-fixture.json"))
-        let rex = try #require(realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e01")))
+        let rex = try #require(realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e01")))
         #expect(rex.name == "Rex" && rex.breed == "Labrador")
         #expect(rex.owner?.name == "Ada")
         #expect(rex.favoriteToys.map(\.name) == ["Ball", "Rope"])
@@ -67,14 +67,14 @@ import Testing
         let dir = try TempDir()
         let url = dir.file("readonly.realm")
         let missing = expectPorterError(.io) {
-            _ = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self], readOnly: true))
+            _ = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))
         }
         #expect(missing?.message == "no such database file (a read-only realm cannot create one)")
         do {
             let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self]))
-            try realm.write { try realm.add(DogToy()) }
+            try realm.write { realm.add(DogToy()) }
         }
-        let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [DogToy.self], readOnly: true))
+        let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))
         #expect(realm.objects(DogToy.self).count == 1)
         let error = expectPorterError(.notInWriteTransaction) { try realm.write {} }
         #expect(error?.message == "database was opened read-only")
@@ -83,11 +83,11 @@ import Testing
     @Test func aDeletedObjectCannotBeAddedAgain() throws {
         let realm = try memoryRealm()
         let toy = DogToy()
-        try realm.write { try realm.add(toy) }
-        try realm.write { try realm.delete(toy) }
+        try realm.write { realm.add(toy) }
+        try realm.write { realm.delete(toy) }
         #expect(toy.isInvalidated && toy.name == "")
         #expect(realm.lastReadError?.code == .notFound)
-        let error = expectPorterError(.usage) { try realm.write { try realm.add(toy) } }
+        let error = expectPorterError(.usage) { try realm.write { realm.add(toy) } }
         #expect(error?.headline == "DogToy: the object has been deleted; add a copy made before it was deleted instead")
     }
 
@@ -96,7 +96,7 @@ import Testing
         let toy = DogToy()
         toy.name = "Ball"
         #expect(toy.description == "DogToy { name = Ball; squeaky = true; color = nil }")
-        try realm.write { try realm.add(toy) }
+        try realm.write { realm.add(toy) }
         try realm.write { toy.color = "red" }
         #expect(toy.description == "DogToy { name = Ball; squeaky = true; color = red }")
         let dog = Dog()
@@ -111,7 +111,7 @@ import Testing
         let realm = try memoryRealm()
         let ada = Person()
         let dog = Dog()
-        try realm.write { try realm.add([ada]); try realm.add(dog) }
+        try realm.write { realm.add([ada]); realm.add(dog) }
         let copy = Person(value: ada)
         let error = expectPorterError(.duplicatePrimaryKey) { try realm.write { dog.owner = copy } }
         #expect(error?.location == "Person._id")

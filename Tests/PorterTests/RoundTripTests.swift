@@ -4,7 +4,7 @@ import Testing
 
 /// Every cheat-sheet type, required and optional: write, close, reopen, read back equal.
 @Suite struct RoundTripTests {
-    static let id = try! ObjectId(hex: "65a1b2c3d4e5f60718293a4b")
+    static let id = try! ObjectId(string: "65a1b2c3d4e5f60718293a4b")
     static let uuid = UUID(uuidString: "8f2e1d3c-4b5a-4678-9abc-def012345678")!
     static let when = Date(timeIntervalSince1970: 1_700_000_000.5)
     static let decimal = try! Decimal128(string: "-12345.6789")
@@ -26,14 +26,14 @@ import Testing
         all.link = toy
         let home = Address(); home.street = "1 Main"; home.city = "Oslo"
         all.embedded = home
-        all.intList.append(contentsOf: [3, 1, 2])
-        all.intOptList.append(contentsOf: [nil, 5])
-        all.stringList.append(contentsOf: ["b", "a"])
-        all.mixedList.append(contentsOf: [.int(1), .none, .bool(true), .double(2.5), .object(toy)])
-        all.linkList.append(contentsOf: [toy, toy])
+        all.intList.append(objectsIn: [3, 1, 2])
+        all.intOptList.append(objectsIn: [nil, 5])
+        all.stringList.append(objectsIn: ["b", "a"])
+        all.mixedList.append(objectsIn: [.int(1), .none, .bool(true), .double(2.5), .object(toy)])
+        all.linkList.append(objectsIn: [toy, toy])
         let first = Address(); first.street = "A"; first.city = "X"
         let second = Address(); second.street = "B"; second.city = "Y"
-        all.embeddedList.append(contentsOf: [first, second])
+        all.embeddedList.append(objectsIn: [first, second])
         all.intSet.formUnion([5, 6, 5])
         all.stringOptSet.formUnion([nil, "x"])
         all.uuidSet.insert(uuid)
@@ -62,8 +62,8 @@ import Testing
             let toy = DogToy()
             toy.name = "Ball"
             try realm.write {
-                try realm.add(Self.filled(toy: toy))
-                try realm.add(AllTypes())
+                realm.add(Self.filled(toy: toy))
+                realm.add(AllTypes())
             }
         }
         let realm = try fileRealm(url)
@@ -89,7 +89,7 @@ import Testing
         let mixed = Array(all.mixedList)
         #expect(mixed.count == 5)
         #expect(Array(mixed.prefix(4)) == [.int(1), .none, .bool(true), .double(2.5)])
-        #expect(mixed[4].object(DogToy.self)?.name == "Ball")
+        #expect(mixed[4].objectValue(DogToy.self)?.name == "Ball")
         #expect(all.linkList.map(\.name) == ["Ball", "Ball"])
         #expect(all.linkList[0] == all.linkList[1])
         #expect(all.embeddedList.map(\.street) == ["A", "B"])
@@ -137,13 +137,13 @@ import Testing
             more.int64 = .min; more.int64Opt = .max
             more.status = .active; more.statusOpt = .retired
             more.priority = .high
-            more.priorities.append(contentsOf: [.low, .high])
+            more.priorities.append(objectsIn: [.low, .high])
             more.homepage = URL(string: "https://example.com/a?b=c")
             more.links.append(URL(string: "file:///tmp/x")!)
             more.exact = Timestamp(microseconds: -62_135_596_800_000_001)
             more.celsius = Celsius(degrees: -40)
-            try realm.write { try realm.add(more) }
-            try realm.write { try realm.add(MoreTypes()) }
+            try realm.write { realm.add(more) }
+            try realm.write { realm.add(MoreTypes()) }
         }
         let realm = try Realm(configuration: .init(fileURL: url, objectTypes: types))
         let more = try #require(realm.objects(MoreTypes.self).first)
@@ -194,14 +194,14 @@ import Testing
             country.code = "GB"
             work.country = country
             ada.addressBook["work"] = work
-            try realm.write { try realm.add(ada) }
+            try realm.write { realm.add(ada) }
             #expect(rex.realm != nil && ball.realm != nil && work.realm != nil && country.realm != nil)
         }
         let realm = try fileRealm(url)
         let ada = try #require(realm.object(ofType: Person.self, forPrimaryKey: personID))
         #expect(ada.name == "Ada" && ada.age == 36)
         let rex = try #require(ada.dogs.first)
-        #expect(rex.name == "Rex" && rex.owner == ada && rex.extra.object(Person.self) == ada)
+        #expect(rex.name == "Rex" && rex.owner == ada && rex.extra.objectValue(Person.self) == ada)
         #expect(Array(rex.tags) == ["good"] && rex.ratings["vet"] == .some(5))
         #expect(rex.favoriteToys.map(\.name) == ["Ball"])
         #expect(ada.walkers.map(\.name) == ["Rex"])

@@ -1,0 +1,276 @@
+import Foundation
+
+/// Parses predicate strings in Realm Query Language, the NSPredicate format most Realm code uses:
+///
+/// ```swift
+/// realm.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")
+/// realm.objects(Person.self).filter("ANY dogs.name == 'Rex' OR dogs.@count > 2")
+/// ```
+///
+/// Comparisons (`==`/`=`, `!=`/`<>`, `<`, `<=`, `>`, `>=`), `AND`/`&&`, `OR`/`||`, `NOT`/`!`,
+/// parentheses, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` with `[c]`, `[d]`, `[cd]`, `IN`
+/// (`{…}` or an array argument), `BETWEEN {low, high}`, key paths through links and collections,
+/// `@count`, `@min`, `@max`, `@sum`, `@avg`, `ANY`/`SOME`/`ALL`/`NONE`, `nil`/`NULL`,
+/// `TRUEPREDICATE`/`FALSEPREDICATE`, `%@` (a value) and `%K` (a key path) arguments.
+struct QueryParser {
+    private let text: [Character]
+    private var position = 0
+    private var arguments: [Any?]
+    private var nextArgument = 0
+
+    /// Parses `format` with its `%@`/`%K` arguments.
+    /// - Throws: ``PorterError/Code/parseError`` naming the position (1-based) and what was expected.
+    static func parse(_ format: String, _ arguments: [Any?]) throws -> QueryPredicate {
+        var parser = QueryParser(text: Array(format), arguments: arguments)
+        let predicate = try parser.orExpression()
+        parser.skipSpace()
+        guard parser.position == parser.text.count else { throw parser.error("expected AND, OR or the end of the predicate") }
+        guard parser.nextArgument == arguments.count else {
+            throw PorterError(.parseError, "predicate '\(format)' uses \(parser.nextArgument) argument(s) but \(arguments.count) were given")
+        }
+        return predicate
+    }
+
+    private init(text: [Character], arguments: [Any?]) {
+        self.text = text
+        self.arguments = arguments
+    }
+
+    private func error(_ expected: String) -> PorterError {
+        let shown = String(text)
+        let near = position < text.count ? " near '\(String(text[position..<Swift.min(text.count, position + 12)]))'" : " at the end"
+        return PorterError(.parseError, "invalid predicate '\(shown)': \(expected) at position \(position + 1)\(near)")
+    }
+
+    // MARK: - Grammar
+
+    private mutating func orExpression() throws -> QueryPredicate {
+        var result = try andExpression()
+        while keyword("OR") || symbol("||") { result = .or(result, try andExpression()) }
+        return result
+    }
+
+    private mutating func andExpression() throws -> QueryPredicate {
+        var result = try notExpression()
+        while keyword("AND") || symbol("&&") { result = .and(result, try notExpression()) }
+        return result
+    }
+
+    private mutating func notExpression() throws -> QueryPredicate {
+        if keyword("NOT") { return .not(try notExpression()) }
+        skipSpace()
+        if position + 1 < text.count, text[position] == "!", text[position + 1] != "=" {
+            position += 1
+            return .not(try notExpression())
+        }
+        return try primary()
+    }
+
+    private mutating func primary() throws -> QueryPredicate {
+        if symbol("(") {
+            let inner = try orExpression()
+            guard symbol(")") else { throw error("expected ')'") }
+            return inner
+        }
+        if keyword("TRUEPREDICATE") { return .constant(true) }
+        if keyword("FALSEPREDICATE") { return .constant(false) }
+        return try comparison()
+    }
+
+    private mutating func comparison() throws -> QueryPredicate {
+        var quantifier: QueryQuantifier?
+        if keyword("ANY") || keyword("SOME") { quantifier = .any } else if keyword("ALL") { quantifier = .all } else if keyword("NONE") { quantifier = .noneOf }
+        skipSpace()
+        // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
+        if quantifier == nil, startsValue() {
+            let value = try operand()
+            guard keyword("IN") else { throw error("expected IN after a value on the left") }
+            let path = try keyPath()
+            return .compare(path, .equal, value, [])
+        }
+        let path = try keyPath()
+        let (op, options) = try comparisonOperator()
+        let q = quantifier ?? .any
+        switch op {
+        case .in:
+            return .in(path, try list())
+        case .between:
+            let bounds = try list()
+            guard bounds.count == 2 else { throw error("BETWEEN needs exactly two values, {low, high}") }
+            return .between(path, bounds[0], bounds[1])
+        case .op(let queryOperator):
+            return .compare(path, queryOperator, try operand(), options, q)
+        }
+    }
+
+    private enum ParsedOperator { case op(QueryOperator), `in`, between }
+
+    private mutating func comparisonOperator() throws -> (ParsedOperator, StringOptions) {
+        skipSpace()
+        let symbols: [(String, QueryOperator)] = [("==", .equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
+                                                  ("=<", .lessOrEqual), (">=", .greaterOrEqual), ("=>", .greaterOrEqual),
+                                                  ("=", .equal), ("<", .less), (">", .greater)]
+        var parsed: ParsedOperator?
+        for (spelling, op) in symbols where symbol(spelling) {
+            parsed = .op(op)
+            break
+        }
+        if parsed == nil {
+            let words: [(String, ParsedOperator)] = [("BEGINSWITH", .op(.beginsWith)), ("ENDSWITH", .op(.endsWith)), ("CONTAINS", .op(.contains)),
+                                                     ("LIKE", .op(.like)), ("IN", .in), ("BETWEEN", .between)]
+            for (word, op) in words where keyword(word) {
+                parsed = op
+                break
+            }
+        }
+        guard let parsed else { throw error("expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, BETWEEN)") }
+        var options: StringOptions = []
+        if position < text.count, text[position] == "[" {
+            position += 1
+            while position < text.count, text[position] != "]" {
+                switch text[position].lowercased() {
+                case "c": options.insert(.caseInsensitive)
+                case "d": options.insert(.diacriticInsensitive)
+                default: throw error("expected c or d in the comparison options")
+                }
+                position += 1
+            }
+            guard position < text.count else { throw error("expected ']'") }
+            position += 1
+        }
+        return (parsed, options)
+    }
+
+    /// `name`, `owner.name`, `dogs.@count`, `dogs.@avg.age`, `dogs.age.@avg`, or `%K`.
+    private mutating func keyPath() throws -> QueryPath {
+        skipSpace()
+        var raw: String
+        if symbol("%K") {
+            guard let name = takeArgument() as? String else { throw error("%K needs a String key path argument") }
+            raw = name
+        } else {
+            let start = position
+            while position < text.count, text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position]) { position += 1 }
+            raw = String(text[start..<position])
+            guard !raw.isEmpty else { throw error("expected a property name") }
+        }
+        var components: [String] = []
+        var aggregate: QueryAggregate?
+        for part in raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            if part.hasPrefix("@") {
+                let name = part.dropFirst().lowercased()
+                guard let found = QueryAggregate(rawValue: name == "size" ? "count" : name), aggregate == nil else {
+                    throw error("unknown or repeated collection operator '\(part)' (use @count, @min, @max, @sum or @avg)")
+                }
+                aggregate = found
+            } else {
+                guard !part.isEmpty else { throw error("empty property name in key path '\(raw)'") }
+                components.append(part)
+            }
+        }
+        guard !components.isEmpty else { throw error("a key path needs a property name") }
+        return QueryPath(components, aggregate: aggregate)
+    }
+
+    /// `{a, b}` or an array argument.
+    private mutating func list() throws -> [QueryArgument] {
+        if symbol("{") {
+            var items: [QueryArgument] = []
+            if symbol("}") { return items }
+            repeat { items.append(try operand()) } while symbol(",")
+            guard symbol("}") else { throw error("expected '}'") }
+            return items
+        }
+        if symbol("%@") {
+            guard let array = takeArgument() as? [Any] else { throw error("IN and BETWEEN need an array argument for %@") }
+            return array.map { QueryArgument(any: $0) }
+        }
+        throw error("expected '{' or %@")
+    }
+
+    /// A literal or a `%@` argument.
+    private mutating func operand() throws -> QueryArgument {
+        skipSpace()
+        if symbol("%@") { return QueryArgument(any: takeArgument()) }
+        guard position < text.count else { throw error("expected a value") }
+        let c = text[position]
+        if c == "'" || c == "\"" {
+            position += 1
+            var out = ""
+            while position < text.count, text[position] != c {
+                if text[position] == "\\", position + 1 < text.count { position += 1 }
+                out.append(text[position])
+                position += 1
+            }
+            guard position < text.count else { throw error("unterminated string") }
+            position += 1
+            return QueryArgument(stored: .string(out))
+        }
+        if c.isNumber || c == "-" || c == "+" || c == "." {
+            let start = position
+            position += 1
+            while position < text.count, text[position].isNumber || ".eE".contains(text[position])
+                || ((text[position] == "-" || text[position] == "+") && "eE".contains(text[position - 1])) { position += 1 }
+            let literal = String(text[start..<position])
+            if let int = Int64(literal) { return QueryArgument(stored: .int(int)) }
+            if let double = Double(literal) { return QueryArgument(stored: .double(double)) }
+            position = start
+            throw error("invalid number '\(literal)'")
+        }
+        for (word, value) in [("nil", Value.null), ("NULL", .null), ("null", .null), ("NIL", .null),
+                              ("true", .bool(true)), ("TRUE", .bool(true)), ("YES", .bool(true)),
+                              ("false", .bool(false)), ("FALSE", .bool(false)), ("NO", .bool(false))] where keyword(word, caseSensitive: true) {
+            return QueryArgument(stored: value)
+        }
+        if keyword("oid"), symbol("(") {
+            let start = position
+            while position < text.count, text[position] != ")" { position += 1 }
+            let hex = String(text[start..<position]).trimmingCharacters(in: .whitespaces)
+            guard symbol(")"), let id = try? ObjectId(string: hex) else { throw error("expected oid(24 hexadecimal digits)") }
+            return QueryArgument(stored: .objectId(id))
+        }
+        throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
+    }
+
+    /// Whether a value (not a key path) starts here.
+    private mutating func startsValue() -> Bool {
+        skipSpace()
+        guard position < text.count else { return false }
+        let c = text[position]
+        if c == "'" || c == "\"" || c.isNumber || c == "-" { return true }
+        return position + 1 < text.count && c == "%" && text[position + 1] == "@"
+    }
+
+    private mutating func takeArgument() -> Any? {
+        defer { nextArgument += 1 }
+        return nextArgument < arguments.count ? arguments[nextArgument] : nil
+    }
+
+    // MARK: - Lexing
+
+    private mutating func skipSpace() {
+        while position < text.count, text[position].isWhitespace { position += 1 }
+    }
+
+    /// Consumes `s` when it comes next.
+    private mutating func symbol(_ s: String) -> Bool {
+        skipSpace()
+        let chars = Array(s)
+        guard position + chars.count <= text.count, Array(text[position..<position + chars.count]) == chars else { return false }
+        position += chars.count
+        return true
+    }
+
+    /// Consumes a whole word (any case unless `caseSensitive`) when it comes next.
+    private mutating func keyword(_ word: String, caseSensitive: Bool = false) -> Bool {
+        skipSpace()
+        let chars = Array(word)
+        guard position + chars.count <= text.count else { return false }
+        let candidate = String(text[position..<position + chars.count])
+        guard caseSensitive ? candidate == word : candidate.uppercased() == word.uppercased() else { return false }
+        let end = position + chars.count
+        if end < text.count, text[end].isLetter || text[end].isNumber || text[end] == "_" { return false }
+        position = end
+        return true
+    }
+}

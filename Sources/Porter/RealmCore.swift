@@ -1,0 +1,52 @@
+import Foundation
+
+/// What every ``Realm`` of one file, schema version and mode shares on one thread: the
+/// connection, the model classes, the write transaction's state and the observations.
+final class RealmCore {
+    let database: Database
+    var typesByName: [String: ObjectBase.Type]
+    var propertyNames: [AnyKeyPath: String] = [:]
+    var attachedInWrite: [ObjectBase] = []
+    var objectHoldingInWrite: [AnyPersistedProperty] = []
+    var pendingWriteError: PorterError?
+    var lastReadError: PorterError?
+    let notifier = RealmNotifier()
+
+    init(database: Database, typesByName: [String: ObjectBase.Type]) {
+        self.database = database
+        self.typesByName = typesByName
+    }
+
+    /// The key cores are shared by: the file (or in-memory identifier), schema version and mode.
+    private static func key(_ configuration: Realm.Configuration) -> String {
+        let place = configuration.resolvedFileURL?.standardizedFileURL.path ?? "memory:\(configuration.inMemoryIdentifier ?? "")"
+        return "\(place)|v\(configuration.schemaVersion)|\(configuration.readOnly ? "ro" : "rw")"
+    }
+
+    /// This thread's cores, held weakly (a core lives as long as its realms and objects).
+    private static var cache: CoreCache {
+        let name = "porter.realm-cores"
+        if let existing = Thread.current.threadDictionary[name] as? CoreCache { return existing }
+        let made = CoreCache()
+        Thread.current.threadDictionary[name] = made
+        return made
+    }
+
+    /// The core a realm opened on this thread with an equivalent configuration uses, if any.
+    static func openOnThisThread(_ configuration: Realm.Configuration) -> RealmCore? {
+        cache.cores[key(configuration)]?.value
+    }
+
+    /// Lets later realms of this thread with an equivalent configuration share `core`.
+    static func remember(_ core: RealmCore, for configuration: Realm.Configuration) {
+        let cache = self.cache
+        cache.cores = cache.cores.filter { $0.value.value != nil }
+        cache.cores[key(configuration)] = WeakCore(value: core)
+    }
+
+    private struct WeakCore { weak var value: RealmCore? }
+
+    private final class CoreCache {
+        var cores: [String: WeakCore] = [:]
+    }
+}
