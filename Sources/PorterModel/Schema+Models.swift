@@ -44,6 +44,13 @@ extension Schema {
                 }
                 if let value = modelProperty.defaultValue { cls.properties[index].defaultValue = value }
             }
+            // The models' declared order (computed properties in their place); what only the file
+            // has keeps its order after them.
+            let order = Dictionary(modelClass.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let positions = Dictionary(cls.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            cls.properties.sort {
+                (order[$0.name] ?? Int.max, positions[$0.name] ?? 0) < (order[$1.name] ?? Int.max, positions[$1.name] ?? 0)
+            }
             result.upsert(cls)
         }
         return (result, notes)

@@ -41,7 +41,9 @@ extension RealmFile {
         var optional = column.isNullable
         // Realm's normalisations: to-one links and maps of links are nullable, lists/sets of links not.
         if type == .object { optional = collection == .none || collection == .map }
-        let indexed = isPrimaryKey || column.hasSearchIndex || column.attrs & (ColumnInfo.Attr.indexed | ColumnInfo.Attr.fullText) != 0
+        // A primary key is always indexed: Porter's schemas (like realm-js's) do not repeat it, so
+        // a diff against the app's schema file shows no index change there.
+        let indexed = !isPrimaryKey && (column.hasSearchIndex || column.attrs & (ColumnInfo.Attr.indexed | ColumnInfo.Attr.fullText) != 0)
         return Property(name: column.name, type: type, objectType: objectType, optional: optional, collection: collection, indexed: indexed)
     }
 }

@@ -9,9 +9,9 @@ import Testing
     static let swiftV5 = realm.appendingPathComponent("shared/swift-migration-default-v5.realm")
 
     /// Every file of an export folder, by name.
-    private func exported(_ source: String, _ dir: URL, _ name: String, key: [String] = []) throws -> [String: Data] {
+    private func exported(_ source: String, _ dir: URL, _ name: String, extra: [String] = []) throws -> [String: Data] {
         let out = dir.appendingPathComponent(name)
-        let run = try PorterBinary.run(["export", source, "--out", out.path, "--format", "ejson-canonical"] + key)
+        let run = try PorterBinary.run(["export", source, "--out", out.path, "--format", "ejson-canonical"] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         var files: [String: Data] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: out.path) {
@@ -45,9 +45,21 @@ import Testing
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("app.porter").path
-        let schema = PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path
+        // The docs schema indexes a mixed that holds a link; the writer cannot index links held
+        // by a mixed yet (refused below), so this copy leaves that index out.
+        let docs = try String(contentsOf: PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json"), encoding: .utf8)
+        let schema = dir.appendingPathComponent("schema.json").path
+        try Data(docs.replacingOccurrences(of: #""mixed": { "type": "mixed", "indexed": true }"#, with: #""mixed": "mixed""#).utf8)
+            .write(to: URL(fileURLWithPath: schema))
         let data = PorterBinary.fixtures.appendingPathComponent("data/realm-docs-fixture.json").path
         #expect(try PorterBinary.run(["import", db, data, "--create", "--schema", schema]).status == 0)
+        let indexedDB = dir.appendingPathComponent("indexed.porter").path
+        #expect(try PorterBinary.run(["import", indexedDB, data, "--create", "--schema",
+                                      PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path]).status == 0)
+        let refusedIndex = try PorterBinary.run(["export", indexedDB, "--format", "realm", "--out", dir.appendingPathComponent("x.realm").path])
+        #expect(refusedIndex.status == 1)
+        #expect(refusedIndex.stderr == "porter: error: AllTypes.mixed: the writer cannot index a mixed property\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.realm").path))
         let key = String(repeating: "0f", count: 64)
         let plain = dir.appendingPathComponent("app.realm").path
         let encrypted = dir.appendingPathComponent("enc.realm").path
@@ -57,8 +69,15 @@ import Testing
         #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", again]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data(contentsOf: URL(fileURLWithPath: again)), "not deterministic")
         let fromDB = try exported(db, dir, "db")
-        #expect(try exported(plain, dir, "plain") == fromDB)
-        #expect(try exported(encrypted, dir, "enc", key: ["--encryption-key", key]) == fromDB)
+        // The same documents; and with the schema file as --models (defaults and linkingObjects are
+        // not stored in a Realm file), the same schema.json too.
+        var documents = fromDB
+        documents["schema.json"] = nil
+        var plainFiles = try exported(plain, dir, "plain")
+        plainFiles["schema.json"] = nil
+        #expect(plainFiles == documents)
+        #expect(try exported(plain, dir, "models", extra: ["--models", schema]) == fromDB)
+        #expect(try exported(encrypted, dir, "enc", extra: ["--encryption-key", key, "--models", schema]) == fromDB)
         // Never over an existing file.
         let refused = try PorterBinary.run(["export", db, "--format", "realm", "--out", plain])
         #expect(refused.status == 1)

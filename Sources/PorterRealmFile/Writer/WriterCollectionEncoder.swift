@@ -11,7 +11,7 @@ struct WriterCollectionEncoder {
         case .list(let elements):
             return try writeElements(elements, column: column)
         case .set(let elements):
-            return try writeElements(WriterSetOrder.sortedUnique(elements), column: column)
+            return try writeElements(WriterSetOrder.sortedUnique(elements, decimalColumn: column.type == .decimal), column: column)
         case .dictionary(let entries):
             if entries.isEmpty { return 0 }
             let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -38,8 +38,14 @@ struct WriterCollectionEncoder {
 /// Set order of format 24 (core `Mixed::compare`): null first, numbers by value, strings and
 /// binaries bytewise, timestamps by time, ObjectIds and UUIDs bytewise, links by object key.
 enum WriterSetOrder {
-    static func sortedUnique(_ elements: [RealmValue]) -> [RealmValue] {
-        let sorted = elements.sorted { compare($0, $1) < 0 }
+    /// In a `decimal128?` set realm-core orders a null (stored as a NaN with payload 0xaa) after
+    /// real NaNs and before -Infinity (seen in realm-core 14's own files); elsewhere null is first.
+    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false) -> [RealmValue] {
+        var sorted = elements.sorted { compare($0, $1) < 0 }
+        if decimalColumn, sorted.first == .null {
+            let nans = sorted.dropFirst().prefix { if case .decimal128(let d) = $0 { return (d.high >> 58) & 0x1F == 0x1F } else { return false } }
+            if !nans.isEmpty { sorted = Array(nans) + [.null] + sorted.dropFirst(1 + nans.count) }
+        }
         var out: [RealmValue] = []
         out.reserveCapacity(sorted.count)
         for e in sorted where out.last.map({ compare($0, e) != 0 }) ?? true { out.append(e) }
