@@ -12,7 +12,9 @@ enum WriterIndexValue: Equatable {
     case int(Int64)
     case bytes([UInt8], kind: UInt8)
 
-    init?(_ value: RealmValue) {
+    /// `tableKeys`: the table key of each class, for typed links held by a mixed (indexed as the
+    /// 4-byte table key then the 8-byte object key, little-endian, as `Mixed::get_index_data`).
+    init?(_ value: RealmValue, tableKeys: [String: Int] = [:]) {
         func raw<T>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v) { Array($0) } }
         switch value {
         case .null: self = .null
@@ -31,6 +33,9 @@ enum WriterIndexValue: Equatable {
             if let i = Int64(exactly: d) { self = .int(i) } else { self = .bytes(raw(d.bitPattern.littleEndian), kind: 6) }
         case .decimal128(let d):
             if let i = WriterDecimal.truncatedInt(d) { self = .int(i) } else { self = .bytes(raw(d.low.littleEndian) + raw(d.high.littleEndian), kind: 7) }
+        case .link(let className, let key):
+            guard let table = tableKeys[className] else { return nil }
+            self = .bytes(raw(UInt32(truncatingIfNeeded: table).littleEndian) + raw(key.littleEndian), kind: 8)
         default: return nil
         }
     }

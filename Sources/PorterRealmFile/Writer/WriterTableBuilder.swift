@@ -66,7 +66,7 @@ struct WriterTableBuilder {
                 for item in items where !elements.contains(item) { elements.append(item) }
             }
             for element in elements {
-                guard let indexValue = WriterIndexValue(element) else {
+                guard let indexValue = WriterIndexValue(element, tableKeys: leaf.tableKeys) else {
                     let property = table.properties[propertyIndex]
                     throw PorterError(.invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
                                       location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
