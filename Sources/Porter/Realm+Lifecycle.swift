@@ -90,13 +90,37 @@ extension Realm {
     /// - Throws: ``PorterError`` when the file exists already, cannot be written, or a key is
     ///   given (Porter's files are not encrypted).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
-        if encryptionKey != nil {
-            throw PorterError(.usage, "encrypted copies are not supported: Porter's files are not encrypted", location: fileURL.path)
-        }
+        try writeCopy(toFile: fileURL, encryptionKey: encryptionKey, format: .porter)
+    }
+
+    /// The kinds of file ``writeCopy(toFile:encryptionKey:format:)`` writes.
+    public enum CopyFormat: Sendable {
+        /// A Porter database (SQLite), as `writeCopy(toFile:)` writes by default.
+        case porter
+        /// A Realm file of file format 24, as realm-core 14 writes it: what Realm Swift 10.49+
+        /// and 20.x open, e.g. a prepopulated file to bundle with an app.
+        case realmFile
+    }
+
+    /// Writes a copy of the realm's data to a new file: a Porter database, or with `.realmFile`
+    /// a Realm file (encrypted with the 64-byte `encryptionKey` when given) that the Realm SDKs
+    /// open. Never overwrites; the file appears complete or not at all.
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil, format: CopyFormat) throws {
         if FileManager.default.fileExists(atPath: fileURL.path) {
             throw PorterError(.io, "refusing to overwrite an existing file", location: fileURL.path)
         }
-        try database.backup(to: fileURL.path)
+        switch format {
+        case .porter:
+            if encryptionKey != nil {
+                throw PorterError(.usage, "encrypted copies are Realm files: pass format: .realmFile", location: fileURL.path)
+            }
+            try database.backup(to: fileURL.path)
+        case .realmFile:
+            if let key = encryptionKey, key.count != 64 {
+                throw PorterError(.usage, "an encryption key is 64 bytes, got \(key.count)", location: fileURL.path)
+            }
+            try RealmFileOutput.write(database, to: fileURL.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
+        }
     }
 
     /// Ends the realm's use of its current data: an open write transaction is cancelled, as in
