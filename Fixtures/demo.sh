@@ -38,6 +38,32 @@ if has_command export; then
   done
 fi
 
+realm="$here/realm/shared/swift-migration-default-v5.realm"
+if [ -f "$realm" ]; then
+  step "Read a real .realm file written by Realm Swift 10 (file format 20), with no realm-core"
+  run inspect "$realm"
+  run schema "$realm"
+  run export "$realm" --out "$out/from-realm" --format json
+  cat "$out/from-realm/Person.json"
+
+  step "Migrate a copy of it offline to a v6 model (rename, int -> string, new required field), with a backup"
+  cp "$realm" "$out/app.realm"
+  run diff "$out/app.realm" "$here/realm/migration/swift-example-v6.json" --rename Person.fullName=name || true
+  run migrate "$out/app.realm" --to "$here/realm/migration/swift-example-v6.json" --rename Person.fullName=name \
+    --fill Person.email=unknown@example.com --backup "$out/app.v5.realm"
+  run inspect "$out/app.realm"
+  run check "$out/app.realm"
+
+  step "Write the Porter database as a Realm file (format 24) that Realm Swift 10.49+ opens"
+  run export "$out/app.porter" --format realm --out "$out/bundled.realm"
+  run inspect "$out/bundled.realm"
+
+  step "An encrypted Realm file: refused without its key, read with it"
+  enc="$here/realm/shared/dev-encrypted-realm-docs.realm"
+  if run inspect "$enc"; then echo "unexpected success" >&2; exit 1; fi
+  run inspect "$enc" --encryption-key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+fi
+
 if has_command migrate && [ -f "$here/migration/demo.sh" ]; then
   step "Migrate a v1 database of the same app to v2"
   bash "$here/migration/demo.sh" "$porter" "$out/migration"
