@@ -4,6 +4,7 @@ DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev
 PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
+SHAPES ?= flat,onelink,linked,nested
 DEMO_DIR ?= .build/demo
 
 .PHONY: deps build release test demo bench clean torture fuzz sanitize
@@ -36,11 +37,14 @@ demo: release
 
 # Release build, seeded datasets of N objects per shape, each operation in its own process,
 # best of REPEAT runs.
-# pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo).
+# pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo); the Realm
+# file rows (realm-core's own figures beside Porter's) when ../shared/tools/realm-oracle is present.
+# SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --work .build/bench --json bench-results.json
+	$(SWIFT) build -c release --product porter-realm-write-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --work .build/bench --json bench-results.json
 
 clean:
 	rm -rf .build

@@ -46,5 +46,47 @@ extension BenchRun {
         }
         record("export bson (Realm file)", "item", fromRealm, bytes: diskSize("\(dir)/export-realm"),
                reference: ("export from a Porter database", fromPorter), target: 1.0)
+        let insert = Measured(seconds: core["insertSeconds"] as? Double ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
+        try runRealmWrites(dir: dir, porterCopy: porterCopy, coreInsert: insert,
+                           coreMigration: Measured(seconds: core["migrationSeconds"] as? Double ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: ""))
+    }
+
+    /// Writing Realm files: the writer on realm-core's own bench objects (in one process, objects
+    /// made on the fly, as realm-core's insert), `porter export --format realm` of a Porter
+    /// database, and `porter migrate` of a Realm file with realm-core's bench migration.
+    mutating func runRealmWrites(dir: String, porterCopy: String, coreInsert: Measured, coreMigration: Measured) throws {
+        let writerBench = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("porter-realm-write-bench").path
+        if FileManager.default.isExecutableFile(atPath: writerBench) {
+            let written = try measure(writerBench, [String(objects), "\(dir)/written.realm"]) { try? FileManager.default.removeItem(atPath: "\(dir)/written.realm") }
+            record("write Realm file (writer)", "item", written, bytes: diskSize("\(dir)/written.realm"),
+                   reference: ("realm-core insert", coreInsert), target: 1.0)
+        }
+        let exported = "\(dir)/exported.realm"
+        let fromPorter = try measure(porter, ["export", porterCopy, "--format", "realm", "--out", exported]) { try? FileManager.default.removeItem(atPath: exported) }
+        record("export --format realm", "item", fromPorter, bytes: diskSize(exported), reference: ("realm-core insert", coreInsert))
+        // realm-core's bench migration: note -> comment, a new optional double, n int -> string.
+        let v1 = "\(dir)/items-v1.json", v2 = "\(dir)/items-v2.json", data = "\(dir)/Item.json"
+        try #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "_id", "properties": {"_id": "int", "n": "int", "x": "double", "y": "double", "name": "string", "note": "string", "flag": "bool", "ts": "date"}}]}"#
+            .write(toFile: v1, atomically: true, encoding: .utf8)
+        try #"{"schemaVersion": 2, "classes": [{"name": "Item", "primaryKey": "_id", "properties": {"_id": "int", "n": "string", "x": "double", "y": "double", "name": "string", "comment": "string", "flag": "bool", "ts": "date", "score": "double?"}}]}"#
+            .write(toFile: v2, atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: data, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
+        var chunk = ""
+        for i in 0..<objects {
+            chunk += #"{"_id":\#(i),"n":\#(i),"x":\#(Double(i) * 0.5),"y":\#(Double(i) * 0.25),"name":"name-\#(i)","note":"fixed-note-24-characters","flag":\#(i % 2 == 1),"ts":{"$date":{"$numberLong":"\#(i * 1000)"}}}"# + "\n"
+            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let itemsDB = "\(dir)/items.porter", itemsRealm = "\(dir)/items-v1.realm", copy = "\(dir)/migrate.realm"
+        _ = try measure(porter, ["import", itemsDB, data, "--create", "--schema", v1, "--format", "ejson"], once: true) { removeDatabase(itemsDB) }
+        _ = try measure(porter, ["export", itemsDB, "--format", "realm", "--out", itemsRealm], once: true) { try? FileManager.default.removeItem(atPath: itemsRealm) }
+        let migrated = try measure(porter, ["migrate", copy, "--to", v2, "--rename", "Item.note=comment"]) {
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: itemsRealm, toPath: copy)
+        }
+        record("migrate Realm file rename+add+convert", "item", migrated, bytes: diskSize(copy),
+               reference: ("realm-core migration", coreMigration), target: 3.0)
     }
 }

@@ -27,23 +27,31 @@ public final class Realm {
     /// configuration lists no object types).
     var typesByName: [String: ObjectBase.Type] {
         get { core.typesByName }
-        set { core.typesByName = newValue }
+        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
+        // then set copies the whole collection each time: adding n objects was O(n²)).
+        _modify { yield &core.typesByName }
     }
     /// Property names by `@Persisted` storage key path, so objects handed out by the realm need
     /// no reflection to find their property names.
     var propertyNames: [AnyKeyPath: String] {
         get { core.propertyNames }
-        set { core.propertyNames = newValue }
+        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
+        // then set copies the whole collection each time: adding n objects was O(n²)).
+        _modify { yield &core.propertyNames }
     }
     /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
     var attachedInWrite: [ObjectBase] {
         get { core.attachedInWrite }
-        set { core.attachedInWrite = newValue }
+        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
+        // then set copies the whole collection each time: adding n objects was O(n²)).
+        _modify { yield &core.attachedInWrite }
     }
     /// Their properties whose unmanaged values may hold objects, released on commit.
     var objectHoldingInWrite: [AnyPersistedProperty] {
         get { core.objectHoldingInWrite }
-        set { core.objectHoldingInWrite = newValue }
+        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
+        // then set copies the whole collection each time: adding n objects was O(n²)).
+        _modify { yield &core.objectHoldingInWrite }
     }
     /// The first failed change of a managed object in the current write transaction.
     ///
