@@ -19,9 +19,19 @@ final class RealmExportSource: ExportObjectSource {
     }
 
     func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
+        // Scalars, the common case, convert without looking at their `Property` (copying one per
+        // value cost more than the conversion); the rest takes the general path.
+        let simple = properties.map { $0.collection == .none && $0.type != .mixed && $0.type != .object }
+        let path = file.path
+        var out: [Value] = []
         try file.forEachObject(in: table) { object in
-            embeddedObjects.removeAll(keepingCapacity: true)
-            try body(ObjectKey(object.key), try values(object.values, properties))
+            if !embeddedObjects.isEmpty { embeddedObjects.removeAll(keepingCapacity: true) }
+            out.removeAll(keepingCapacity: true)
+            let stored = object.values
+            for i in 0..<min(stored.count, simple.count) {
+                out.append(simple[i] ? try RealmValues.scalar(stored[i], location: path) : try value(stored[i], properties[i]))
+            }
+            try body(ObjectKey(object.key), out)
         }
     }
 

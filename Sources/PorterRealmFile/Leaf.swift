@@ -27,7 +27,8 @@ enum Leaf {
     case fixedBytes(Node, width: Int, count: Int)
     case links(Node, plusOne: Bool)
     case typedLinks(Node)
-    case mixed(MixedLeaf)
+    // Boxed: the largest payload by far, and `Leaf` is copied for every value read.
+    indirect case mixed(MixedLeaf)
     case refs(Node)
 
     var count: Int {

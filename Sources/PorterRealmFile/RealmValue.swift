@@ -8,7 +8,10 @@ import PorterModel
 /// object key; an unresolved link (a tombstone) is never produced: to-one links, dictionary values
 /// and mixed values read as `.null`, list and set elements are left out. Embedded objects come
 /// inline, with values parallel to their class's persisted properties.
-public indirect enum RealmValue: Sendable, Equatable {
+///
+/// Not `indirect`: the recursive cases hold arrays (already references), so scalars stay inline
+/// instead of costing an allocation each.
+public enum RealmValue: Sendable, Equatable {
     /// Null (an unset optional, a null mixed, a null collection element).
     case null
     /// A boolean.

@@ -4,7 +4,8 @@ import Foundation
 /// (fixed-width slots), medium (`ArraySmallBlobs`: end offsets, blob, nulls) or big
 /// (`ArrayBigBlobs`: one ref per value to a blob, chained beyond 16 MB).
 struct StringLeaf {
-    enum Layout {
+    // Indirect: a leaf is copied for every value read; boxing keeps `Leaf` small (profiled).
+    indirect enum Layout {
         case short(Node)
         case small(offsets: Node, blob: Node, nulls: Node?)
         case big(Node)
