@@ -72,8 +72,10 @@ extension StepRunner {
             if let pk = cls.primaryKeyProperty, try !storage.hasPrimaryKeyIndex(cls.name) {
                 let duplicates = try db.duplicateValues(cls.name, pk, sampleLimit: MigrationStorage.sampleLimit)
                 if duplicates.count > 0 {
-                    throw PorterError(.migrationFailed, "Primary key property '\(cls.name).\(pk.name)' has duplicate values after migration.",
-                                      details: duplicates.sample.map { "duplicate value \($0)" })
+                    // realm-core's sentence first (Realm code matches on it), then the values on the same line.
+                    let more = duplicates.count > duplicates.sample.count ? ", …" : ""
+                    throw PorterError(.migrationFailed, "Primary key property '\(cls.name).\(pk.name)' has duplicate values after migration. "
+                                      + "\(duplicates.count) duplicate value\(duplicates.count == 1 ? "" : "s"): \(duplicates.sample.joined(separator: ", "))\(more)")
                 }
             }
             try storage.createIndexes(cls, collections: touchedNew.contains(cls.name))

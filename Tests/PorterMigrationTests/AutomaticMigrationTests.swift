@@ -111,7 +111,7 @@ import Testing
                 second["value"] = .int(1)
             }
         }
-        #expect(error?.message == "Primary key property 'Object.value' has duplicate values after migration.")
+        #expect(error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ") == true, "\(String(describing: error?.message))")
         #expect(try dataChecksum(path) == before)
     }
 
@@ -122,8 +122,8 @@ import Testing
             try db.create("Object", [:])
         }
         let error = expectError(.migrationFailed) { try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)) }
-        #expect(error?.message == "Primary key property 'Object.value' has duplicate values after migration.")
-        #expect(error?.details == ["duplicate value 0 (2 objects)"])
+        #expect(error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ") == true, "\(String(describing: error?.message))")
+        #expect(error?.message.hasSuffix(" 1 duplicate value: 0 (2 objects)") == true)
         // realm-swift testAddingPrimaryKeyShouldRejectDuplicateValues: the block deletes one of them.
         try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)) { migration, _ in
             var seen = false
