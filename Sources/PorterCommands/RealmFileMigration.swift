@@ -19,7 +19,16 @@ enum RealmFileMigration {
         scratch.close()
         var scratchOptions = options
         scratchOptions.backupPath = nil
-        var report = try Migrator.migrate(databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
+        var report: MigrationReport
+        do {
+            report = try Migrator.migrate(databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
+        } catch var error as PorterError {
+            // The private copy is an implementation detail: errors name the user's file.
+            if let location = error.location, location.hasPrefix(scratch.path) {
+                error.location = path + location.dropFirst(scratch.path.count)
+            }
+            throw error
+        }
         report.path = path
         guard !options.dryRun, report.outcome != .upToDate else { return report }
         if let backup = options.backupPath {

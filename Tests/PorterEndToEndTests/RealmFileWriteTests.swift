@@ -154,4 +154,43 @@ import Testing
         let overwrite = try PorterBinary.run(["create", app, "--schema", schema.path, "--format", "realm"])
         #expect(overwrite.stderr == "porter: error: \(app): file already exists\n")
     }
+
+    /// The issue's scenario: a plan with a rename, a conversion, a fill and a class made embedded
+    /// (its orphans deleted), applied to a real Realm Swift file.
+    @Test func aPlanMakesAClassEmbeddedInARealmFile() throws {
+        let dir = try PorterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("app.realm")
+        try FileManager.default.copyItem(at: Self.swiftV5, to: app)
+        let v6 = dir.appendingPathComponent("v6.json")
+        try Data("""
+            {"schemaVersion": 6, "classes": [
+             {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
+             {"name": "Person", "properties": {"name": "string", "age": "string", "email": "string", "address": "Address?", "pets": "Pet[]"}},
+             {"name": "Pet", "embedded": true, "properties": {"name": "string", "kind": "int"}}]}
+            """.utf8).write(to: v6)
+        let plan = dir.appendingPathComponent("plan.json")
+        let made = try PorterBinary.run(["plan", app.path, v6.path, "--rename", "Person.fullName=name", "--fill", "Person.email=x", "-o", plan.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        // Without deleting the pet nobody owns, the plan is refused, naming the user's file.
+        let original = try Data(contentsOf: app)
+        let refused = try PorterBinary.run(["migrate", app.path, "--to", v6.path, "--plan", plan.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("porter: error: \(app.path): Refusing to lose data"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: app) == original)
+        // The reviewed plan deletes the orphan first.
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: plan)) as? [String: Any])
+        var operations = try #require(json["operations"] as? [[String: Any]])
+        let change = try #require(operations.firstIndex { $0["op"] as? String == "changeClassType" })
+        operations.insert(["op": "deleteOrphans", "class": "Pet"], at: change)
+        json["operations"] = operations
+        try JSONSerialization.data(withJSONObject: json).write(to: plan)
+        let run = try PorterBinary.run(["migrate", app.path, "--to", v6.path, "--plan", plan.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("deleted 1 Pet objects without a parent"))
+        let inspect = try PorterBinary.run(["inspect", app.path])
+        #expect(inspect.stdout.contains("Schema version: 6") && inspect.stdout.contains("Pet              3 objects (embedded)"), "\(inspect.stdout)")
+        let person = try exported(app.path, dir, "out")["Person.json"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(person.contains(#""pets" : [ { "name" : "Marley", "kind" : { "$numberLong" : "1" } }"#), "\(person)")
+    }
 }
