@@ -8,7 +8,7 @@ public struct DiffCommand: ParsableCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Show the schema changes between two schema or database files.",
+        abstract: "Show the schema changes between two schema files, Porter databases or Realm files.",
         discussion: """
             OLD and NEW are each a schema file (JSON) or a database file (its stored schema). When OLD is a \
             database, each change also shows what its data says: objects affected, values a change would \
@@ -17,9 +17,9 @@ public struct DiffCommand: ParsableCommand {
             """)
 
     /// The old side.
-    @Argument(help: "The old schema: a schema file or a database file.") public var old: String
+    @Argument(help: "The old schema: a schema file, a Porter database or a Realm file.") public var old: String
     /// The new side.
-    @Argument(help: "The new schema: a schema file or a database file.") public var new: String
+    @Argument(help: "The new schema: a schema file, a Porter database or a Realm file.") public var new: String
     /// Output format.
     @Option(name: .long, help: "Output format: text or json.") public var format: OutputFormat = .text
     /// Exit with 2 when there are changes.

@@ -9,7 +9,7 @@ public struct ImportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import BSON, Extended JSON, plain JSON, fixture files or mongodump output into a database, all or nothing.",
+        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output or Realm files into a Porter database or a Realm file, all or nothing.",
         discussion: """
             Reads Porter export folders, mongodump output (a dump root with one folder per database, \
             a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \

@@ -7,7 +7,7 @@ public struct MigrateCommand: ParsableCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a database to a new schema.",
+        abstract: "Migrate a Porter database or a Realm file to a new schema.",
         discussion: """
             Applies the plans (in version order), renames, conversions and fills in one write transaction, \
             then checks primary keys, required values, links and embedded objects; any failure rolls \

@@ -8,7 +8,7 @@ public struct PorterCLI: ParsableCommand {
     /// Subcommands and help text.
     public static let configuration = CommandConfiguration(
         commandName: "porter",
-        abstract: "Move Realm-style object data between model versions and formats.",
+        abstract: "Move Realm object data between model versions and formats: Realm files, Porter databases, BSON, Extended JSON, JSON.",
         version: Database.porterVersion,
         subcommands: [
             CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
