@@ -225,6 +225,36 @@ import Testing
         let inspect = CapturedOutput.run(["inspect", db])
         #expect(inspect.output.stdout.contains("Person          0 objects"), "\(inspect.output.stdout)")
     }
+
+    /// Options that do not fit the files they are given: one line, exit code 1, nothing written.
+    @Test func optionsThatDoNotApplyAreRefused() throws {
+        let dir = try TestFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let realm = Self.realmDir.appendingPathComponent("shared/js-simple.realm").path
+        let db = dir.appendingPathComponent("app.porter").path
+        #expect(CapturedOutput.run(["create", db, "--schema", TestFiles.schema]).status == 0)
+        let app = dir.appendingPathComponent("app.realm").path
+        try FileManager.default.copyItem(atPath: realm, toPath: app)
+        let before = try Data(contentsOf: URL(fileURLWithPath: app))
+        let out = dir.appendingPathComponent("out.realm").path
+        let cases: [([String], String)] = [
+            (["export", db, "--format", "realm", "--out", out, "--gzip"], "--gzip does not apply to --format realm (a Realm file holds every class)"),
+            (["export", db, "--format", "realm", "--out", out, "--class", "Dog"], "--class does not apply to --format realm (a Realm file holds every class)"),
+            (["export", db, "--format", "realm", "--out", "-"], "--format realm writes one file: pass --out FILE.realm"),
+            (["create", out, "--schema", TestFiles.schema, "--format", "sqlite"], "unknown --format 'sqlite' (use porter or realm)"),
+            (["create", out, "--schema", TestFiles.schema, "--encryption-key", Self.keyZeroTo63], "--encryption-key applies to --format realm"),
+            (["import", app, db, "--schema", TestFiles.schema], "\(app): --schema does not apply to a Realm file: change its schema with 'porter migrate'"),
+            (["inspect", db, "--encryption-key", Self.keyZeroTo63], "\(db): --encryption-key applies to Realm files; this is a Porter database"),
+        ]
+        for (arguments, message) in cases {
+            let run = CapturedOutput.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.output.stderr == "porter: error: \(message)", "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: app)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["app.porter", "app.realm"])
+    }
 }
 
 /// A JSON value normalised for comparing an export with realm-core's dump: numbers by value
