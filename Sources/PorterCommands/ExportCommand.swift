@@ -51,12 +51,13 @@ public struct ExportCommand: OutputCommand {
         let exportOptions = ExportOptions(classes: classes, array: array, gzip: gzip)
         let exporter: Exporter
         let count: (String) throws -> Int
-        switch try StoreFile.open(database, encryption: encryption) {
+        let store = try StoreFile.open(database, encryption: encryption)
+        switch store {
         case .porter(let db):
             exporter = Exporter(database: db, format: outputFormat, options: exportOptions)
             count = { try db.count($0) }
         case .realm(let file):
-            let schema = StoreFile.realm(file).schema(models: try loadModels(models), notes: output.err)
+            let schema = store.schema(models: try loadModels(models), notes: output.err)
             exporter = Exporter(realmFile: file, schema: schema, format: outputFormat, options: exportOptions)
             count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
@@ -129,13 +130,14 @@ public struct ExportCommand: OutputCommand {
             throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
         }
         let key = try outputKey()
-        switch try StoreFile.open(database, encryption: encryption) {
+        let store = try StoreFile.open(database, encryption: encryption)
+        switch store {
         case .porter(let db):
             try RealmFileOutput.write(db, to: out, encryptionKey: key)
             let total = try db.read { try RealmFileOutput.topLevelCount(db) }
             output.out("Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))")
         case .realm(let file):
-            let schema = StoreFile.realm(file).schema(models: try loadModels(models), notes: output.err)
+            let schema = store.schema(models: try loadModels(models), notes: output.err)
             try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key)
             output.out("Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))")
         }
