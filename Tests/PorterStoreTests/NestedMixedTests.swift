@@ -131,6 +131,12 @@ struct NestedMixedTests {
         #expect(error?.location?.hasPrefix("Person.extra[0][\"k\"][0]") == true)
         // Stored bytes deeper than that (a damaged or foreign file) are refused, not recursed into.
         #expect(throws: PorterError.self) { _ = try NestedMixedCodec.decode(NestedMixedCodec.encode(nested(101))) }
-        #expect(throws: PorterError.self) { _ = try NestedMixedCodec.decode(NestedMixedCodec.encode(nested(5_000))) }
+        // 5,000 levels, built without the (recursive, validated-input-only) encoder.
+        func be32(_ n: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(n).bigEndian) { Array($0) } }
+        let oneInt = NestedMixedCodec.encode(.list([.int(1)]))
+        let listTag = oneInt[0]
+        var element = Array(oneInt.dropFirst(5))
+        for _ in 0..<5_000 { element = [listTag] + be32(4 + element.count) + be32(1) + element }
+        #expect(throws: PorterError.self) { _ = try NestedMixedCodec.decode([listTag] + be32(1) + element) }
     }
 }
