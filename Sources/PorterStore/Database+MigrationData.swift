@@ -85,8 +85,16 @@ extension MigrationStorage {
 
     /// How a failing object is named: `_id 4242` (its primary key) or `_key 17`. Looked up only
     /// while examples are still collected.
-    func identity(_ className: String, _ key: Int64, looked: Bool) -> String {
-        guard looked, let pk = database.schema[className]?.primaryKey,
+    func identity(_ className: String, _ key: Int64, looked: Bool, depth: Int = 0) -> String {
+        guard looked else { return "_key \(key)" }
+        // An embedded object is named through its parent (`Person _id 7.address`): its own key
+        // means nothing to a user. Best effort: without a parent it keeps its key.
+        if database.schema[className]?.isEmbedded == true, depth < 8,
+           let parent = (try? database.incomingLinks(to: ObjectLink(className, ObjectKey(key))))?.first {
+            let owner = identity(parent.source.className, parent.source.key.rawValue, looked: true, depth: depth + 1)
+            return "\(database.schema[parent.source.className]?.isEmbedded == true ? "" : parent.source.className + " ")\(owner).\(parent.property)"
+        }
+        guard let pk = database.schema[className]?.primaryKey,
               let value = try? database.primaryKeyValue(className, ObjectKey(key)) else { return "_key \(key)" }
         return "\(pk) \(Self.valueText(value))"
     }

@@ -83,3 +83,33 @@ import Testing
         #expect(try column(path, "C", "d") == [.string("2024-01-02T03:04:05.123456789Z")])
     }
 }
+
+/// A conversion that fails inside an embedded object names the object through its parent.
+@Suite struct EmbeddedConversionFailureTests {
+    @Test func failuresInEmbeddedObjectsNameTheirParents() throws {
+        let dir = try MigTempDir()
+        let old = try schema(1,
+            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
+            #"{"name": "Address", "embedded": true, "properties": {"zip": "string", "geo": "Geo?"}}"#,
+            #"{"name": "Geo", "embedded": true, "properties": {"lat": "string"}}"#)
+        let path = try makeDatabase(dir.path("db.porter"), old) { db in
+            try db.create("Person", ["_id": .int(4242), "address": .object(["zip": .string("ab"), "geo": .object(["lat": .string("north")])]),
+                                     "past": .list([.object(["zip": .string("1")]), .object(["zip": .string("x")])])])
+            try db.create("Person", ["_id": .int(7), "address": .object(["zip": .string("12")])])
+        }
+        let before = try dataChecksum(path)
+        let zipAsInt = try schema(2,
+            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
+            #"{"name": "Address", "embedded": true, "properties": {"zip": "int", "geo": "Geo?"}}"#,
+            #"{"name": "Geo", "embedded": true, "properties": {"lat": "string"}}"#)
+        let error = expectError(.migrationFailed) { try migrate(path, to: zipAsInt) }
+        #expect(error?.message == "cannot convert 2 values from string to int (exact): Person _id 4242.address: 'ab'; Person _id 4242.past: 'x'")
+        let latAsDouble = try schema(2,
+            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
+            #"{"name": "Address", "embedded": true, "properties": {"zip": "string", "geo": "Geo?"}}"#,
+            #"{"name": "Geo", "embedded": true, "properties": {"lat": "double"}}"#)
+        let nested = expectError(.migrationFailed) { try migrate(path, to: latAsDouble) }
+        #expect(nested?.message == "cannot convert 1 value from string to double (exact): Person _id 4242.address.geo: 'north'")
+        #expect(try dataChecksum(path) == before)
+    }
+}
