@@ -86,29 +86,25 @@ import Testing
 
 /// A conversion that fails inside an embedded object names the object through its parent.
 @Suite struct EmbeddedConversionFailureTests {
+    /// Person with an embedded Address (and a list of them) holding an embedded Geo.
+    private func people(_ version: UInt64, zip: String, lat: String) throws -> Schema {
+        try schema(version,
+            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
+            #"{"name": "Address", "embedded": true, "properties": {"zip": "\#(zip)", "geo": "Geo?"}}"#,
+            #"{"name": "Geo", "embedded": true, "properties": {"lat": "\#(lat)"}}"#)
+    }
+
     @Test func failuresInEmbeddedObjectsNameTheirParents() throws {
         let dir = try MigTempDir()
-        let old = try schema(1,
-            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
-            #"{"name": "Address", "embedded": true, "properties": {"zip": "string", "geo": "Geo?"}}"#,
-            #"{"name": "Geo", "embedded": true, "properties": {"lat": "string"}}"#)
-        let path = try makeDatabase(dir.path("db.porter"), old) { db in
+        let path = try makeDatabase(dir.path("db.porter"), try people(1, zip: "string", lat: "string")) { db in
             try db.create("Person", ["_id": .int(4242), "address": .object(["zip": .string("ab"), "geo": .object(["lat": .string("north")])]),
                                      "past": .list([.object(["zip": .string("1")]), .object(["zip": .string("x")])])])
             try db.create("Person", ["_id": .int(7), "address": .object(["zip": .string("12")])])
         }
         let before = try dataChecksum(path)
-        let zipAsInt = try schema(2,
-            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
-            #"{"name": "Address", "embedded": true, "properties": {"zip": "int", "geo": "Geo?"}}"#,
-            #"{"name": "Geo", "embedded": true, "properties": {"lat": "string"}}"#)
-        let error = expectError(.migrationFailed) { try migrate(path, to: zipAsInt) }
+        let error = expectError(.migrationFailed) { try migrate(path, to: try people(2, zip: "int", lat: "string")) }
         #expect(error?.message == "cannot convert 2 values from string to int (exact): Person _id 4242.address: 'ab'; Person _id 4242.past: 'x'")
-        let latAsDouble = try schema(2,
-            #"{"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "address": "Address?", "past": "Address[]"}}"#,
-            #"{"name": "Address", "embedded": true, "properties": {"zip": "string", "geo": "Geo?"}}"#,
-            #"{"name": "Geo", "embedded": true, "properties": {"lat": "double"}}"#)
-        let nested = expectError(.migrationFailed) { try migrate(path, to: latAsDouble) }
+        let nested = expectError(.migrationFailed) { try migrate(path, to: try people(2, zip: "string", lat: "double")) }
         #expect(nested?.message == "cannot convert 1 value from string to double (exact): Person _id 4242.address.geo: 'north'")
         #expect(try dataChecksum(path) == before)
     }
