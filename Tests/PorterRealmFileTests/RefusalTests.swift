@@ -93,7 +93,7 @@ struct RefusalTests {
     @Test func refsOutOfBoundsNameTheClass() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
-        let topRef = try file.mem.withHeader { try FileHeader($0).topRef }
+        let topRef = try FileHeader(file.mem).topRef
         let tablesRef = try file.mem.array(topRef, minimum: 3, "top").ref(1)
         let tables = try file.mem.array(tablesRef, minimum: 1, "tables")
         let personIndex = try #require((0..<tables.count).last { tables.int($0) & 1 == 0 && tables.int($0) != 0 })
@@ -203,8 +203,4 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-extension Mem {
-    func withHeader<R>(_ body: (Mem) throws -> R) rethrows -> R { try body(self) }
 }
