@@ -14,6 +14,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterHardeningTests", ["Porter"]),
     ("PorterRealmFileTests", ["PorterRealmFile"]),
     ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
+    ("PorterRealmMigrationTests", ["PorterRealmMigration"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
 ]
@@ -49,12 +50,13 @@ let package = Package(
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile", "CZlib"]),
+        .target(name: "PorterRealmMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterInterchange"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "CJSONC"]),
         .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [
-            "Porter",
+            "Porter", "PorterRealmMigration",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "porter", dependencies: ["PorterCommands"]),

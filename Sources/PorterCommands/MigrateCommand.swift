@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealmMigration
 
 /// `porter migrate DB --to NEW.json`: migrates a database in one transaction, with checks.
 public struct MigrateCommand: ParsableCommand {

@@ -49,9 +49,7 @@ extension ExtendedJSON {
             default: ms = nil
             }
             guard let ms else { throw fail("invalid Extended JSON $date: \(value.shortDescription) is not a whole number of milliseconds") }
-            do { return .dateTime(try Timestamp(milliseconds: ms)) } catch let error as PorterError {
-                throw fail("invalid Extended JSON $date: \(error.message)")
-            } catch { throw fail("invalid Extended JSON $date") }
+            return .dateTime(Timestamp(milliseconds: ms))
         case .string(let text):
             do { return .dateTime(try Timestamp(iso8601: text)) } catch let error as PorterError {
                 throw fail("invalid Extended JSON $date: \(error.message)")

@@ -98,10 +98,11 @@ final class RealmExportSource: ExportObjectSource {
     }
 }
 
-/// Conversions of a Realm file's values to Porter's.
-enum RealmValues {
+/// Conversions between a Realm file's values and Porter's.
+public enum RealmValues {
     /// A scalar (or null); links and collections are the caller's.
-    static func scalar(_ stored: RealmValue, location: String) throws -> Value {
+    /// - Throws: ``PorterError`` (`notADatabase`) for a link or collection, naming `location`.
+    public static func scalar(_ stored: RealmValue, location: String) throws -> Value {
         switch stored {
         case .null: return .null
         case .bool(let b): return .bool(b)

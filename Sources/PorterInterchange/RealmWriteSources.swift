@@ -68,7 +68,8 @@ public struct RealmFileWriteSource: RealmWriteSource {
 
 extension RealmValues {
     /// A Porter value (a scalar, a link, or a collection nested in a mixed) as a Realm file holds it.
-    static func realm(_ value: Value, location: String) throws -> RealmValue {
+    /// - Throws: ``PorterError`` for a value a Realm file cannot hold, naming `location`.
+    public static func realm(_ value: Value, location: String) throws -> RealmValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)

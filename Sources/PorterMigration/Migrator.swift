@@ -122,7 +122,8 @@ public enum Migrator {
 
     /// The steps from `stored` to `schema`: the applicable plans in version order, then a last
     /// implicit step when the plans do not end exactly at `schema`.
-    static func resolveSteps(from stored: Schema, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
+    /// - Throws: ``PorterError`` when the plans do not chain or the renames do not apply.
+    public static func resolveSteps(from stored: Schema, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
                              fills: [FillArgument]) throws -> [MigrationStep] {
         let pending = plans.filter { $0.toVersion > stored.version || ($0.fromVersion == stored.version && $0.toVersion == stored.version) }
             .sorted { ($0.fromVersion, $0.toVersion) < ($1.fromVersion, $1.toVersion) }

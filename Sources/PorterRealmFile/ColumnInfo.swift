@@ -32,6 +32,8 @@ struct ColumnInfo: Sendable {
     var enumKeysRef: Int64
     /// Whether a search index exists.
     var hasSearchIndex: Bool
+    /// The search index's root (0 if none).
+    var indexRef: Int64 = 0
 
     var isNullable: Bool { attrs & Attr.nullable != 0 }
     var isList: Bool { attrs & Attr.list != 0 }

@@ -97,6 +97,27 @@ extension RealmFile {
         }
     }
 
+    /// Streams one property's values of every live object of a table in object-key order,
+    /// decoding only that column.
+    /// - Throws: ``PorterError`` (`notFound` for an unknown property, `notADatabase` for damage).
+    public func forEachValue(in table: RealmTable, property: String, _ body: (_ key: Int64, _ value: RealmValue) throws -> Void) throws {
+        let info = try self.info(table)
+        guard let c = info.columns.firstIndex(where: { $0.name == property }) else {
+            throw PorterError(.notFound, "class \(table.name) has no property \(property)", location: path)
+        }
+        do {
+            let walk = Walk(mem)
+            defer { mapping.releaseResidentPages() }
+            try mem.forEachClusterLeaf(info.clusterRoot) { leaf in
+                guard let l = try columnLeaves(info, leaf, only: c)[c] else { return }
+                try walk.budget.spend(leaf.count)
+                for row in 0..<leaf.count { try body(leaf.key(row), try columnValue(info, c, l, row, walk: walk)) }
+            }
+        } catch {
+            throw porterError(error, place: info.name)
+        }
+    }
+
     /// The number of live objects of a table.
     public func objectCount(in table: RealmTable) throws -> Int {
         let info = try self.info(table)

@@ -89,11 +89,16 @@ extension RealmFile {
             let targetTable: UInt32? = (oppositeTables.map { leafIndex < $0.count ? UInt32(truncatingIfNeeded: $0.int(leafIndex)) : nil }) ?? nil
             let opposite: Int64 = (oppositeColumns.map { leafIndex < $0.count ? $0.int(leafIndex) : 0 }) ?? 0
             var indexed = false
-            if let searchIndexes, leafIndex < searchIndexes.count { indexed = searchIndexes.int(leafIndex) != 0 && searchIndexes.int(leafIndex) & 1 == 0 }
+            var indexRef: Int64 = 0
+            if let searchIndexes, leafIndex < searchIndexes.count {
+                indexed = searchIndexes.int(leafIndex) != 0 && searchIndexes.int(leafIndex) & 1 == 0
+                if indexed { indexRef = searchIndexes.int(leafIndex) }
+            }
             let enumRef: Int64 = enumArray.map { i < $0.count && $0.int(i) & 1 == 0 ? $0.int(i) : 0 } ?? 0
             let name = i < names.count ? (try names.string(i, mem) ?? "") : ""
             let column = ColumnInfo(name: name, specIndex: i, colKey: colKey, leafIndex: leafIndex, type: type, attrs: attr,
-                                    targetTable: targetTable, oppositeColKey: opposite, enumKeysRef: enumRef, hasSearchIndex: indexed)
+                                    targetTable: targetTable, oppositeColKey: opposite, enumKeysRef: enumRef, hasSearchIndex: indexed,
+                                    indexRef: indexRef)
             if type == ColumnInfo.Kind.backlink {
                 backlinks.append(column)
             } else {

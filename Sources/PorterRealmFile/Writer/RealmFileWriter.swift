@@ -42,14 +42,25 @@ public struct RealmFileWriter {
             throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
         }
         let plan = try WriterTablePlan(schema: schema)
+        try Self.writeAtomically(to: path, encryptionKey: encryptionKey) { output in
+            var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
+            try builder.build()
+        }
+    }
+
+    /// Runs `body` on a new file beside `path`, then fsyncs it, runs `beforeReplacing` and renames
+    /// it over `path` (and fsyncs the directory): `path` is the complete new file or untouched.
+    /// After a failure the temporary file is removed.
+    static func writeAtomically(to path: String, encryptionKey: [UInt8]?, beforeReplacing: () throws -> Void = {},
+                                _ body: (WriterOutput) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".porter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         do {
             let output = try WriterOutput(path: temporary, encryptionKey: encryptionKey)
-            var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
-            try builder.build()
+            try body(output)
             try output.sync()
+            try beforeReplacing()
             guard rename(temporary, path) == 0 else {
                 throw PorterError(.io, "cannot move the written file into place: \(String(cString: strerror(errno)))", location: path)
             }

@@ -69,6 +69,14 @@ struct WriterFileBuilder {
             writePass.embedded[t] = []
             tableRefs[t] = try builder.finish()
         }
+        try Self.finishGroup(plan: plan, out: out, leafEncoder: leafEncoder, tableRefs: tableRefs, schemaVersion: schemaVersion)
+    }
+
+    /// Writes the `metadata` table (the schema version), the group's top array and the header,
+    /// once every class table is written (`tableRefs`, slot 0 for `metadata`).
+    static func finishGroup(plan: WriterTablePlan, out: WriterOutput, leafEncoder: WriterLeafEncoder, tableRefs: [Int64],
+                            schemaVersion: UInt64) throws {
+        var tableRefs = tableRefs
         var metadata = WriterTableBuilder(plan: plan, tableIndex: 0, leaf: leafEncoder, compact: true, backlinks: [:])
         try metadata.add(key: 0, values: [.int(Int64(bitPattern: schemaVersion))])
         tableRefs[0] = try metadata.finish()

@@ -4,8 +4,11 @@ struct WriterKeyResolver {
     var positional: [Int: [Int64: Int64]] = [:]
     /// Classes without one: their keys, sorted (the key is kept).
     var kept: [Int: [Int64]] = [:]
+    /// Every key stays as it is (a rewrite of a Realm file, whose links are already object keys).
+    var keepsAllKeys = false
 
     func resolve(table: Int, sourceKey: Int64) -> Int64? {
+        if keepsAllKeys { return sourceKey }
         if let map = positional[table] { return map[sourceKey] }
         if let keys = kept[table] {
             var lo = 0, hi = keys.count

@@ -41,6 +41,16 @@ final class WriterOutput {
         return ref
     }
 
+    /// Appends bytes from memory (a node copied from another file) and returns their offset.
+    @discardableResult
+    func append(raw bytes: UnsafeRawBufferPointer) throws -> Int64 {
+        let ref = position
+        buffer.append(contentsOf: bytes)
+        position += Int64(bytes.count)
+        if buffer.count >= Self.flushThreshold { try flush() }
+        return ref
+    }
+
     private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int64?) throws {
         var done = 0
         while done < bytes.count {

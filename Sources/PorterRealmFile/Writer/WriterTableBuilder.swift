@@ -18,17 +18,17 @@ struct WriterTableBuilder {
 
     private var keys: [Int64] = []
     private var rows: [[RealmValue]] = []
-    private var leaves: [(ref: Int64, first: Int64, count: Int64)] = []
-    private var indexEntries: [Int: [(value: WriterIndexValue, key: Int64)]] = [:]
+    var leaves: [(ref: Int64, first: Int64, count: Int64)] = []
+    var indexEntries: [Int: [(value: WriterIndexValue, key: Int64)]] = [:]
     /// Values of indexed mixed columns parallel to their entries, by leaf index.
     private var mixedIndexValues: [Int: [RealmValue]] = [:]
-    private(set) var objectCount: Int64 = 0
-    private var lastKey: Int64 = -1
+    var objectCount: Int64 = 0
+    var lastKey: Int64 = -1
 
-    private let table: WriterTable
+    let table: WriterTable
     /// (leaf index, property index) of the indexed columns.
     private let indexed: [(leaf: Int, property: Int)]
-    private var out: WriterOutput { leaf.out }
+    var out: WriterOutput { leaf.out }
 
     init(plan: WriterTablePlan, tableIndex: Int, leaf: WriterLeafEncoder, compact: Bool,
          backlinks: [Int: [(target: Int64, origin: Int64)]]) {
@@ -59,28 +59,33 @@ struct WriterTableBuilder {
         }
         lastKey = key
         for (leafIndex, propertyIndex) in indexed {
-            // A list column indexes each distinct element (realm-core 14 indexes `string[]` that way).
-            var elements: [RealmValue] = [values[propertyIndex]]
-            if case .list(let items) = values[propertyIndex] {
-                elements = []
-                for item in items where !elements.contains(item) { elements.append(item) }
-            }
-            for element in elements {
-                guard let indexValue = WriterIndexValue(element, tableKeys: leaf.tableKeys) else {
-                    let property = table.properties[propertyIndex]
-                    throw PorterError(.invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
-                                      location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
-                }
-                indexEntries[leafIndex]!.append((indexValue, key))
-                if table.properties[propertyIndex].type == .mixed {
-                    mixedIndexValues[leafIndex, default: []].append(element)
-                }
-            }
+            try addIndexEntries(values[propertyIndex], leafIndex: leafIndex, propertyIndex: propertyIndex, key: key)
         }
         keys.append(key)
         rows.append(values)
         objectCount += 1
         if rows.count == Self.clusterSize { try flushLeaf() }
+    }
+
+    /// Files `value` of an indexed column under `key` in its search index. A list column indexes
+    /// each distinct element (realm-core 14 indexes `string[]` that way).
+    mutating func addIndexEntries(_ value: RealmValue, leafIndex: Int, propertyIndex: Int, key: Int64) throws {
+        var elements: [RealmValue] = [value]
+        if case .list(let items) = value {
+            elements = []
+            for item in items where !elements.contains(item) { elements.append(item) }
+        }
+        for element in elements {
+            guard let indexValue = WriterIndexValue(element, tableKeys: leaf.tableKeys) else {
+                let property = table.properties[propertyIndex]
+                throw PorterError(.invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
+                                  location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
+            }
+            indexEntries[leafIndex]!.append((indexValue, key))
+            if table.properties[propertyIndex].type == .mixed {
+                mixedIndexValues[leafIndex, default: []].append(element)
+            }
+        }
     }
 
     private mutating func backlinkSlot(leafIndex: Int, key: Int64) throws -> Int64 {
@@ -133,7 +138,7 @@ struct WriterTableBuilder {
 
     /// Cluster inner nodes (`ClusterNodeInner`): [key offsets or 0 (compact), tagged depth,
     /// tagged size, children…]; offsets are relative to the node's own offset (0 for the root).
-    private func writeTree() throws -> Int64 {
+    func writeTree() throws -> Int64 {
         var level = leaves
         if level.count == 1 && level[0].first == 0 { return level[0].ref }
         var depth: Int64 = 1
@@ -157,13 +162,18 @@ struct WriterTableBuilder {
         return level[0].ref
     }
 
-    /// Writes what is left and the table's top array; returns its ref.
-    mutating func finish() throws -> Int64 {
+    /// Writes what is left and the table's top array; returns its ref. `copiedIndexes`: search
+    /// indexes already written (copied from another file), by leaf index.
+    mutating func finish(copiedIndexes: [Int: Int64] = [:]) throws -> Int64 {
         if !rows.isEmpty || leaves.isEmpty { try flushLeaf() }
         let clusterRef = try writeTree()
         let t = table
         var indexRefs = Array(repeating: Int64(0), count: t.leafCount)
         for column in t.columns where column.indexed {
+            if let copied = copiedIndexes[column.leafIndex] {
+                indexRefs[column.leafIndex] = copied
+                continue
+            }
             let location = "\(t.objectSchema?.name ?? t.name).\(column.property!.name)"
             var index = WriterSearchIndex(out: out, entries: indexEntries[column.leafIndex]!, originals: mixedIndexValues[column.leafIndex])
             index.exact = column.property!.collection == .list

@@ -46,7 +46,7 @@ struct WriterValuePreparer {
         return result
     }
 
-    private mutating func prepare(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+    mutating func prepare(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
                                   location: WriterLocation) throws -> RealmValue {
         func element(_ v: RealmValue) throws -> RealmValue {
             try self.element(v, property: property, column: column, table: table, key: key, location: location)

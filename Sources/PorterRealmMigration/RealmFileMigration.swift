@@ -1,19 +1,35 @@
 import Foundation
-import Porter
+import PorterInterchange
+import PorterMigration
+import PorterModel
+import PorterRealmFile
+import PorterStore
+import PorterDiff
 
-/// Migrating a Realm file: its objects are copied into a private Porter database, migrated there
-/// by the same runtime and checks as any Porter database, and written as a new Realm file (format
-/// 24, at the new schema version, with the same key) that replaces the original atomically.
-/// Until that rename the original is untouched; after any failure it is byte for byte as before.
-enum RealmFileMigration {
-    static func migrate(_ path: String, key: [UInt8]?, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
-                        options: MigrationOptions) throws -> MigrationReport {
+/// Migrating a Realm file. A format-24 file whose migration is made of column changes (renames,
+/// new properties, conversions, fills, indexes) is rewritten column by column, as realm-core
+/// migrates in place (``RealmColumnMigration``). Otherwise its objects are copied into a private
+/// Porter database, migrated there by the same runtime and checks as any Porter database, and
+/// written as a new Realm file. Either way the new file (format 24, at the new schema version,
+/// with the same key) replaces the original atomically: until that rename the original is
+/// untouched; after any failure it is byte for byte as before.
+public enum RealmFileMigration {
+    /// Migrates the Realm file at `path` (encrypted with `key`, if any) to `schema` with the
+    /// runtime's plans, renames and options; `columnPath: false` always takes the general path.
+    /// - Throws: ``PorterError`` as ``Migrator/migrate(databaseAt:to:plans:renames:options:block:)``
+    ///   does, naming the user's file; the file is then unchanged.
+    public static func migrate(_ path: String, key: [UInt8]?, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
+                               options: MigrationOptions, columnPath: Bool = true) throws -> MigrationReport {
         let file = try RealmFile(path: path, encryptionKey: key)
         if let backup = options.backupPath, FileManager.default.fileExists(atPath: backup) {
             throw PorterError(.io, "the backup file already exists", location: backup)
         }
         var stored = file.schema
         stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0
+        if columnPath, let report = try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: schema, plans: plans,
+                                                         renames: renames, options: options, backup: { try copyAtomically(path, to: $0) }) {
+            return report
+        }
         let scratch = try RealmScratchDatabase(file, schema: stored)
         defer { scratch.remove() }
         scratch.close()
@@ -41,7 +57,7 @@ enum RealmFileMigration {
     }
 
     /// Copies a file to a new path through a temporary file and a rename, so `to` is complete or absent.
-    static func copyAtomically(_ from: String, to: String) throws {
+    public static func copyAtomically(_ from: String, to: String) throws {
         let temporary = to + ".porter-tmp"
         do {
             try? FileManager.default.removeItem(atPath: temporary)

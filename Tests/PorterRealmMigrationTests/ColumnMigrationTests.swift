@@ -1,0 +1,206 @@
+import Foundation
+import PorterDiff
+import PorterMigration
+import PorterModel
+import PorterRealmFile
+import Testing
+@testable import PorterRealmMigration
+
+/// One migration of the fixture, run both ways.
+struct ColumnScenario: CustomTestStringConvertible, Sendable {
+    let name: String
+    let edit: @Sendable (inout [String: [String: Any]]) -> Void
+    var renames: [String] = []
+    var classRenames: [String] = []
+    var fills: [String] = []
+    var allowDataLoss = false
+    var testDescription: String { name }
+
+    func schema() throws -> Schema { try MigrationFixture.schema(version: 4, edit) }
+
+    func options(backup: String? = nil) throws -> MigrationOptions {
+        MigrationOptions(backupPath: backup, allowDataLoss: allowDataLoss, fills: try fills.map { try FillArgument(parsing: $0) })
+    }
+
+    /// Runs the column path on the file at `path` (fixture version 3); nil when it declines.
+    func runColumnPath(_ path: String, key: [UInt8]? = nil, options: MigrationOptions? = nil,
+                       backup: (String) throws -> Void = { _ in }) throws -> MigrationReport? {
+        let file = try RealmFile(path: path, encryptionKey: key)
+        var stored = file.schema
+        stored.version = 3
+        return try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: try schema(), plans: [],
+                                                renames: try renameSet, options: try options ?? self.options(), backup: backup)
+    }
+
+    var renameSet: RenameSet {
+        get throws {
+            RenameSet(classes: try classRenames.map { try ClassRename(parsing: $0) }, properties: try renames.map { try PropertyRename(parsing: $0) })
+        }
+    }
+}
+
+/// The column path (a Realm file rewritten column by column) against the general path (a private
+/// Porter database migrated by the runtime, then written anew): same objects, same schema, same
+/// report, for every kind of change the column path takes; and the general path, with the file
+/// untouched by the column path, for everything it does not take.
+@Suite struct ColumnMigrationTests {
+    static let scenarios: [ColumnScenario] = [
+        // realm-core's own bench migration: a rename, a new optional property, int -> string.
+        ColumnScenario(name: "rename, add, convert", edit: { p in
+            p["Person"]!["nickname"] = p["Person"]!.removeValue(forKey: "nick")
+            p["Person"]!["age"] = "string"
+            p["Person"]!["rank"] = "double?"
+        }, renames: ["Person.nick=nickname"]),
+        ColumnScenario(name: "fills", edit: { p in
+            p["Person"]!["level"] = "int"
+            p["Person"]!["score"] = "double"
+            p["Person"]!["code"] = "string?"
+            p["Dog"]!["name"] = "string?"
+        }, fills: ["Person.level=7", "Person.score=0.5"]),
+        ColumnScenario(name: "indexes, new classes and links", edit: { p in
+            p["Person"]!["age"] = ["type": "int", "indexed": true]
+            p["Person"]!["name"] = "string"
+            p["Person"]!["best"] = "Dog?"
+            p["Person"]!["pets"] = "Dog[]"
+            p["Person"]!["labels"] = "string<>"
+            p["Person"]!["code"] = ["type": "int?", "indexed": true]
+            p["Note"] = ["title": "string", "about": "Person?"]
+        }),
+        ColumnScenario(name: "removals with data", edit: { p in
+            p["Person"]!["blob"] = nil
+            p["Person"]!["uid"] = nil
+            p["Person"]!["tags"] = nil
+            p["Person"]!["dog"] = nil
+            p["Dog"]!["walkers"] = nil
+        }, allowDataLoss: true),
+        ColumnScenario(name: "class renames", edit: { p in
+            p["Label"] = p.removeValue(forKey: "Tag")
+            p["Label"]!["_primaryKey"] = "code"
+            p["Label"]!["count"] = p["Label"]!.removeValue(forKey: "uses")
+            p["Owner"] = p.removeValue(forKey: "Person")
+            p["Owner"]!["_primaryKey"] = "_id"
+            p["Owner"]!["friends"] = "Owner[]"
+            p["Dog"]!["owner"] = "Owner?"
+            p["Dog"]!["pals"] = "Owner?{}"
+            p["Dog"]!["walkers"] = "Owner<>"
+        }, renames: ["Label.uses=count"], classRenames: ["Tag=Label", "Person=Owner"]),
+        ColumnScenario(name: "conversions between scalars", edit: { p in
+            p["Person"]!["active"] = "int"
+            p["Person"]!["age"] = "double"
+            p["Person"]!["score"] = "string?"
+            p["Tag"]!["uses"] = "string"
+        }),
+    ]
+
+    @Test(arguments: scenarios)
+    func sameOutcomeAsTheGeneralPath(_ scenario: ColumnScenario) throws {
+        let schema = try scenario.schema()
+        let columnDir = try MigrationFixture.temporaryDirectory(), generalDir = try MigrationFixture.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: columnDir)
+            try? FileManager.default.removeItem(at: generalDir)
+        }
+        let columnPath = try MigrationFixture.copy(in: columnDir), generalPath = try MigrationFixture.copy(in: generalDir)
+        let column = try scenario.runColumnPath(columnPath)
+        let report = try #require(column, "\(scenario.name): the column path should take this migration")
+        let general = try RealmFileMigration.migrate(generalPath, key: nil, to: schema, plans: [], renames: try scenario.renameSet,
+                                                     options: try scenario.options(), columnPath: false)
+        #expect(MigrationFixture.comparable(report) == MigrationFixture.comparable(general))
+        let columnDump = try MigrationFixture.canonicalDump(columnPath), generalDump = try MigrationFixture.canonicalDump(generalPath)
+        #expect(columnDump.keys.sorted() == generalDump.keys.sorted())
+        for key in generalDump.keys.sorted() {
+            let a = columnDump[key] ?? [], b = generalDump[key] ?? []
+            #expect(a.count == b.count, "\(key): \(a.count) objects, the general path \(b.count)")
+            if let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) {
+                Issue.record("\(key): first difference at \(i):\n  column:  \(a[i].prefix(600))\n  general: \(b[i].prefix(600))")
+            }
+        }
+        // Nothing left beside the file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: columnDir.path) == ["app.realm"])
+        // Readable as a whole, as the reader checks files.
+        _ = try RealmFile(path: columnPath).check()
+    }
+
+    /// Migrations the column path leaves to the general path: it returns nil and the file is
+    /// byte for byte as it was, with nothing beside it.
+    static let declined: [ColumnScenario] = [
+        ColumnScenario(name: "a conversion that fails (names are not numbers)", edit: { p in p["Person"]!["name"] = "int" }),
+        ColumnScenario(name: "required without a fill, nulls present", edit: { p in p["Person"]!["score"] = "double" }),
+        ColumnScenario(name: "a removal with data not covered", edit: { p in p["Person"]!["blob"] = nil }),
+        ColumnScenario(name: "a removed class with objects", edit: { p in p["Tag"] = nil }, allowDataLoss: true),
+    ]
+
+    @Test(arguments: declined)
+    func declinesWithoutTouchingTheFile(_ scenario: ColumnScenario) throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var backupCalled = false
+        let report = try scenario.runColumnPath(path, options: try scenario.options(backup: dir.appendingPathComponent("b.realm").path),
+                                                backup: { _ in backupCalled = true })
+        #expect(report == nil)
+        #expect(!backupCalled)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["app.realm"])
+    }
+
+    @Test func dryRunIsTheGeneralPaths() throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        #expect(try Self.scenarios[0].runColumnPath(path, options: MigrationOptions(dryRun: true)) == nil)
+    }
+
+    /// A failing conversion: the column path gives up before the file is replaced, the general
+    /// path names the objects, and the file is unchanged.
+    @Test func failingConversionIsReportedByTheGeneralPath() throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let schema = try MigrationFixture.schema(version: 4) { p in p["Person"]!["name"] = "int" }
+        let error = try #require(throws: PorterError.self) {
+            try RealmFileMigration.migrate(path, key: nil, to: schema, plans: [], renames: RenameSet(), options: MigrationOptions())
+        }
+        #expect(error.message.contains("cannot convert 700 values from string to int"), "\(error.message)")
+        #expect(error.location?.hasPrefix(path) == true, "\(error.location ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["app.realm"])
+    }
+
+    /// The backup is made once the new file is complete, before it replaces the old one.
+    @Test func backupHoldsTheOldFile() throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let backup = dir.appendingPathComponent("old.realm").path
+        let scenario = Self.scenarios[0]
+        let report = try RealmFileMigration.migrate(path, key: nil, to: try scenario.schema(), plans: [], renames: try scenario.renameSet,
+                                                    options: try scenario.options(backup: backup))
+        #expect(report.backupPath == backup)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == before)
+        #expect(try RealmFile(path: path).schemaVersion == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["app.realm", "old.realm"])
+    }
+
+    /// An encrypted file stays encrypted with its key, and holds what the plain one does after the same migration.
+    @Test func encryptedFileKeepsItsKey() throws {
+        let key = Array(UInt8(100)...UInt8(163))
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let encrypted = dir.appendingPathComponent("enc.realm").path
+        try FileManager.default.copyItem(atPath: MigrationFixture.directory.appendingPathComponent("column-migration-encrypted.realm").path, toPath: encrypted)
+        let plain = try MigrationFixture.copy(in: dir)
+        let scenario = Self.scenarios[0]
+        #expect(try scenario.runColumnPath(encrypted, key: key) != nil)
+        _ = try RealmFileMigration.migrate(plain, key: nil, to: try scenario.schema(), plans: [], renames: try scenario.renameSet, options: try scenario.options())
+        #expect(throws: PorterError.self) { try RealmFile(path: encrypted) }
+        let a = try MigrationFixture.canonicalDump(encrypted, key: key), b = try MigrationFixture.canonicalDump(plain)
+        for k in b.keys.sorted() where a[k] != b[k] {
+            let i = (b[k] ?? []).indices.first { $0 >= (a[k] ?? []).count || a[k]![$0] != b[k]![$0] } ?? 0
+            Issue.record("\(k): \((a[k] ?? []).count) vs \((b[k] ?? []).count): \(a[k]?.dropFirst(i).first?.prefix(300) ?? "-") | \(b[k]?.dropFirst(i).first?.prefix(300) ?? "-")")
+        }
+    }
+}
