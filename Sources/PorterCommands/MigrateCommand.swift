@@ -13,9 +13,11 @@ public struct MigrateCommand: ParsableCommand {
             Applies the plans (in version order), renames, conversions and fills in one write transaction, \
             then checks primary keys, required values, links and embedded objects; any failure rolls \
             everything back. Destructive changes nothing covers are refused, with counts, before anything \
-            is written. --dry-run does everything and rolls back. A Realm file is migrated in a private \
-            copy and written anew (file format 24, at the new schema version, encrypted with the same key), \
-            then replaces the original atomically; any failure leaves the original byte for byte unchanged.
+            is written. --dry-run does everything and rolls back. A Realm file is written anew (file format \
+            24, at the new schema version, encrypted with the same key): column by column when the changes \
+            allow it (unchanged columns copied as they are), else through a private copy migrated by the same \
+            runtime; the new file replaces the original atomically, and any failure leaves the original byte \
+            for byte unchanged.
             """)
 
     /// The database file.

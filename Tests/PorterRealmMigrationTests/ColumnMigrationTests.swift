@@ -121,6 +121,21 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         _ = try RealmFile(path: columnPath).check()
     }
 
+    /// The bytes of a column migration, against a golden that realm-core 14 accepted (`realm-oracle
+    /// check`, and its `dump` equals the source's with the migration applied; see
+    /// Fixtures/realm/column-migration/README.md). `PORTER_UPDATE_WRITER_GOLDENS=1` rewrites it.
+    @Test(arguments: [(0, "migrated-rename-add-convert.realm"), (4, "migrated-class-renames.realm")])
+    func matchesGolden(_ index: Int, _ golden: String) throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        #expect(try Self.scenarios[index].runColumnPath(path) != nil)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let goldenURL = MigrationFixture.directory.appendingPathComponent(golden)
+        if ProcessInfo.processInfo.environment["PORTER_UPDATE_WRITER_GOLDENS"] == "1" { try bytes.write(to: goldenURL) }
+        #expect(bytes == (try Data(contentsOf: goldenURL)), "\(golden): the migrated file differs from its golden")
+    }
+
     /// Migrations the column path leaves to the general path: it returns nil and the file is
     /// byte for byte as it was, with nothing beside it.
     static let declined: [ColumnScenario] = [
