@@ -24,9 +24,13 @@ func hex(_ value: Int64) -> String {
     value < 0 ? "-0x" + String(value.magnitude, radix: 16) : "0x" + String(value, radix: 16)
 }
 
-/// The deepest nesting accepted anywhere (B+trees, cluster trees, embedded objects, nested mixed
-/// collections): real files stay below 10; a corrupt cycle reaches it quickly.
+/// The deepest nesting accepted anywhere (B+trees, cluster trees, embedded objects): real files
+/// stay below 10; a corrupt cycle reaches it quickly.
 let maximumDepth = 64
+
+/// The deepest nesting of lists and dictionaries in a mixed value (with the embedded objects
+/// around them) accepted: above the 100 levels Porter and the SDKs allow, still a quick stop for a cycle.
+let maximumNesting = 128
 
 /// The most elements a B+tree or cluster leaf holds (realm-core's `REALM_MAX_BPNODE_SIZE`, 1000 in
 /// every SDK build); a larger count is corruption and would let a tiny file claim millions of values.

@@ -105,7 +105,7 @@ extension RealmFile {
             guard data >= 0, data < Int64(refs.count) else { throw RealmFault("a nested collection's index \(data) is out of range") }
             let ref = refs.int(Int(data))
             guard ref & 1 == 0 else { throw RealmFault("a nested collection's ref is a number") }
-            guard walk.depth < maximumDepth else { throw RealmFault("nested collections nest deeper than \(maximumDepth) levels") }
+            guard walk.depth < maximumNesting else { throw RealmFault("nested collections nest deeper than \(maximumNesting) levels") }
             if type == 21 { return .dictionary(try dictionary(ref, layout23: true, walk: walk.deeper())) }
             let elements = try elements(ref, spec: ValueSpec(type: D.mixed, nullable: true, target: nil), walk: walk.deeper(), skipNulls: false)
             return type == 20 ? .set(elements) : .list(elements)

@@ -70,7 +70,7 @@ struct NestedCollectionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let realm = try RealmFile(path: path)
         let error = try #require(throws: PorterError.self) { try realm.forEachObject(in: realm.tables[0]) { _ in } }
-        #expect(error.message == "Nest.m: nested collections nest deeper than 64 levels")
+        #expect(error.message == "Nest.m: nested collections nest deeper than 128 levels")
     }
 }
 

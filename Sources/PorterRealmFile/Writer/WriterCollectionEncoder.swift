@@ -13,15 +13,7 @@ struct WriterCollectionEncoder {
         case .set(let elements):
             return try writeElements(WriterSetOrder.sortedUnique(elements, decimalColumn: column.type == .decimal), column: column)
         case .dictionary(let entries):
-            if entries.isEmpty { return 0 }
-            let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            let keys = try WriterBPlusTree.write(count: sorted.count, out: leaf.out) { range in
-                try leaf.writeBlobs(sorted[range].map { Array($0.key.utf8) }, isString: true)
-            }
-            let values = try WriterBPlusTree.write(count: sorted.count, out: leaf.out) { range in
-                try WriterMixedEncoder(leaf: leaf).write(ArraySlice(sorted[range].map(\.value)))
-            }
-            return try leaf.out.append(WriterNode.integers([keys, values], flags: .init(hasRefs: true)))
+            return try WriterMixedEncoder(leaf: leaf).writeDictionary(entries)
         default:
             return 0
         }
@@ -29,6 +21,8 @@ struct WriterCollectionEncoder {
 
     private func writeElements(_ elements: [RealmValue], column: WriterColumn) throws -> Int64 {
         if elements.isEmpty { return 0 }
+        // Nested collections need keys unique across the whole B+tree.
+        if column.type == .mixed { return try WriterMixedEncoder(leaf: leaf).writeTree(elements) }
         return try WriterBPlusTree.write(count: elements.count, out: leaf.out) { range in
             try leaf.write(elements[range], type: column.type, nullable: column.isNullable, inCollection: true)
         }

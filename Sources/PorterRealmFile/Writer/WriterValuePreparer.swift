@@ -63,23 +63,14 @@ struct WriterValuePreparer {
             }
             return .set(try unique.map(element))
         case (.map, .dictionary(let entries)):
-            var seen = Set<String>()
-            return .dictionary(try entries.map { entry in
-                // realm-core's rule: an empty key is allowed, '.' and a leading '$' are not.
-                guard !entry.key.contains("."), !entry.key.hasPrefix("$") else {
-                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' contains '.' or starts with '$'", location: location.text)
-                }
-                guard seen.insert(entry.key).inserted else {
-                    throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
-                }
-                return RealmDictionaryEntry(key: entry.key, value: try element(entry.value))
-            })
+            try Self.checkKeys(entries, location: location)
+            return .dictionary(try entries.map { RealmDictionaryEntry(key: $0.key, value: try element($0.value)) })
         default:
             throw PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
         }
     }
 
-    private mutating func element(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+    mutating func element(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
                                   location: WriterLocation) throws -> RealmValue {
         var mismatch: PorterError {
             PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
@@ -108,8 +99,14 @@ struct WriterValuePreparer {
             return .link(className: className, key: targetKey)
         case (.mixed, .embedded):
             throw PorterError(.invalidValue, "a mixed value cannot hold an embedded object", location: location.text)
-        case (.mixed, .list), (.mixed, .set), (.mixed, .dictionary):
-            throw PorterError(.invalidValue, "collections nested in mixed values are not supported by the writer yet", location: location.text)
+        case (.mixed, .list), (.mixed, .dictionary):
+            if column.indexed {
+                // realm-core indexes scalars; what it would make of a collection in the index is not a layout to guess.
+                throw PorterError(.invalidValue, "an indexed mixed property cannot hold a list or dictionary in a Realm file", location: location.text)
+            }
+            return try nested(value, property: property, column: column, table: table, key: key, location: location, depth: 1)
+        case (.mixed, .set):
+            throw PorterError(.invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
         case (.mixed, _):
             return value
         case (.object, .link(let className, let sourceKey)):
@@ -156,6 +153,53 @@ extension WriterValuePreparer {
             return true
         default:
             return false
+        }
+    }
+}
+
+extension WriterValuePreparer {
+    /// realm-core's rule for dictionary keys: an empty key is allowed, '.' and a leading '$' are
+    /// not; and a key appears once.
+    static func checkKeys(_ entries: [RealmDictionaryEntry], location: WriterLocation) throws {
+        var seen = Set<String>()
+        for entry in entries {
+            guard !entry.key.contains("."), !entry.key.hasPrefix("$") else {
+                throw PorterError(.invalidValue, "dictionary key '\(entry.key)' contains '.' or starts with '$'", location: location.text)
+            }
+            guard seen.insert(entry.key).inserted else {
+                throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
+            }
+        }
+    }
+
+    /// realm-core's limit on collections nested in a mixed (`Lst`/`Dictionary` levels; Porter's own is the same).
+    static let maximumNesting = 100
+
+    /// A list or dictionary nested in a mixed value: its elements are checked (and links
+    /// resolved, recorded against the mixed column) as the mixed value itself would be.
+    mutating func nested(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+                         location: WriterLocation, depth: Int) throws -> RealmValue {
+        guard depth <= Self.maximumNesting else {
+            throw PorterError(.invalidValue, "collections nest deeper than \(Self.maximumNesting) levels in a mixed value", location: location.text)
+        }
+        func element(_ v: RealmValue) throws -> RealmValue {
+            switch v {
+            case .list, .dictionary:
+                return try nested(v, property: property, column: column, table: table, key: key, location: location, depth: depth + 1)
+            case .set:
+                throw PorterError(.invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
+            default:
+                return try self.element(v, property: property, column: column, table: table, key: key, location: location)
+            }
+        }
+        switch value {
+        case .list(let items):
+            return .list(try items.map(element))
+        case .dictionary(let entries):
+            try Self.checkKeys(entries, location: location)
+            return .dictionary(try entries.map { RealmDictionaryEntry(key: $0.key, value: try element($0.value)) })
+        default:
+            return try element(value)
         }
     }
 }

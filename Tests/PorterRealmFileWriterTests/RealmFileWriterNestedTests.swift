@@ -1,0 +1,130 @@
+import Foundation
+import PorterModel
+import Testing
+@testable import PorterRealmFile
+
+/// Lists and dictionaries nested in `mixed` values (format 24): written as realm-core lays them
+/// out (`ArrayMixed` refs and keys), read back by the reader, refused where Realm refuses them.
+@Suite struct RealmFileWriterNestedTests {
+    static let schema = Schema(version: 1, classes: [
+        ObjectSchema(name: "Nest", properties: [
+            Property(name: "_id", type: .int),
+            Property(name: "m", type: .mixed, optional: true),
+            Property(name: "ml", type: .mixed, optional: true, collection: .list),
+            Property(name: "md", type: .mixed, optional: true, collection: .map),
+        ], primaryKey: "_id"),
+    ])
+
+    static func entry(_ key: String, _ value: RealmValue) -> RealmDictionaryEntry { RealmDictionaryEntry(key: key, value: value) }
+
+    /// A nested list of `n` ints, and lists nested `depth` levels deep.
+    static func deep(_ depth: Int) -> RealmValue {
+        var value = RealmValue.int(Int64(depth))
+        for _ in 0..<depth { value = .list([value]) }
+        return value
+    }
+
+    static let objects: [(Int64, [RealmValue])] = [
+        (0, [.int(1), .list([.int(5), .bool(true), .null, .list([.int(7), .string("deep")]), .string("hi"), .link(className: "Nest", key: 1)]),
+             .list([.dictionary([entry("a", .int(1))]), .list([]), .double(2.5)]),
+             .dictionary([entry("x", .list([.int(1), .int(2)])), entry("", .dictionary([])), entry("z", .timestamp(seconds: -1, nanoseconds: -5))])]),
+        (1, [.int(2), .dictionary([entry("b", .int(-3)), entry("a", .int(42)), entry("c", .dictionary([entry("d", .null)]))]),
+             .list([]), .dictionary([])]),
+        // Over 1,000 elements: a nested B+tree with an inner node, collections in both leaves.
+        (2, [.int(3), .list((0..<2500).map { $0 % 500 == 0 ? .list([.int(Int64($0))]) : .int(Int64($0)) }), .list([deep(99)]), .dictionary([])]),
+        (3, [.int(4), .null, .list([]), .dictionary([])]),
+    ]
+
+    static func write(_ objects: [(Int64, [RealmValue])], schema: Schema = schema, to path: String) throws {
+        try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: ["Nest": objects]))
+    }
+
+    static func temporaryPath() throws -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("porter-nested-write-\(UUID().uuidString).realm").path
+    }
+
+    /// Dictionaries come back sorted by key (the file keeps them so).
+    static func sortedDictionaries(_ value: RealmValue) -> RealmValue {
+        switch value {
+        case .list(let items): return .list(items.map(sortedDictionaries))
+        case .dictionary(let entries):
+            return .dictionary(entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                .map { entry($0.key, sortedDictionaries($0.value)) })
+        default: return value
+        }
+    }
+
+    @Test func readsBackWhatWasWritten() throws {
+        let path = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.write(Self.objects, to: path)
+        let file = try RealmFile(path: path)
+        #expect(try file.check() == [])
+        var read: [RealmObject] = []
+        try file.forEachObject(in: file.table(named: "Nest")!) { read.append($0) }
+        #expect(read.count == Self.objects.count)
+        for (object, expected) in zip(read, Self.objects) {
+            #expect(object.values == expected.1.map(Self.sortedDictionaries), "object \(expected.0)")
+        }
+        // A link inside a nested list has its backlink, as a top-level mixed link does.
+        #expect(file.backlinks.contains { $0.originClass == "Nest" && $0.originProperty == "m" })
+    }
+
+    /// Every nested collection has a key, non-zero and unique in the array or B+tree holding it
+    /// (realm-core finds a nested collection again by that key).
+    @Test func nestedCollectionsHaveUniqueKeys() throws {
+        let path = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.write([Self.objects[2]], to: path)
+        let file = try RealmFile(path: path)
+        let info = try file.info(file.table(named: "Nest")!)
+        let m = info.columns.first { $0.name == "m" }!
+        var leafRef: Int64 = 0
+        try file.mem.forEachClusterLeaf(info.clusterRoot) { leafRef = try $0.columnRef(m.leafIndex) }
+        // The cluster's ArrayMixed holds one nested list: its key is 1.
+        let column = try file.mem.array(leafRef, minimum: 6, "mixed column")
+        let listRef = try file.mem.node(try column.ref(4)).int(0)
+        #expect(try file.mem.node(try column.ref(5)).int(0) == 1)
+        // The nested list is a B+tree (2,500 elements): its leaves' keys, taken together, are 1…5.
+        let root = try file.mem.node(listRef)
+        #expect(root.isInner)
+        var keys: [Int64] = []
+        for child in 1..<(root.count - 1) {
+            let leaf = try file.mem.array(try root.ref(child), minimum: 6, "mixed leaf")
+            let composite = try file.mem.node(try leaf.ref(0))
+            let keyArray = try file.mem.node(try leaf.ref(5))
+            for i in 0..<composite.count where composite.int(i) & 0x1F == 20 { keys.append(keyArray.int(i)) }
+        }
+        #expect(keys == [1, 2, 3, 4, 5])
+    }
+
+    @Test(arguments: [
+        (RealmValue.set([.int(1)]), "not a set"),
+        (RealmValue.list([.set([])]), "not a set"),
+        (deep(101), "deeper than 100"),
+        (RealmValue.dictionary([entry("a.b", .int(1))]), "contains '.'"),
+        (RealmValue.list([.link(className: "Nest", key: 99)]), "no Nest object with key 99"),
+    ])
+    func refusals(_ value: RealmValue, _ message: String) throws {
+        let path = try Self.temporaryPath()
+        let error = try #require(throws: PorterError.self) {
+            try Self.write([(0, [.int(1), value, .list([]), .dictionary([])])], to: path)
+        }
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(error.location == "Nest[0].m")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anIndexedMixedCannotHoldACollection() throws {
+        var schema = Self.schema
+        var nest = schema["Nest"]!
+        nest.properties[1].isIndexed = true
+        schema.upsert(nest)
+        let path = try Self.temporaryPath()
+        let error = try #require(throws: PorterError.self) {
+            try Self.write([(0, [.int(1), .list([.int(1)]), .list([]), .dictionary([])])], schema: schema, to: path)
+        }
+        #expect(error.message.contains("indexed mixed property cannot hold a list or dictionary"), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
