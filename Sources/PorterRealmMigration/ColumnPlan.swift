@@ -190,11 +190,11 @@ struct ColumnPlan {
         summary.conversions = counts.conversions
         summary.fills = counts.fills.filter { $0.value > 0 || addedWithFill.contains($0.key) }
         // In the runtime's order: by class, a class's columns before its collections (`dropLeftovers`).
-        let order = Dictionary(uniqueKeysWithValues: step.targetSchema.classes.enumerated().flatMap { index, cls in
+        let order = Dictionary(step.targetSchema.classes.enumerated().flatMap { index, cls in
             (step.renamedOld[cls.name]?.persistedProperties ?? []).enumerated().map { position, p in
                 ("\(cls.name).\(p.name)", (index, p.isCollection ? 1 : 0, position))
             }
-        })
+        }, uniquingKeysWith: { first, _ in first })
         summary.discardedProperties = discarded.sorted { (order[$0] ?? (.max, 0, 0)) < (order[$1] ?? (.max, 0, 0)) }
         return summary
     }

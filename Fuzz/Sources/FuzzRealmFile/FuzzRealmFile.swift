@@ -8,7 +8,8 @@ nonisolated(unsafe) private let scratch = FileManager.default.temporaryDirectory
     .appendingPathComponent("porter-fuzz-realm-\(getpid()).realm").path
 
 /// libFuzzer entry: the input is a `.realm` file. Opening, the schema, every object of every
-/// class and `check()` may throw a `PorterError`; they must never crash, trap or hang.
+/// class, `check()` and a column-by-column copy (the migration path that copies nodes without
+/// decoding them) may throw a `PorterError`; they must never crash, trap or hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRealmFile(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data else { return 0 }
@@ -34,6 +35,7 @@ private func read(encryptionKey: [UInt8]?) {
             }
         }
         _ = try file.check()
+        rewrite(file)
     } catch is PorterError {
         // A clear refusal is the expected outcome for damaged input.
     } catch {
@@ -46,5 +48,26 @@ private func read(encryptionKey: [UInt8]?) {
 enum FuzzRealmFileMain {
     static func main() {
         FuzzDriver.run(.realmFile, fuzzRealmFile)
+    }
+}
+
+/// Copies every class and property as it is with the rewriter; a refusal of what it cannot copy
+/// and a `PorterError` for damage are the expected outcomes. Nothing may be left behind.
+private func rewrite(_ file: RealmFile) {
+    let out = scratch + ".out"
+    defer { unlink(out) }
+    // A damaged file may name two tables or two columns alike: the first one wins.
+    let classes = Dictionary(file.tables.map { table in
+        (table.name, RealmClassRewrite(sourceClass: table.name, columns: Dictionary(table.properties
+            .filter { $0.type != .linkingObjects }.map { ($0.name, RealmColumnSource.copy($0.name)) }, uniquingKeysWith: { a, _ in a })))
+    }, uniquingKeysWith: { a, _ in a })
+    do {
+        let schema = file.schema
+        try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(to: out, from: file, classes: classes)
+        _ = try RealmFile(path: out).check()
+    } catch is PorterError {
+    } catch is RealmRewriteUnsupported {
+    } catch {
+        fatalError("an error that is neither a PorterError nor a refusal: \(error)")
     }
 }

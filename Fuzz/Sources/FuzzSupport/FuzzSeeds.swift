@@ -69,10 +69,10 @@ public enum FuzzSeeds {
         return out
     }
 
-    /// Every committed `.realm` fixture (real SDK and realm-core files, oracle-made ones).
+    /// Every committed `.realm` fixture (real SDK and realm-core files, oracle-made ones, the writer's goldens).
     static func realmFileSeeds() throws -> [Data] {
         var seeds: [Data] = []
-        for folder in ["Fixtures/realm", "Fixtures/realm/shared"] {
+        for folder in ["Fixtures/realm", "Fixtures/realm/shared", "Fixtures/realm/written"] {
             let dir = FuzzHarness.root.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".realm") {
                 seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))

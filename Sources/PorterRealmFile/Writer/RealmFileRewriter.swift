@@ -249,7 +249,9 @@ struct WriterTableRewrite {
         // Indexes of copied columns are copied whole; the others are built from the values.
         var copiedIndexes: [Int: Int64] = [:]
         for column in table.columns where column.indexed {
+            // A full-text index is another structure: the new column gets a plain one, built.
             if case .raw(let c)? = rewrite.columns[column.leafIndex], c.hasSearchIndex, c.indexRef != 0,
+               c.attrs & ColumnInfo.Attr.fullText == 0,
                (c.attrs & ColumnInfo.Attr.list != 0) == (column.property?.collection == .list) {
                 copiedIndexes[column.leafIndex] = try copier.copy(c.indexRef)
             }
