@@ -10,11 +10,12 @@ import Testing
     static let written = RealmFileWriterGoldenTests.directory
     static let realm = written.deletingLastPathComponent()
 
-    /// Format-24 files without `mixed` properties: goldens of the writer and realm-core-made files.
+    /// Format-24 files: goldens of the writer and realm-core-made files.
     static let copyable = [
         "written/flat-pk-int", "written/flat-no-pk", "written/pk-string-indexed", "written/pk-objectid", "written/pk-uuid",
         "written/many-objects", "written/links", "written/strings-and-blobs", "written/decimals", "written/empty",
-        "inner-nodes", "column-migration/column-migration",
+        "written/collections", "written/mixed-links", "written/indexed-mixed",
+        "inner-nodes", "every-type", "column-migration/column-migration",
     ]
 
     static func temporaryDirectory() throws -> URL {
@@ -63,7 +64,8 @@ import Testing
         let a = try Self.objects(source), b = try Self.objects(copy)
         #expect(a.keys.sorted() == b.keys.sorted())
         for className in a.keys.sorted() {
-            #expect(a[className] == b[className], "\(name): \(className) differs after a copy")
+            // Described, not compared: a NaN is not equal to itself.
+            #expect("\(a[className] ?? [])" == "\(b[className] ?? [])", "\(name): \(className) differs after a copy")
         }
         // Deterministic: the same source gives the same bytes.
         let again = dir.appendingPathComponent("again.realm").path
@@ -86,8 +88,8 @@ import Testing
 
     /// What a column copy cannot express: refused, nothing written.
     @Test(arguments: [
-        ("written/mixed-links", "mixed"), ("written/indexed-mixed", "mixed"),
         ("shared/core-upgrade-1000-23", "file format 23"), ("shared/js-simple", "file format 23"),
+        ("shared/swift-migration-default-v5", "file format 20"),
     ])
     func refusesWhatItCannotCopy(_ name: String, _ reason: String) throws {
         let dir = try Self.temporaryDirectory()

@@ -14,9 +14,10 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     var classRenames: [String] = []
     var fills: [String] = []
     var allowDataLoss = false
+    var base = MigrationFixture.Base.columnMigration
     var testDescription: String { name }
 
-    func schema() throws -> Schema { try MigrationFixture.schema(version: 4, edit) }
+    func schema() throws -> Schema { try MigrationFixture.schema(version: Int(base.version) + 1, base: base, edit) }
 
     func options(backup: String? = nil) throws -> MigrationOptions {
         MigrationOptions(backupPath: backup, allowDataLoss: allowDataLoss, fills: try fills.map { try FillArgument(parsing: $0) })
@@ -27,7 +28,7 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
                        backup: (String) throws -> Void = { _ in }) throws -> MigrationReport? {
         let file = try RealmFile(path: path, encryptionKey: key)
         var stored = file.schema
-        stored.version = 3
+        stored.version = base.version
         return try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: try schema(), plans: [],
                                                 renames: try renameSet, options: try options ?? self.options(), backup: backup)
     }
@@ -57,6 +58,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
             p["Person"]!["code"] = "string?"
             p["Dog"]!["name"] = "string?"
         }, fills: ["Person.level=7", "Person.score=0.5"]),
+        // `Note` sorts before `Person` and `Tag`: their table keys shift, so `Tag`'s mixed values
+        // (links to Person and Dog) and `Dog.pals` (typed links) are written anew.
         ColumnScenario(name: "indexes, new classes and links", edit: { p in
             p["Person"]!["age"] = ["type": "int", "indexed": true]
             p["Person"]!["name"] = "string"
@@ -90,6 +93,16 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
             p["Person"]!["score"] = "string?"
             p["Tag"]!["uses"] = "string"
         }),
+        // Mixed values (scalars, links to two classes) copied as they are: every table keeps its key.
+        ColumnScenario(name: "every type: rename, add, convert", edit: { p in
+            p["Every"]!["integer"] = p["Every"]!.removeValue(forKey: "int")
+            p["Every"]!["added"] = "string?"
+            p["NoPk"]!["n"] = "string"
+        }, renames: ["Every.int=integer"], base: .everyType),
+        // A new class after the others: every table keeps its key, mixed values are copied.
+        ColumnScenario(name: "every type: a new class", edit: { p in
+            p["Zeta"] = ["a": "int", "target": "Target?"]
+        }, base: .everyType),
     ]
 
     @Test(arguments: scenarios)
@@ -100,7 +113,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
             try? FileManager.default.removeItem(at: columnDir)
             try? FileManager.default.removeItem(at: generalDir)
         }
-        let columnPath = try MigrationFixture.copy(in: columnDir), generalPath = try MigrationFixture.copy(in: generalDir)
+        let columnPath = try MigrationFixture.copy(in: columnDir, base: scenario.base)
+        let generalPath = try MigrationFixture.copy(in: generalDir, base: scenario.base)
         let column = try scenario.runColumnPath(columnPath)
         let report = try #require(column, "\(scenario.name): the column path should take this migration")
         let general = try RealmFileMigration.migrate(generalPath, key: nil, to: schema, plans: [], renames: try scenario.renameSet,

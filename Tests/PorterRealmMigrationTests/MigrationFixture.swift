@@ -12,13 +12,27 @@ import PorterRealmFile
 enum MigrationFixture {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/realm/column-migration")
-    static let realm = directory.appendingPathComponent("column-migration.realm").path
+
+    /// A file migrations start from: the Realm file, its schema as `porter schema` prints it, its version.
+    struct Base: Sendable {
+        var realm: String
+        var schemaFile: String
+        var version: UInt64
+
+        static let columnMigration = Base(realm: directory.appendingPathComponent("column-migration.realm").path,
+                                          schemaFile: "column-migration.v3.json", version: 3)
+        /// Fixtures/realm/every-type.realm (realm-core-made): every type, `mixed` values linking to two classes.
+        static let everyType = Base(realm: directory.deletingLastPathComponent().appendingPathComponent("every-type.realm").path,
+                                    schemaFile: "every-type.v7.json", version: 7)
+    }
+
+    static let realm = Base.columnMigration.realm
 
     /// A fresh temporary directory holding a copy of the fixture as `name`.
-    static func copy(as name: String = "app.realm", in dir: URL? = nil) throws -> String {
+    static func copy(as name: String = "app.realm", in dir: URL? = nil, base: Base = .columnMigration) throws -> String {
         let dir = try dir ?? temporaryDirectory()
         let path = dir.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: realm, toPath: path)
+        try FileManager.default.copyItem(atPath: base.realm, toPath: path)
         return path
     }
 
@@ -28,10 +42,10 @@ enum MigrationFixture {
         return dir
     }
 
-    /// The fixture's schema (as `porter schema` prints it) at `version`, edited by `edit`
+    /// A base's schema (as `porter schema` prints it) at `version`, edited by `edit`
     /// (class name → properties as JSON objects; a `_primaryKey` entry names a new class's primary key).
-    static func schema(version: Int, _ edit: (inout [String: [String: Any]]) -> Void = { _ in }) throws -> Schema {
-        let data = try Data(contentsOf: directory.appendingPathComponent("column-migration.v3.json"))
+    static func schema(version: Int, base: Base = .columnMigration, _ edit: (inout [String: [String: Any]]) -> Void = { _ in }) throws -> Schema {
+        let data = try Data(contentsOf: directory.appendingPathComponent(base.schemaFile))
         let original = try Schema(jsonBytes: [UInt8](data))
         let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         var properties: [String: [String: Any]] = [:]

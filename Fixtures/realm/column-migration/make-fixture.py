@@ -8,7 +8,7 @@ schema = {"classes": [
    "oid": "objectId", "dec": "decimal128", "blob": "data?", "code": "int?"}},
  {"name": "Dog", "properties": {"name": "string", "owner": "Person", "pals": "Person{}", "walkers": "Person<>"}},
  {"name": "Address", "embedded": True, "properties": {"street": "string", "zip": "int?"}},
- {"name": "Tag", "primaryKey": "code", "properties": {"code": "string", "uses": "int"}},
+ {"name": "Tag", "primaryKey": "code", "properties": {"code": "string", "uses": "int", "any": "mixed", "anyList": "mixed[]"}},
 ]}
 P = 700
 people = []
@@ -31,6 +31,8 @@ for d in range(300):
     dogs.append({"_key": d, "name": f"dog-{d}", "owner": (d * 3 - 50) if d % 4 else None,
                  "pals": {"best": d * 3 - 50, "other": None} if d % 5 == 0 else {},
                  "walkers": [(d * 3 - 50), ((d + 1) * 3 - 50)] if d % 3 == 0 else []})
-tags = [{"code": f"t{i}", "uses": i} for i in range(7)]
+def any_value(i):
+    return [{"$ref": "Person", "$id": i * 3 - 50}, f"text {i}", {"$ref": "Dog", "$id": i}, 2.5 * i, None][i % 5]
+tags = [{"code": f"t{i}", "uses": i, "any": any_value(i), "anyList": [any_value(i + 1), i, {"$ref": "Person", "$id": -50}]} for i in range(7)]
 json.dump(schema, open("column-migration.schema.json", "w"))
 json.dump({"Person": people, "Dog": dogs, "Tag": tags}, open("column-migration.fixture.json", "w"))

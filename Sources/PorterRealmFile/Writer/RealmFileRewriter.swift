@@ -39,10 +39,11 @@ public struct RealmRewriteUnsupported: Error, Sendable, CustomStringConvertible 
 /// again. Only the columns that change (converted, filled, new) are computed per object.
 ///
 /// Written like ``RealmFileWriter`` writes: a temporary file beside the destination, fsync,
-/// rename; never a partial file. What a column copy cannot express (mixed properties, whose links
-/// carry table keys and need backlinks of their own; tombstones; older formats; a link whose
-/// target class is not the rewritten source target) is refused with ``RealmRewriteUnsupported``
-/// before anything is written.
+/// rename; never a partial file. What a column copy cannot express (tombstones; older formats; a
+/// link whose target class is not the rewritten source of its target; a dictionary of embedded
+/// objects whose table key changes) is refused with ``RealmRewriteUnsupported`` before anything
+/// is written. Mixed values are copied while every table keeps its key (their links carry it), and
+/// re-encoded otherwise; their backlink columns are laid out as the source has them.
 public struct RealmFileRewriter {
     /// The schema of the new file.
     public let schema: Schema
@@ -65,8 +66,15 @@ public struct RealmFileRewriter {
         if let key = encryptionKey, key.count != 64 {
             throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
         }
-        let plan = try WriterTablePlan(schema: schema)
-        let tables = try RewritePlan(plan: plan, source: source, classes: classes)
+        var plan = try WriterTablePlan(schema: schema)
+        var tables = try RewritePlan(plan: plan, source: source, classes: classes)
+        // Links in mixed values have backlink columns of their own in the target tables
+        // (realm-core adds one per mixed column and target): lay them out as the source has them.
+        let mixedLinks = tables.mixedLinks(plan: plan)
+        if !mixedLinks.isEmpty {
+            plan = try WriterTablePlan(schema: schema, mixedLinks: mixedLinks)
+            tables = try RewritePlan(plan: plan, source: source, classes: classes)
+        }
         try RealmFileWriter.writeAtomically(to: path, encryptionKey: encryptionKey, beforeReplacing: beforeReplacing) { out in
             try out.append([UInt8](repeating: 0, count: 24))
             let leafEncoder = WriterLeafEncoder(out: out, tableKeys: plan.tableByClass)
@@ -120,9 +128,6 @@ struct RewritePlan {
     init(plan: WriterTablePlan, source: RealmFile, classes: [String: RealmClassRewrite]) throws {
         func unsupported(_ reason: String) -> RealmRewriteUnsupported { RealmRewriteUnsupported(reason: reason) }
         guard source.fileFormat == 24 else { throw unsupported("the source is of file format \(source.fileFormat), not 24") }
-        if plan.schema.classes.contains(where: { $0.persistedProperties.contains { $0.type == .mixed } }) {
-            throw unsupported("the schema has mixed properties")
-        }
         let infoByName = Dictionary(source.infos.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var tables = Array(repeating: Table(), count: plan.tables.count)
         // Source table of each new class, to check that links keep their targets.
@@ -140,6 +145,10 @@ struct RewritePlan {
                 tables[t].source = info
             }
         }
+        // Mixed values and dictionaries of links carry table keys: stable when every class keeps its key.
+        let stableTableKeys = (1..<plan.tables.count).allSatisfy { t in
+            tables[t].source.map { Int($0.key) == t } ?? true
+        } && source.infos.allSatisfy { info in sourceOf.values.contains { $0.key == info.key } || info.isInternal }
         for t in 1..<plan.tables.count {
             let table = plan.tables[t]
             let cls = table.objectSchema!
@@ -173,7 +182,8 @@ struct RewritePlan {
                         } else {
                             tables[t].columns[column.leafIndex] = .raw(c)
                         }
-                    } else if c.type == Int(column.type.rawValue) && Self.sameLayout(c, column) && c.enumKeysRef == 0 {
+                    } else if c.type == Int(column.type.rawValue) && Self.sameLayout(c, column) && c.enumKeysRef == 0
+                                && (property.type != .mixed || stableTableKeys) {
                         tables[t].columns[column.leafIndex] = .raw(c)
                     } else {
                         tables[t].columns[column.leafIndex] = .computed(c, nil)
@@ -206,6 +216,25 @@ struct RewritePlan {
         }
         self.tables = tables
         self.newNames = newNames
+    }
+
+    /// The mixed columns of the new file whose source columns have backlinks in the source, and
+    /// to which tables: the backlink columns the new file needs for the links they hold.
+    func mixedLinks(plan: WriterTablePlan) -> [WriterMixedLink] {
+        var links: [WriterMixedLink] = []
+        for origin in 1..<plan.tables.count {
+            guard let originSource = tables[origin].source else { continue }
+            for column in plan.tables[origin].columns where column.property?.type == .mixed {
+                guard let sourceColumn = tables[origin].columns[column.leafIndex]?.unchangedSource else { continue }
+                for target in 1..<plan.tables.count {
+                    guard let targetSource = tables[target].source,
+                          targetSource.backlinks.contains(where: { $0.targetTable == originSource.key && $0.oppositeColKey == sourceColumn.colKey })
+                    else { continue }
+                    links.append(WriterMixedLink(origin: origin, originLeaf: column.leafIndex, target: target))
+                }
+            }
+        }
+        return links
     }
 
     /// Whether the source column stores values exactly as the new column does (nullability and collection kind).
