@@ -6,7 +6,7 @@ import PorterModel
 import PorterRealmFile
 import PorterStore
 
-/// Migrates a Realm file (format 24) straight into a new Realm file, column by column, as
+/// Migrates a Realm file (formats 22–24) straight into a new format-24 file, column by column, as
 /// realm-core migrates a file in place: objects keep their keys, unchanged columns are copied node
 /// by node, and only renamed, added, converted, filled or re-indexed properties are touched.
 ///
@@ -25,7 +25,7 @@ public enum RealmColumnMigration {
                                plans: [MigrationPlan], renames: RenameSet, options: MigrationOptions,
                                backup: (String) throws -> Void) throws -> MigrationReport? {
         let started = Date()
-        guard !options.dryRun, !options.deleteDatabaseIfMigrationNeeded, file.fileFormat == 24,
+        guard !options.dryRun, !options.deleteDatabaseIfMigrationNeeded, (22...24).contains(file.fileFormat),
               schema.version > stored.version, (try? schema.validate()) != nil,
               let steps = try? Migrator.resolveSteps(from: stored, to: schema, plans: plans, renames: renames, fills: options.fills),
               steps.count == 1, let step = steps.first else { return nil }

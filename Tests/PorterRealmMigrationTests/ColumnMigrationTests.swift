@@ -103,6 +103,19 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         ColumnScenario(name: "every type: a new class", edit: { p in
             p["Zeta"] = ["a": "int", "target": "Target?"]
         }, base: .everyType),
+        // Older formats: the file is upgraded to 24 on the way (sets re-sorted, 22's dictionaries
+        // re-encoded, backlink lists made B+trees, indexes rebuilt).
+        ColumnScenario(name: "format 23 (Realm JS): rename an indexed property, add one", edit: { p in
+            p["Person"]!["years"] = p["Person"]!.removeValue(forKey: "age")
+            p["Person"]!["nickname"] = "string?"
+        }, renames: ["Person.age=years"], base: .shared("js-simple")),
+        ColumnScenario(name: "format 23 (realm-core): sets, indexed mixed, links", edit: { p in
+            p["table_for_mixed"]!["strings"] = p["table_for_mixed"]!.removeValue(forKey: "stringSet")
+            p["table"]!["added"] = "int"
+        }, renames: ["table_for_mixed.stringSet=strings"], base: .shared("core-upgrade-1000-23")),
+        ColumnScenario(name: "format 22 (realm-core): dictionary and set of mixed", edit: { p in
+            p["target"]!["label"] = "string?"
+        }, base: .shared("core-upgrade-1000-22")),
     ]
 
     @Test(arguments: scenarios)

@@ -33,13 +33,15 @@ public struct RealmRewriteUnsupported: Error, Sendable, CustomStringConvertible 
     public var description: String { reason }
 }
 
-/// Writes a new format-24 Realm file from a format-24 one column by column, as realm-core
+/// Writes a new format-24 Realm file from one of formats 22–24 column by column, as realm-core
 /// migrates a file in place: objects keep their keys, and the columns that do not change (with
 /// their search indexes and backlinks) are copied node by node instead of decoded and encoded
 /// again. Only the columns that change (converted, filled, new) are computed per object.
 ///
 /// Written like ``RealmFileWriter`` writes: a temporary file beside the destination, fsync,
-/// rename; never a partial file. What a column copy cannot express (tombstones; older formats; a
+/// rename; never a partial file. Columns whose nodes changed between formats (sets, 22's
+/// dictionaries, Decimal128 before 24) are re-encoded, search indexes of older files rebuilt,
+/// backlink lists made B+trees. What a column copy cannot express (tombstones; formats 20 and 21; a
 /// link whose target class is not the rewritten source of its target; a dictionary of embedded
 /// objects whose table key changes) is refused with ``RealmRewriteUnsupported`` before anything
 /// is written. Mixed values are copied while every table keeps its key (their links carry it), and
@@ -127,7 +129,10 @@ struct RewritePlan {
 
     init(plan: WriterTablePlan, source: RealmFile, classes: [String: RealmClassRewrite]) throws {
         func unsupported(_ reason: String) -> RealmRewriteUnsupported { RealmRewriteUnsupported(reason: reason) }
-        guard source.fileFormat == 24 else { throw unsupported("the source is of file format \(source.fileFormat), not 24") }
+        guard (22...24).contains(source.fileFormat) else {
+            throw unsupported("the source is of file format \(source.fileFormat); formats 22 to 24 are copied")
+        }
+        let format = source.fileFormat
         let infoByName = Dictionary(source.infos.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var tables = Array(repeating: Table(), count: plan.tables.count)
         // Source table of each new class, to check that links keep their targets.
@@ -174,16 +179,16 @@ struct RewritePlan {
                         }
                         // A dictionary's links are typed: they carry the target's table key, which
                         // may change (tables are laid out by name): then they are written anew.
-                        if property.collection == .map && Int(targetSource.key) != plan.tableByClass[target] {
+                        if property.collection == .map && (Int(targetSource.key) != plan.tableByClass[target] || format < 23) {
                             guard targetSource.tableType != 1 else {
-                                throw unsupported("\(cls.name).\(property.name) is a dictionary of embedded objects whose table key changes")
+                                throw unsupported("\(cls.name).\(property.name) is a dictionary of embedded objects whose table key or layout changes")
                             }
                             tables[t].columns[column.leafIndex] = .computed(c, nil)
                         } else {
                             tables[t].columns[column.leafIndex] = .raw(c)
                         }
                     } else if c.type == Int(column.type.rawValue) && Self.sameLayout(c, column) && c.enumKeysRef == 0
-                                && (property.type != .mixed || stableTableKeys) {
+                                && (property.type != .mixed || stableTableKeys) && Self.sameLeaves(c, format: format) {
                         tables[t].columns[column.leafIndex] = .raw(c)
                     } else {
                         tables[t].columns[column.leafIndex] = .computed(c, nil)
@@ -237,6 +242,15 @@ struct RewritePlan {
         return links
     }
 
+    /// Whether a column of file format `format` holds the nodes format 24 would: formats 22 and 23
+    /// differ in set order (23 and 24 re-sorted strings, binaries and mixed values), the dictionary
+    /// layout (a cluster tree in 22) and Decimal128 leaves (always 16 bytes before 24).
+    static func sameLeaves(_ c: ColumnInfo, format: Int) -> Bool {
+        if format == 24 { return true }
+        if c.isSet || c.type == ColumnInfo.Kind.decimal { return false }
+        return !c.isDictionary || format >= 23
+    }
+
     /// Whether the source column stores values exactly as the new column does (nullability and collection kind).
     static func sameLayout(_ c: ColumnInfo, _ column: WriterColumn) -> Bool {
         let mask = ColumnInfo.Attr.nullable | ColumnInfo.Attr.list | ColumnInfo.Attr.dictionary | ColumnInfo.Attr.set
@@ -275,11 +289,11 @@ struct WriterTableRewrite {
     mutating func write(copier: inout WriterNodeCopier) throws -> Int64 {
         var builder = WriterTableBuilder(plan: plan, tableIndex: tableIndex, leaf: leafEncoder,
                                          compact: try isCompact(), backlinks: [:])
-        // Indexes of copied columns are copied whole; the others are built from the values.
+        // Indexes of copied columns of a format-24 file are copied whole; the others are built from the values.
         var copiedIndexes: [Int: Int64] = [:]
         for column in table.columns where column.indexed {
             // A full-text index is another structure: the new column gets a plain one, built.
-            if case .raw(let c)? = rewrite.columns[column.leafIndex], c.hasSearchIndex, c.indexRef != 0,
+            if file.fileFormat == 24, case .raw(let c)? = rewrite.columns[column.leafIndex], c.hasSearchIndex, c.indexRef != 0,
                c.attrs & ColumnInfo.Attr.fullText == 0,
                (c.attrs & ColumnInfo.Attr.list != 0) == (column.property?.collection == .list) {
                 copiedIndexes[column.leafIndex] = try copier.copy(c.indexRef)
@@ -323,7 +337,8 @@ struct WriterTableRewrite {
         for column in table.columns {
             if column.type == .backlink {
                 if let copied = rewrite.backlinks[column.leafIndex] {
-                    slots[column.leafIndex] = try copier.copy(try leaf.columnRef(copied.leafIndex))
+                    let ref = try leaf.columnRef(copied.leafIndex)
+                    slots[column.leafIndex] = file.fileFormat == 24 ? try copier.copy(ref) : try copyLegacyBacklinks(ref, copier: &copier)
                 } else {
                     slots[column.leafIndex] = try leafEncoder.out.append(WriterNode.integers(Array(repeating: 0, count: leaf.count), flags: .init(hasRefs: true)))
                 }
@@ -369,6 +384,27 @@ struct WriterTableRewrite {
         builder.leaves.append((try leafEncoder.out.append(WriterNode.integers(slots, flags: .init(hasRefs: true))), first, Int64(keys.count)))
         builder.objectCount += Int64(keys.count)
         builder.lastKey = keys[keys.count - 1]
+    }
+
+    /// A backlink column of format 22 or 23: an object's several origins are a plain key array,
+    /// where format 24 has a B+tree of keys. An array of up to 1,000 keys is such a B+tree already
+    /// (one leaf); a longer one is written as one.
+    private func copyLegacyBacklinks(_ ref: Int64, copier: inout WriterNodeCopier) throws -> Int64 {
+        let node = try file.mem.array(ref, minimum: 0, "a backlink column")
+        var slots: [Int64] = []
+        slots.reserveCapacity(node.count)
+        for i in 0..<node.count {
+            let slot = node.int(i)
+            guard slot != 0, slot & 1 == 0 else { slots.append(slot); continue }
+            let keys = try file.mem.node(slot)
+            try keys.requireIntegers("backlinks")
+            if keys.count <= WriterBPlusTree.nodeSize {
+                slots.append(try copier.copy(slot))
+            } else {
+                slots.append(try WriterBPlusTree.integers((0..<keys.count).map(keys.int), out: leafEncoder.out))
+            }
+        }
+        return try leafEncoder.out.append(WriterNode.integers(slots, flags: .init(hasRefs: true)))
     }
 
     /// The values of a source column in one leaf, as the reader gives them.
