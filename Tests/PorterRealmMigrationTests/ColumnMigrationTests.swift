@@ -211,6 +211,20 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["app.realm"])
     }
 
+    /// The migrated file keeps the permissions of the one it replaces, on either path.
+    @Test(arguments: [true, false])
+    func permissionsAreKept(_ columnPath: Bool) throws {
+        let dir = try MigrationFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MigrationFixture.copy(in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let scenario = Self.scenarios[0]
+        _ = try RealmFileMigration.migrate(path, key: nil, to: try scenario.schema(), plans: [], renames: try scenario.renameSet,
+                                           options: try scenario.options(), columnPath: columnPath)
+        #expect(try RealmFile(path: path).schemaVersion == 4)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+    }
+
     /// The backup is made once the new file is complete, before it replaces the old one.
     @Test func backupHoldsTheOldFile() throws {
         let dir = try MigrationFixture.temporaryDirectory()

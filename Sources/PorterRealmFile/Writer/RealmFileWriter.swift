@@ -49,7 +49,8 @@ public struct RealmFileWriter {
     }
 
     /// Runs `body` on a new file beside `path`, then fsyncs it, runs `beforeReplacing` and renames
-    /// it over `path` (and fsyncs the directory): `path` is the complete new file or untouched.
+    /// it over `path` (and fsyncs the directory): `path` is the complete new file, with the old
+    /// one's permissions, or untouched.
     /// After a failure the temporary file is removed.
     static func writeAtomically(to path: String, encryptionKey: [UInt8]?, beforeReplacing: () throws -> Void = {},
                                 _ body: (WriterOutput) throws -> Void) throws {
@@ -59,6 +60,9 @@ public struct RealmFileWriter {
         do {
             let output = try WriterOutput(path: temporary, encryptionKey: encryptionKey)
             try body(output)
+            // A file replaced keeps its permissions (an app's data file is often private to its user).
+            var existing = stat()
+            if stat(path, &existing) == 0 { chmod(temporary, existing.st_mode & 0o7777) }
             try output.sync()
             try beforeReplacing()
             guard rename(temporary, path) == 0 else {
