@@ -15,12 +15,26 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     var fills: [String] = []
     var allowDataLoss = false
     var base = MigrationFixture.Base.columnMigration
+    /// Migrate with a plan made as `porter plan` makes it (renames, fills and data loss in the plan).
+    var usePlan = false
     var testDescription: String { name }
+
+    /// The plans and the command-line renames the migration is given.
+    func plansAndRenames() throws -> (plans: [MigrationPlan], renames: RenameSet) {
+        guard usePlan else { return ([], try renameSet) }
+        var stored = try RealmFile(path: base.realm).schema
+        stored.version = base.version
+        let made = try MigrationPlan.make(from: stored, to: try schema(), renames: try renameSet,
+                                          fills: try fills.map { try FillArgument(parsing: $0) }, allowDataLoss: allowDataLoss)
+        return ([made.plan], RenameSet())
+    }
 
     func schema() throws -> Schema { try MigrationFixture.schema(version: Int(base.version) + 1, base: base, edit) }
 
     func options(backup: String? = nil) throws -> MigrationOptions {
-        MigrationOptions(backupPath: backup, allowDataLoss: allowDataLoss, fills: try fills.map { try FillArgument(parsing: $0) })
+        // With a plan, the plan covers data loss (and holds the fills), as `porter migrate --plan` runs it.
+        MigrationOptions(backupPath: backup, allowDataLoss: allowDataLoss && !usePlan,
+                         fills: usePlan ? [] : try fills.map { try FillArgument(parsing: $0) })
     }
 
     /// Runs the column path on the file at `path` (fixture version 3); nil when it declines.
@@ -29,8 +43,9 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         let file = try RealmFile(path: path, encryptionKey: key)
         var stored = file.schema
         stored.version = base.version
-        return try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: try schema(), plans: [],
-                                                renames: try renameSet, options: try options ?? self.options(), backup: backup)
+        let given = try plansAndRenames()
+        return try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: try schema(), plans: given.plans,
+                                                renames: given.renames, options: try options ?? self.options(), backup: backup)
     }
 
     var renameSet: RenameSet {
@@ -103,6 +118,14 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         ColumnScenario(name: "every type: a new class", edit: { p in
             p["Zeta"] = ["a": "int", "target": "Target?"]
         }, base: .everyType),
+        // A plan as `porter plan --allow-data-loss` writes it: the removals are covered by `deleteData`.
+        ColumnScenario(name: "a plan: rename, convert, fill, covered removals", edit: { p in
+            p["Person"]!["nickname"] = p["Person"]!.removeValue(forKey: "nick")
+            p["Person"]!["age"] = "string"
+            p["Person"]!["level"] = "int"
+            p["Person"]!["blob"] = nil
+            p["Dog"]!["walkers"] = nil
+        }, renames: ["Person.nick=nickname"], fills: ["Person.level=3"], allowDataLoss: true, usePlan: true),
         // Older formats: the file is upgraded to 24 on the way (sets re-sorted, 22's dictionaries
         // re-encoded, backlink lists made B+trees, indexes rebuilt).
         ColumnScenario(name: "format 23 (Realm JS): rename an indexed property, add one", edit: { p in
@@ -130,7 +153,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         let generalPath = try MigrationFixture.copy(in: generalDir, base: scenario.base)
         let column = try scenario.runColumnPath(columnPath)
         let report = try #require(column, "\(scenario.name): the column path should take this migration")
-        let general = try RealmFileMigration.migrate(generalPath, key: nil, to: schema, plans: [], renames: try scenario.renameSet,
+        let given = try scenario.plansAndRenames()
+        let general = try RealmFileMigration.migrate(generalPath, key: nil, to: schema, plans: given.plans, renames: given.renames,
                                                      options: try scenario.options(), columnPath: false)
         #expect(MigrationFixture.comparable(report) == MigrationFixture.comparable(general))
         let columnDump = try MigrationFixture.canonicalDump(columnPath), generalDump = try MigrationFixture.canonicalDump(generalPath)
