@@ -30,6 +30,24 @@ import Testing
         return caught
     }
 
+    /// A schema read from a damaged file can repeat a name; the writer says so instead of trapping.
+    @Test(arguments: [
+        (Schema(classes: [ObjectSchema(name: "A", properties: [Property(name: "x", type: .int), Property(name: "x", type: .string)])]),
+         "two properties are named 'x'", "A.x"),
+        (Schema(classes: [ObjectSchema(name: "A", properties: [Property(name: "x", type: .int)]),
+                          ObjectSchema(name: "A", properties: [Property(name: "y", type: .int)])]),
+         "two classes are named 'A'", "A"),
+    ])
+    func repeatedNamesAreRefused(_ schema: Schema, _ message: String, _ location: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString).realm").path
+        let error = try #require(throws: PorterError.self) {
+            try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: [:]))
+        }
+        #expect(error.message == message)
+        #expect(error.location == location)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func wrongTypeIsRefused() throws {
         let error = try Self.failingWrite(["Item": [(0, [.int(1), .int(2)])]])
         #expect(error?.code == .invalidValue)

@@ -89,6 +89,14 @@ struct WriterTablePlan {
         var tables = [WriterTable(name: "metadata", objectSchema: nil, key: 0)]
         var byClass: [String: Int] = [:]
         for objectSchema in schema.classes {
+            // A damaged source file can name two classes, or two properties of one, alike.
+            guard byClass[objectSchema.name] == nil else {
+                throw PorterError(.invalidSchema, "two classes are named '\(objectSchema.name)'", location: objectSchema.name)
+            }
+            var names = Set<String>()
+            for property in objectSchema.persistedProperties where !names.insert(property.name).inserted {
+                throw PorterError(.invalidSchema, "two properties are named '\(property.name)'", location: "\(objectSchema.name).\(property.name)")
+            }
             byClass[objectSchema.name] = tables.count
             tables.append(WriterTable(name: "class_" + objectSchema.name, objectSchema: objectSchema, key: tables.count))
         }
