@@ -8,8 +8,9 @@ nonisolated(unsafe) private let scratch = FileManager.default.temporaryDirectory
     .appendingPathComponent("porter-fuzz-realm-\(getpid()).realm").path
 
 /// libFuzzer entry: the input is a `.realm` file. Opening, the schema, every object of every
-/// class, `check()` and a column-by-column copy (the migration path that copies nodes without
-/// decoding them) may throw a `PorterError`; they must never crash, trap or hang.
+/// class, `check()`, a column-by-column copy (the migration path that copies nodes without
+/// decoding them) and a rewrite of every object by the writer (`porter export x.realm --format
+/// realm`) may throw a `PorterError`; they must never crash, trap or hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRealmFile(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data else { return 0 }
@@ -36,6 +37,7 @@ private func read(encryptionKey: [UInt8]?) {
         }
         _ = try file.check()
         rewrite(file)
+        writeAnew(file)
     } catch is PorterError {
         // A clear refusal is the expected outcome for damaged input.
     } catch {
@@ -69,5 +71,28 @@ private func rewrite(_ file: RealmFile) {
     } catch is RealmRewriteUnsupported {
     } catch {
         fatalError("an error that is neither a PorterError nor a refusal: \(error)")
+    }
+}
+
+/// The file's objects as the writer's source (what `porter export x.realm --format realm` does).
+private struct FileSource: RealmWriteSource {
+    let file: RealmFile
+    func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+        guard let table = file.table(named: className) else { return }
+        try file.forEachObject(in: table) { try body($0.key, $0.values) }
+    }
+}
+
+/// Writes every object anew; a `PorterError` is the expected outcome for what does not fit.
+private func writeAnew(_ file: RealmFile) {
+    let out = scratch + ".written"
+    defer { unlink(out) }
+    do {
+        let schema = file.schema
+        try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(to: out, source: FileSource(file: file))
+        _ = try RealmFile(path: out).check()
+    } catch is PorterError {
+    } catch {
+        fatalError("an error that is not a PorterError: \(error)")
     }
 }
