@@ -7,8 +7,26 @@ import Foundation
 /// Model objects are reference types meant for one thread, like Realm's: they are not `Sendable`.
 /// Subclasses need no initializer of their own; Porter creates instances with `init()`.
 open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
-    /// Where the object lives once managed; nil while unmanaged.
-    var _managed: ManagedState?
+    /// Where the object lives once managed; nil while unmanaged, or once the write transaction
+    /// that added it was rolled back (the realm does not keep every object it added in a write).
+    var _managed: ManagedState? {
+        get {
+            guard let state = _managedState else { return nil }
+            if let write = state.addedIn, write.isRolledBack {
+                _managedState = nil
+                _row = nil
+                return nil
+            }
+            return state
+        }
+        set {
+            _managedState = newValue
+            _row = nil
+        }
+    }
+    private var _managedState: ManagedState?
+    /// The stored values last read for this managed object (see ``ManagedRow``).
+    var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.
     var _keyPathRecorder: KeyPathRecorder?
     /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.
@@ -135,6 +153,15 @@ struct ManagedState {
     let className: String
     /// The object's key.
     let key: ObjectKey
+    /// The write transaction that made the object managed, while it may still be rolled back.
+    var addedIn: WriteAttachment?
+
+    init(realm: Realm, className: String, key: ObjectKey, addedIn: WriteAttachment? = nil) {
+        self.realm = realm
+        self.className = className
+        self.key = key
+        self.addedIn = addedIn
+    }
 
     /// A link to the object.
     var link: ObjectLink { ObjectLink(className, key) }

@@ -49,6 +49,9 @@ final class PersistedStorage<Value: _Persistable> {
             return current()
         }
         guard let managed = object._managed else { return current() }
+        if let value = managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) }) {
+            return value
+        }
         return managed.realm.readProperty(Value.self, managed, resolvedName(in: object, keyPath: keyPath))
     }
 

@@ -142,7 +142,7 @@ public final class _PorterWriter {
     }
 
     private func attach(_ object: ObjectBase, _ link: ObjectLink, _ realm: Realm) {
-        object._managed = ManagedState(realm: realm, className: link.className, key: link.key)
+        object._managed = ManagedState(realm: realm, className: link.className, key: link.key, addedIn: realm.core.writeAttachment)
         attached.append(object)
     }
 

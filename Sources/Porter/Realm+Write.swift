@@ -31,7 +31,7 @@ extension Realm {
     /// ``commitWrite()`` are skipped, and ``commitWrite()`` (or ``write(_:)``) throws it.
     public func beginWrite() {
         pendingWriteError = nil
-        attachedInWrite = []
+        core.writeAttachment = WriteAttachment()
         objectHoldingInWrite = []
         do {
             try database.beginWrite()
@@ -52,7 +52,8 @@ extension Realm {
             detachAddedObjects()
             throw error
         }
-        attachedInWrite = []
+        // Objects added in the committed transaction stay managed whatever comes next.
+        core.writeAttachment = WriteAttachment()
         // Managed objects read links from the database, as Realm's do; keeping the values they
         // were added with would keep object graphs (and, through them, the realm) alive in cycles.
         for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
@@ -68,8 +69,8 @@ extension Realm {
     }
 
     private func detachAddedObjects() {
-        for object in attachedInWrite { object._managed = nil }
-        attachedInWrite = []
+        core.writeAttachment.isRolledBack = true
+        core.writeAttachment = WriteAttachment()
         objectHoldingInWrite = []
     }
 
@@ -133,7 +134,6 @@ extension Realm {
             writer.detachAll()
             throw error
         }
-        attachedInWrite += writer.attached
         objectHoldingInWrite += writer.objectHolding
     }
 

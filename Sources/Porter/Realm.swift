@@ -39,13 +39,6 @@ public final class Realm {
         // then set copies the whole collection each time: adding n objects was O(n²)).
         _modify { yield &core.propertyNames }
     }
-    /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
-    var attachedInWrite: [ObjectBase] {
-        get { core.attachedInWrite }
-        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
-        // then set copies the whole collection each time: adding n objects was O(n²)).
-        _modify { yield &core.attachedInWrite }
-    }
     /// Their properties whose unmanaged values may hold objects, released on commit.
     var objectHoldingInWrite: [AnyPersistedProperty] {
         get { core.objectHoldingInWrite }

@@ -6,7 +6,11 @@ final class RealmCore {
     let database: Database
     var typesByName: [String: ObjectBase.Type]
     var propertyNames: [AnyKeyPath: String] = [:]
-    var attachedInWrite: [ObjectBase] = []
+    /// The current (or last) write transaction, which the objects added in it refer to: rolling
+    /// it back makes them all unmanaged again without the realm holding on to each of them.
+    var writeAttachment = WriteAttachment()
+    /// Row layouts by class name (see ``ManagedRow``).
+    var rowLayouts: [String: RowLayout] = [:]
     var objectHoldingInWrite: [AnyPersistedProperty] = []
     var pendingWriteError: PorterError?
     var lastReadError: PorterError?
@@ -49,4 +53,9 @@ final class RealmCore {
     private final class CoreCache {
         var cores: [String: WeakCore] = [:]
     }
+}
+
+/// One write transaction as the objects added in it see it: whether it was rolled back.
+final class WriteAttachment {
+    var isRolledBack = false
 }

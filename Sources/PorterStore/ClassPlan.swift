@@ -19,6 +19,8 @@ final class ClassPlan {
     let insertWithKeySQL: String
     let selectByKeySQL: String
     let selectAllSQL: String
+    /// The columns of the objects whose keys lie between two bounds, in key order.
+    let selectRangeSQL: String
     /// `SELECT column FROM table WHERE _key = ?`, parallel to `columns` (built once, not per read).
     let selectColumnSQL: [String]
     /// `SELECT 1 FROM table WHERE _key = ?`.
@@ -43,6 +45,7 @@ final class ClassPlan {
         let selectList = (["_key"] + names).joined(separator: ", ")
         selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
         selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"
+        selectRangeSQL = "SELECT \(selectList) FROM \(table) WHERE _key BETWEEN ? AND ? ORDER BY _key"
         let quotedTable = table
         selectColumnSQL = names.map { "SELECT \($0) FROM \(quotedTable) WHERE _key = ?" }
         existsSQL = "SELECT 1 FROM \(table) WHERE _key = ?"
@@ -78,6 +81,7 @@ extension Database {
 
     /// Drops plans and cached statements after a schema change.
     func invalidatePlans() {
+        rollbackEpoch &+= 1
         plans.removeAll()
         incomingCache.removeAll()
         connection.clearCache()

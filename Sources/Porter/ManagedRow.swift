@@ -1,0 +1,129 @@
+import Foundation
+
+/// Where each single-value property of one class is in the rows the database hands out, found by
+/// property name, or by the `@Persisted` storage key path the property wrapper passes.
+final class RowLayout {
+    let className: String
+    /// The database schema this layout was made from (see ``Database/schemaGeneration``).
+    let schemaGeneration: Int
+    let indexByName: [String: Int]
+    /// Column index by key path identity; the key path is kept so its identity stays unique.
+    private var indexByKeyPath: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int?)] = [:]
+
+    init(className: String, properties: [Property], schemaGeneration: Int) {
+        self.className = className
+        self.schemaGeneration = schemaGeneration
+        indexByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The column of the property a storage key path belongs to (`name` is asked only the first time).
+    func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
+        let id = ObjectIdentifier(keyPath)
+        if let known = indexByKeyPath[id] { return known.index }
+        let index = indexByName[name()]
+        indexByKeyPath[id] = (keyPath, index)
+        return index
+    }
+}
+
+/// The stored single-value properties of one managed object, read in one query and used for its
+/// property reads as long as the database's ``Database/stateStamp`` is the one they were read at.
+final class ManagedRow {
+    let layout: RowLayout
+    let values: [Value]
+    let stamp: DatabaseStateStamp
+
+    init(layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+        self.layout = layout
+        self.values = values
+        self.stamp = stamp
+    }
+}
+
+extension Realm {
+    /// The row layout of a class for the current schema.
+    func rowLayout(_ className: String) throws -> RowLayout {
+        let generation = database.schemaGeneration
+        if let layout = core.rowLayouts[className], layout.schemaGeneration == generation { return layout }
+        let layout = RowLayout(className: className, properties: try database.rowProperties(className), schemaGeneration: generation)
+        core.rowLayouts[className] = layout
+        return layout
+    }
+
+    /// The object's row, current as of now: its cached one while the database is unchanged, else
+    /// read again. Nil when it cannot be read (the object is gone …): the caller falls back to a
+    /// property read, which reports why.
+    func currentRow(of object: ObjectBase, _ managed: ManagedState) -> ManagedRow? {
+        let stamp = database.stateStamp
+        if let row = object._row, row.stamp == stamp, row.layout.className == managed.className { return row }
+        object._row = nil
+        guard let layout = try? rowLayout(managed.className),
+              let values = try? database.row(managed.className, managed.key) else { return nil }
+        // The query may have moved the stamp (a first read after another connection's commit).
+        let row = ManagedRow(layout: layout, values: values, stamp: database.stateStamp)
+        object._row = row
+        return row
+    }
+
+    /// The value of a single-value property of a managed object from its row, or nil when the
+    /// property is not one (a collection, linking objects) or cannot be read this way.
+    func rowValue<V: _Persistable>(_ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
+                                   keyPath: AnyKeyPath?, name: () -> String) -> V? {
+        let info = V._porterType
+        guard info.collection == .none, info.type != .linkingObjects, let row = currentRow(of: object, managed) else { return nil }
+        let index = keyPath.map { row.layout.index(keyPath: $0, name: name) } ?? row.layout.indexByName[name()]
+        guard let index else { return nil }
+        // A value that does not decode is read again the slow way, which records the error.
+        return try? V._porterDecode(row.values[index], self)
+    }
+}
+
+/// Hands out the rows of a run of objects about to be iterated, read in one query per run (of up
+/// to `batchSize` keys) instead of one per object. Runs whose keys are not ascending and dense
+/// (sorted or sparse results) are left to the objects, which read their row when first used.
+struct RowPrefetcher {
+    static let batchSize = 256
+    let realm: Realm
+    let className: String
+    private var rows: [ManagedRow?] = []
+    private var start = 0
+    private var stamp: DatabaseStateStamp?
+
+    init(realm: Realm, className: String) {
+        self.realm = realm
+        self.className = className
+    }
+
+    /// The row of `keys[position]`, reading the run that starts there when needed.
+    mutating func row(_ keys: [ObjectKey], _ position: Int) -> ManagedRow? {
+        let now = realm.database.stateStamp
+        if position < start || position >= start + rows.count || stamp != now { fill(keys, from: position) }
+        return position - start < rows.count ? rows[position - start] : nil
+    }
+
+    private mutating func fill(_ keys: [ObjectKey], from position: Int) {
+        start = position
+        let end = min(keys.count, position + Self.batchSize)
+        rows = Array(repeating: nil, count: end - position)
+        guard position < end else { return }
+        let run = keys[position..<end]
+        let ascending = zip(run, run.dropFirst()).allSatisfy { $0 < $1 }
+        guard ascending, let first = run.first, let last = run.last,
+              last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
+              let layout = try? realm.rowLayout(className),
+              let found = try? realm.database.rows(className, from: first, through: last) else {
+            stamp = realm.database.stateStamp
+            return
+        }
+        let now = realm.database.stateStamp
+        stamp = now
+        var next = found.makeIterator()
+        var pending = next.next()
+        for (offset, key) in run.enumerated() {
+            while let candidate = pending, candidate.key < key { pending = next.next() }
+            if let candidate = pending, candidate.key == key {
+                rows[offset] = ManagedRow(layout: layout, values: candidate.values, stamp: now)
+            }
+        }
+    }
+}
