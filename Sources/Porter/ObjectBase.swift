@@ -39,7 +39,9 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     open class func _realmObjectName() -> String? { nil }
 
     /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
-    public class func className() -> String { _realmObjectName() ?? String(describing: self) }
+    public class func className() -> String {
+        PersistedFieldTable.shared.className(of: self) { _realmObjectName() ?? String(describing: self) }
+    }
 
     // MARK: - Realm's class-level model hooks
 

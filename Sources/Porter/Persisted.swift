@@ -16,35 +16,35 @@ import Foundation
 /// `= ObjectId.generate()`) is computed per object and not part of the schema.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    let storage: PersistedStorage<Value>
+    @usableFromInline let storage: PersistedStorage<Value>
 
     /// A property declared without an initial value: it starts at the type's default.
-    public init() {
+    @inlinable public init() {
         storage = PersistedStorage(initial: nil, options: PersistedOptions())
     }
 
     /// A property declared with an initial value.
-    public init(wrappedValue: Value) {
+    @inlinable public init(wrappedValue: Value) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions())
     }
 
     /// A property that is (or, with `false`, is not) the primary key.
-    public init(primaryKey: Bool) {
+    @inlinable public init(primaryKey: Bool) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A primary-key property with an initial value.
-    public init(wrappedValue: Value, primaryKey: Bool) {
+    @inlinable public init(wrappedValue: Value, primaryKey: Bool) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A property with (or without) an index.
-    public init(indexed: Bool) {
+    @inlinable public init(indexed: Bool) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(isIndexed: indexed))
     }
 
     /// An indexed property with an initial value.
-    public init(wrappedValue: Value, indexed: Bool) {
+    @inlinable public init(wrappedValue: Value, indexed: Bool) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
     }
 
@@ -58,7 +58,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// Reads and writes the property of `object`: its own value while unmanaged, the database's
     /// once managed.
-    public static subscript<EnclosingSelf: ObjectBase>(
+    // Inlinable so the client's optimizer specializes it and turns the storage key path into a
+    // field access (a generic key path projection per read cost more than the read itself).
+    @inlinable public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
@@ -72,14 +74,20 @@ extension Persisted where Value: _LinkingObjectsProtocol {
     /// The objects whose `originProperty` links to this one (Realm's inverse relationship).
     /// The origin class is the element type: `LinkingObjects<Dog>` with origin `"owner"`
     /// lists the dogs whose `owner` is this object.
-    public init(originProperty: String) {
+    @inlinable public init(originProperty: String) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(originProperty: originProperty))
     }
 }
 
 /// The options given in `@Persisted(…)`.
-struct PersistedOptions {
+@usableFromInline struct PersistedOptions {
     var isPrimaryKey = false
     var isIndexed = false
     var originProperty: String?
+
+    @usableFromInline init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.originProperty = originProperty
+    }
 }

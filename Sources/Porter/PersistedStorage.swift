@@ -2,7 +2,7 @@ import Foundation
 
 /// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
 /// hands out copies of the wrapper struct) still reaches the object's own storage.
-final class PersistedStorage<Value: _Persistable> {
+@usableFromInline final class PersistedStorage<Value: _Persistable> {
     /// The unmanaged value; nil until first read when the property had no initial value (so a
     /// non-optional link's default object, or an ObjectId, is only made when needed).
     var value: Value?
@@ -13,7 +13,7 @@ final class PersistedStorage<Value: _Persistable> {
     /// The property name, learned from the enclosing object's `Mirror`.
     var name: String?
 
-    init(initial: Value?, options: PersistedOptions) {
+    @usableFromInline init(initial: Value?, options: PersistedOptions) {
         value = initial
         hasInitialValue = initial != nil
         self.options = options
@@ -43,7 +43,7 @@ final class PersistedStorage<Value: _Persistable> {
     }
 
     /// The value of the property of `object`: its own while unmanaged, the database's once managed.
-    func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
+    @usableFromInline func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
         if let recorder = object._keyPathRecorder {
             recorder.names.append(resolvedName(in: object))
             return current()
@@ -56,7 +56,7 @@ final class PersistedStorage<Value: _Persistable> {
     }
 
     /// Sets the property of `object`: its own value while unmanaged, the database's once managed.
-    func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
+    @usableFromInline func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
         if Value._porterType.type == .linkingObjects {
             // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
@@ -150,6 +150,16 @@ extension ObjectBase {
     /// The `@Persisted` properties of this object, superclass properties first, each in declared
     /// order, named by their Swift name (the `Mirror` label without the wrapper's `_`).
     func _persistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
+        guard let fields = PersistedFieldTable.shared.fields(of: self) else { return _reflectedPersistedProperties() }
+        return fields.map { field in
+            let property = field.access.property(in: self, at: field.offset)
+            property.setName(field.name)
+            return (field.name, property)
+        }
+    }
+
+    /// ``_persistedProperties()`` found through `Mirror`.
+    func _reflectedPersistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
         var mirrors: [Mirror] = []
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {

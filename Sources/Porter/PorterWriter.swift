@@ -91,7 +91,9 @@ public final class _PorterWriter {
                 plain[name] = try property.encodeUnmanaged(self)
             }
         }
-        let key = try realm.database.create(schema.name, plain, update: policy)
+        let key = Self.isSingleInsert(schema, policy)
+            ? try realm.database.createInBulk(schema.name, plain, update: policy)
+            : try realm.database.create(schema.name, plain, update: policy)
         added[ObjectIdentifier(object)] = key
         attach(object, ObjectLink(schema.name, key), realm)
         guard !linking.isEmpty else { return key }
@@ -103,6 +105,13 @@ public final class _PorterWriter {
         }
         objectHolding += linking.map(\.property)
         return key
+    }
+
+    /// Whether adding an object of this class is one INSERT after checks that change nothing
+    /// (no links, mixed values or collections to write, no existing object to update), so that a
+    /// failure cannot leave part of it behind.
+    static func isSingleInsert(_ schema: ObjectSchema, _ policy: UpdatePolicy) -> Bool {
+        policy == .error && schema.properties.allSatisfy { $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed) }
     }
 
     /// Makes the Swift embedded objects just stored under `owner.property` managed, pairing them

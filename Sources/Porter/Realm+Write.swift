@@ -129,7 +129,13 @@ extension Realm {
         }
         let writer = _PorterWriter(realm: self, mode: .add(update))
         do {
-            _ = try database.savepoint { try writer.add(object, policy: update, in: self) }
+            if _PorterWriter.isSingleInsert(schema, update) {
+                // Checks that change nothing, then one INSERT: a failure leaves no partial change, so
+                // no savepoint is needed (a million adds in one write paid for a million of them).
+                _ = try writer.add(object, policy: update, in: self)
+            } else {
+                _ = try database.savepoint { try writer.add(object, policy: update, in: self) }
+            }
         } catch {
             writer.detachAll()
             throw error
