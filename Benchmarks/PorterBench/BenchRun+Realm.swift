@@ -9,6 +9,23 @@ extension BenchRun {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// realm-core's own figures for `objects` flat objects (`realm-oracle bench`, run once per
+    /// bench and left in `work/realm`), or nil when the oracle is not present.
+    mutating func realmCoreFigures() throws -> [String: Any]? {
+        if let realmCore { return realmCore }
+        guard let oracle = realmOracle else { return nil }
+        let dir = "\(work)/realm"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let made = try measure(oracle, ["bench", String(objects), dir], once: true)
+        guard let data = made.stdout.data(using: .utf8),
+              let core = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw BenchError("realm-oracle bench printed no JSON: \(made.stdout.prefix(300))")
+        }
+        realmCore = core
+        return core
+    }
+
     /// Real Realm files: realm-core's own figures (`realm-oracle bench`: insert, read, migrate of the
     /// flat `Item` class) and the export of the Realm file it leaves next to the export of the same
     /// objects from a Porter database. Skipped, with a note, when the oracle is not present.
@@ -20,13 +37,7 @@ extension BenchRun {
             return
         }
         let dir = "\(work)/realm"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let made = try measure(oracle, ["bench", String(objects), dir], once: true)
-        guard let data = made.stdout.data(using: .utf8),
-              let core = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw BenchError("realm-oracle bench printed no JSON: \(made.stdout.prefix(300))")
-        }
+        guard let core = try realmCoreFigures() else { return }
         let realmFile = "\(dir)/bench.realm"
         for (name, key) in [("realm-core insert (one write)", "insertSeconds"), ("realm-core read all properties", "readAllSeconds"),
                             ("realm-core migrate rename+add+convert", "migrationSeconds")] {

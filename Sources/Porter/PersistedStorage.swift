@@ -5,15 +5,17 @@ import Foundation
 @usableFromInline final class PersistedStorage<Value: _Persistable> {
     /// The unmanaged value; nil until first read when the property had no initial value (so a
     /// non-optional link's default object, or an ObjectId, is only made when needed).
-    var value: Value?
+    @usableFromInline var value: Value?
     /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
-    let hasInitialValue: Bool
+    @usableFromInline let hasInitialValue: Bool
     /// The `@Persisted(…)` options.
-    let options: PersistedOptions
+    @usableFromInline let options: PersistedOptions
     /// The property name, learned from the enclosing object's `Mirror`.
-    var name: String?
+    @usableFromInline var name: String?
 
-    @usableFromInline init(initial: Value?, options: PersistedOptions) {
+    // Inlinable so that a model class's initializer (run for every object a realm hands out)
+    // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
+    @inlinable init(initial: Value?, options: PersistedOptions) {
         value = initial
         hasInitialValue = initial != nil
         self.options = options
