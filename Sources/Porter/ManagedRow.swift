@@ -7,13 +7,21 @@ final class RowLayout {
     /// The database schema this layout was made from (see ``Database/schemaGeneration``).
     let schemaGeneration: Int
     let indexByName: [String: Int]
+    /// The number of columns.
+    let columnCount: Int
+    /// Whether every stored property is a column holding no link or mixed value (no collections):
+    /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
+    let isFlat: Bool
     /// Column index by key path identity; the key path is kept so its identity stays unique.
     private var indexByKeyPath: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int?)] = [:]
 
-    init(className: String, properties: [Property], schemaGeneration: Int) {
-        self.className = className
+    init(schema: ObjectSchema, properties: [Property], schemaGeneration: Int) {
+        className = schema.name
         self.schemaGeneration = schemaGeneration
         indexByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        columnCount = properties.count
+        isFlat = !schema.isEmbedded
+            && schema.properties.allSatisfy { $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed) }
     }
 
     /// The column of the property a storage key path belongs to (`name` is asked only the first time).
@@ -45,7 +53,10 @@ extension Realm {
     func rowLayout(_ className: String) throws -> RowLayout {
         let generation = database.schemaGeneration
         if let layout = core.rowLayouts[className], layout.schemaGeneration == generation { return layout }
-        let layout = RowLayout(className: className, properties: try database.rowProperties(className), schemaGeneration: generation)
+        guard let schema = database.schema[className] else {
+            throw PorterError(.notFound, "no class named '\(className)' in the realm's schema", location: className)
+        }
+        let layout = RowLayout(schema: schema, properties: try database.rowProperties(className), schemaGeneration: generation)
         core.rowLayouts[className] = layout
         return layout
     }

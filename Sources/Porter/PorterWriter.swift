@@ -81,6 +81,9 @@ public final class _PorterWriter {
         if schema.isEmbedded {
             throw PorterError(.usage, "embedded objects cannot be added on their own; assign them to a parent's property", location: schema.name)
         }
+        if case .error = policy, let layout = try? realm.rowLayout(schema.name), layout.isFlat {
+            return try addFlat(object, layout, in: realm)
+        }
         var plain: [String: Value] = [:]
         var linking: [(name: String, property: AnyPersistedProperty, stored: Property)] = []
         for (name, property) in object._persistedProperties() {
@@ -91,9 +94,7 @@ public final class _PorterWriter {
                 plain[name] = try property.encodeUnmanaged(self)
             }
         }
-        let key = Self.isSingleInsert(schema, policy)
-            ? try realm.database.createInBulk(schema.name, plain, update: policy)
-            : try realm.database.create(schema.name, plain, update: policy)
+        let key = try realm.database.create(schema.name, plain, update: policy)
         added[ObjectIdentifier(object)] = key
         attach(object, ObjectLink(schema.name, key), realm)
         guard !linking.isEmpty else { return key }
@@ -107,11 +108,26 @@ public final class _PorterWriter {
         return key
     }
 
+    /// Adds an object of a flat class (see ``RowLayout/isFlat``): its values by column position,
+    /// one INSERT after checks, so a failure leaves nothing behind.
+    private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
+        var columns = [Value?](repeating: nil, count: layout.columnCount)
+        for (name, property) in object._persistedProperties() {
+            guard let index = layout.indexByName[name] else { continue }
+            columns[index] = try property.encodeUnmanaged(self)
+        }
+        let key = try realm.database.createRow(layout.className, columns)
+        added[ObjectIdentifier(object)] = key
+        attach(object, ObjectLink(layout.className, key), realm)
+        return key
+    }
+
     /// Whether adding an object of this class is one INSERT after checks that change nothing
     /// (no links, mixed values or collections to write, no existing object to update), so that a
     /// failure cannot leave part of it behind.
-    static func isSingleInsert(_ schema: ObjectSchema, _ policy: UpdatePolicy) -> Bool {
-        policy == .error && schema.properties.allSatisfy { $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed) }
+    static func isSingleInsert(_ realm: Realm, _ className: String, _ policy: UpdatePolicy) -> Bool {
+        guard case .error = policy, let layout = try? realm.rowLayout(className) else { return false }
+        return layout.isFlat
     }
 
     /// Makes the Swift embedded objects just stored under `owner.property` managed, pairing them

@@ -25,6 +25,8 @@ final class ClassPlan {
     let selectColumnSQL: [String]
     /// `SELECT 1 FROM table WHERE _key = ?`.
     let existsSQL: String
+    private var preparedInsert: SQLiteStatement?
+    private var preparedPrimaryKeyLookup: SQLiteStatement?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -49,6 +51,28 @@ final class ClassPlan {
         let quotedTable = table
         selectColumnSQL = names.map { "SELECT \($0) FROM \(quotedTable) WHERE _key = ?" }
         existsSQL = "SELECT 1 FROM \(table) WHERE _key = ?"
+    }
+
+    /// ``insertSQL`` prepared, kept with the plan (looking it up in the connection's cache by its
+    /// text cost more than binding its values); reset for a new run.
+    func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        try prepared(&preparedInsert, insertSQL, connection)
+    }
+
+    /// `SELECT _key FROM table WHERE primaryKey = ? LIMIT 1` prepared, kept with the plan.
+    func primaryKeyStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        let column = quoteIdentifier(primaryKey?.name ?? "_key")
+        return try prepared(&preparedPrimaryKeyLookup, "SELECT _key FROM \(table) WHERE \(column) = ? LIMIT 1", connection)
+    }
+
+    private func prepared(_ slot: inout SQLiteStatement?, _ sql: @autoclosure () -> String, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let statement = slot {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(sql())
+        slot = statement
+        return statement
     }
 
     /// The SQL table of a collection property.

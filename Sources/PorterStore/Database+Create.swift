@@ -30,6 +30,40 @@ extension Database {
         return try insertOrUpdate(plan, values, policy: update)
     }
 
+    /// Creates an object of a class without collections from its single-value properties by
+    /// position (``rowProperties(_:)`` order; nil takes the default), as ``createInBulk(_:_:update:)``
+    /// with `update: .error` does from a dictionary, without a savepoint: every check comes before
+    /// the one INSERT, so a failing call changes nothing.
+    @discardableResult
+    public func createRow(_ className: String, _ columns: [Value?]) throws -> ObjectKey {
+        try requireWrite()
+        let plan = try plan(for: className)
+        guard !plan.schema.isEmbedded, plan.collections.isEmpty, columns.count == plan.columns.count else {
+            throw PorterError(.usage, "createRow needs a top-level class without collections and a value (or nil) for each of its \(plan.columns.count) columns", location: className)
+        }
+        // The primary key first, as ``insertOrUpdate(_:_:policy:)`` checks it.
+        var primaryKey: (index: Int, value: Value)?
+        if let pk = plan.primaryKey, let index = plan.columnIndex[pk.name] {
+            let pkValue = try primaryKeyValue(plan, pk, columns[index])
+            if try findFirst(plan, pk, pkValue) != nil {
+                throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(pkValue)): an object with it already exists", location: plan.path(pk))
+            }
+            primaryKey = (index, pkValue)
+        }
+        var resolved: [Value] = []
+        resolved.reserveCapacity(columns.count)
+        for (index, property) in plan.columns.enumerated() {
+            let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
+            resolved.append(try resolve(given ?? Database.defaultValue(for: property), for: property, in: plan, policy: .error))
+        }
+        let stmt = try plan.insertStatement(connection)
+        for (i, property) in plan.columns.enumerated() {
+            StorageCodec.bind(resolved[i], type: property.type, to: stmt, at: Int32(i + 1))
+        }
+        try stmt.run()
+        return ObjectKey(connection.lastInsertRowID)
+    }
+
     /// Insert, or update an object with the same primary key under `policy`.
     func insertOrUpdate(_ plan: ClassPlan, _ values: [String: Value], policy: UpdatePolicy) throws -> ObjectKey {
         try checkKeys(plan, values)

@@ -237,6 +237,13 @@ extension Database {
 
     /// The key of the first object whose `property` equals `value`.
     func findFirst(_ plan: ClassPlan, _ property: Property, _ value: Value) throws -> ObjectKey? {
+        if !value.isNull, property.name == plan.primaryKey?.name {
+            // The lookup every add makes: its statement is kept with the plan.
+            let stmt = try plan.primaryKeyStatement(connection)
+            StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
+            defer { stmt.reset() }
+            return try stmt.step() ? ObjectKey(stmt.int64(0)) : nil
+        }
         let column = quoteIdentifier(property.name)
         let stmt = try connection.cached(value.isNull
             ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL LIMIT 1"
