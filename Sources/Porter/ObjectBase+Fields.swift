@@ -9,12 +9,23 @@ struct PersistedField {
     let offset: Int
     /// The wrapper's type, which reads it.
     let access: any PersistedFieldAccess.Type
+    /// Reads the field's value without making a type-erased wrapper per object.
+    let reader: any PersistedFieldReading
 }
 
 /// Reads a `Persisted` wrapper out of an instance at a known offset.
 protocol PersistedFieldAccess {
     /// The wrapper stored at `offset` in `object`.
     static func property(in object: ObjectBase, at offset: Int) -> AnyPersistedProperty
+    /// A reader of fields of this wrapper type.
+    static func reader() -> any PersistedFieldReading
+}
+
+/// What adding an object needs of one of its fields, without a type-erased wrapper per object
+/// (making one looked up the wrapper's generic metadata each time).
+protocol PersistedFieldReading: AnyObject {
+    /// Names the field's storage and encodes its unmanaged value (objects added through `writer`).
+    func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws -> Value
 }
 
 extension Persisted: PersistedFieldAccess {
@@ -22,6 +33,20 @@ extension Persisted: PersistedFieldAccess {
         // A copy of the wrapper (a retained reference to the property's storage), as a field read gives.
         withExtendedLifetime(object) {
             UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: Persisted<Value>.self)
+        }
+    }
+
+    static func reader() -> any PersistedFieldReading { PersistedFieldReader<Value>() }
+}
+
+/// Reads `Persisted<Value>` fields: the wrapper is one reference to its storage.
+final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
+    func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws -> PorterModel.Value {
+        try withExtendedLifetime(object) {
+            let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
+            let storage = Unmanaged<PersistedStorage<Value>>.fromOpaque(reference).takeUnretainedValue()
+            storage.name = name
+            return try storage.current()._porterEncode(writer)
         }
     }
 }
@@ -73,7 +98,8 @@ final class PersistedFieldTable: @unchecked Sendable {
         let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
             if let access = fieldType as? any PersistedFieldAccess.Type {
                 let label = String(cString: name)
-                fields.append(PersistedField(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset, access: access))
+                fields.append(PersistedField(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
+                                             access: access, reader: access.reader()))
             }
             return true
         }

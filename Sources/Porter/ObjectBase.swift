@@ -25,6 +25,9 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
         }
     }
     private var _managedState: ManagedState?
+    /// Whether the object is unmanaged and not frozen, so its properties hold their own values.
+    /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
+    @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }
     /// The stored values last read for this managed object (see ``ManagedRow``).
     var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.

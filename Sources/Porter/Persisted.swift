@@ -66,7 +66,16 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
-        set { object[keyPath: storageKeyPath].storage.write(newValue, in: object, keyPath: storageKeyPath) }
+        set {
+            let storage = object[keyPath: storageKeyPath].storage
+            // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
+            // values of objects about to be added are set this way).
+            if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
+                storage.value = newValue
+            } else {
+                storage.write(newValue, in: object, keyPath: storageKeyPath)
+            }
+        }
     }
 }
 

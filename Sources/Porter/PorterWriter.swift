@@ -112,9 +112,16 @@ public final class _PorterWriter {
     /// one INSERT after checks, so a failure leaves nothing behind.
     private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
         var columns = [Value?](repeating: nil, count: layout.columnCount)
-        for (name, property) in object._persistedProperties() {
-            guard let index = layout.indexByName[name] else { continue }
-            columns[index] = try property.encodeUnmanaged(self)
+        if let fields = PersistedFieldTable.shared.fields(of: object) {
+            for field in fields {
+                guard let index = layout.indexByName[field.name] else { continue }
+                columns[index] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
+            }
+        } else {
+            for (name, property) in object._persistedProperties() {
+                guard let index = layout.indexByName[name] else { continue }
+                columns[index] = try property.encodeUnmanaged(self)
+            }
         }
         let key = try realm.database.createRow(layout.className, columns)
         added[ObjectIdentifier(object)] = key

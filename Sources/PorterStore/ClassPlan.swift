@@ -13,6 +13,8 @@ final class ClassPlan {
     let persistedIndex: [String: Int]
     /// Position of each column property in `columns`.
     let columnIndex: [String: Int]
+    /// The type of each column, parallel to `columns` (binding needs only that).
+    let columnTypes: [PropertyType]
     let primaryKey: Property?
     let insertSQL: String
     /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
@@ -27,6 +29,7 @@ final class ClassPlan {
     let existsSQL: String
     private var preparedInsert: SQLiteStatement?
     private var preparedPrimaryKeyLookup: SQLiteStatement?
+    private var primaryKeyIndexed: Bool?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -36,6 +39,7 @@ final class ClassPlan {
         collections = persisted.filter { $0.isCollection }
         persistedIndex = Dictionary(uniqueKeysWithValues: persisted.enumerated().map { ($1.name, $0) })
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        columnTypes = columns.map(\.type)
         primaryKey = schema.primaryKeyProperty
         let names = columns.map { quoteIdentifier($0.name) }
         if names.isEmpty {
@@ -73,6 +77,17 @@ final class ClassPlan {
         let statement = try connection.prepare(sql())
         slot = statement
         return statement
+    }
+
+    /// Whether the primary key's unique index exists (checked once per plan): only then can a
+    /// duplicate key be left to the index to refuse.
+    func enforcesPrimaryKey(_ database: Database) throws -> Bool {
+        if let known = primaryKeyIndexed { return known }
+        let stmt = try database.connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'")
+        stmt.bind(1, text: StorageLayout.primaryKeyIndex(schema.name))
+        let found = try stmt.step()
+        primaryKeyIndexed = found
+        return found
     }
 
     /// The SQL table of a collection property.

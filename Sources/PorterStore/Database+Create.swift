@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 extension Database {
@@ -41,27 +42,50 @@ extension Database {
         guard !plan.schema.isEmbedded, plan.collections.isEmpty, columns.count == plan.columns.count else {
             throw PorterError(.usage, "createRow needs a top-level class without collections and a value (or nil) for each of its \(plan.columns.count) columns", location: className)
         }
-        // The primary key first, as ``insertOrUpdate(_:_:policy:)`` checks it.
-        var primaryKey: (index: Int, value: Value)?
+        // The primary key first, as ``insertOrUpdate(_:_:policy:)`` checks it. A non-null key is
+        // not looked up beforehand: the primary key's unique index refuses a duplicate INSERT
+        // (null keys, which a unique index lets repeat, are looked up).
+        var primaryKey: (index: Int, property: Property, value: Value)?
         if let pk = plan.primaryKey, let index = plan.columnIndex[pk.name] {
             let pkValue = try primaryKeyValue(plan, pk, columns[index])
-            if try findFirst(plan, pk, pkValue) != nil {
-                throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(pkValue)): an object with it already exists", location: plan.path(pk))
+            let indexRefusesDuplicates = try !pkValue.isNull && plan.enforcesPrimaryKey(self)
+            if !indexRefusesDuplicates, try findFirst(plan, pk, pkValue) != nil {
+                throw duplicateKey(plan, pk, pkValue)
             }
-            primaryKey = (index, pkValue)
+            primaryKey = (index, pk, pkValue)
         }
         var resolved: [Value] = []
         resolved.reserveCapacity(columns.count)
-        for (index, property) in plan.columns.enumerated() {
-            let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
-            resolved.append(try resolve(given ?? Database.defaultValue(for: property), for: property, in: plan, policy: .error))
+        do {
+            for index in plan.columns.indices {
+                let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
+                resolved.append(try resolve(given ?? Database.defaultValue(for: plan.columns[index]), for: plan.columns[index], in: plan, policy: .error))
+            }
+        } catch {
+            // A duplicate key is the error to report, as when it was looked up first.
+            if let pk = primaryKey, !pk.value.isNull, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw error
         }
         let stmt = try plan.insertStatement(connection)
-        for (i, property) in plan.columns.enumerated() {
-            StorageCodec.bind(resolved[i], type: property.type, to: stmt, at: Int32(i + 1))
+        for index in plan.columns.indices {
+            StorageCodec.bind(resolved[index], type: plan.columnTypes[index], to: stmt, at: Int32(index + 1))
         }
-        try stmt.run()
+        connection.steps &+= 1
+        let rc = sqlite3_step(stmt.handle)
+        stmt.reset()
+        if rc != SQLITE_DONE {
+            if rc & 0xFF == SQLITE_CONSTRAINT, let pk = primaryKey, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw connection.error(rc, "inserting into \(plan.schema.name)")
+        }
         return ObjectKey(connection.lastInsertRowID)
+    }
+
+    private func duplicateKey(_ plan: ClassPlan, _ pk: Property, _ value: Value) -> PorterError {
+        PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(value)): an object with it already exists", location: plan.path(pk))
     }
 
     /// Insert, or update an object with the same primary key under `policy`.
