@@ -12,8 +12,10 @@ final class RowLayout {
     /// Whether every stored property is a column holding no link or mixed value (no collections):
     /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
     let isFlat: Bool
-    /// Column index by key path identity; the key path is kept so its identity stays unique.
-    private var indexByKeyPath: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int?)] = [:]
+    /// Column index by key path identity, in the order first seen; the key path is kept so its
+    /// identity stays unique. Searched by pointer comparison: a class has few properties, and
+    /// hashing a key for each property read cost more than the rest of the read.
+    @exclusivity(unchecked) private var indexByKeyPath: [(id: ObjectIdentifier, keyPath: AnyKeyPath, index: Int?)] = []
 
     init(schema: ObjectSchema, properties: [Property], schemaGeneration: Int) {
         className = schema.name
@@ -27,9 +29,9 @@ final class RowLayout {
     /// The column of the property a storage key path belongs to (`name` is asked only the first time).
     func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
         let id = ObjectIdentifier(keyPath)
-        if let known = indexByKeyPath[id] { return known.index }
+        for entry in indexByKeyPath where entry.id == id { return entry.index }
         let index = indexByName[name()]
-        indexByKeyPath[id] = (keyPath, index)
+        indexByKeyPath.append((id, keyPath, index))
         return index
     }
 }
@@ -76,18 +78,22 @@ extension Realm {
         return row
     }
 
-    /// The value of a single-value property of a managed object from its row, or nil when the
-    /// property is not one (a collection, linking objects) or cannot be read this way.
+    /// The value of a single-value property of a managed object from its row.
+    /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
+    ///   this way: the caller reads it the slow way, which records why. (Throwing rather than
+    ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
     func rowValue<V: _Persistable>(_ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
-                                   keyPath: AnyKeyPath?, name: () -> String) -> V? {
+                                   keyPath: AnyKeyPath?, name: () -> String) throws -> V {
         let info = V._porterType
-        guard info.collection == .none, info.type != .linkingObjects, let row = currentRow(of: object, managed) else { return nil }
+        guard info.collection == .none, info.type != .linkingObjects, let row = currentRow(of: object, managed) else { throw RowMiss() }
         let index = keyPath.map { row.layout.index(keyPath: $0, name: name) } ?? row.layout.indexByName[name()]
-        guard let index else { return nil }
-        // A value that does not decode is read again the slow way, which records the error.
-        return try? V._porterDecode(row.values[index], self)
+        guard let index else { throw RowMiss() }
+        return try V._porterDecode(row.values[index], self)
     }
 }
+
+/// A property that is not read from its object's row (see ``Realm/rowValue(_:_:_:keyPath:name:)``).
+struct RowMiss: Error {}
 
 /// Hands out the rows of a run of objects about to be iterated, read in one query per run (of up
 /// to `batchSize` keys) instead of one per object. Runs whose keys are not ascending and dense

@@ -24,16 +24,17 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
             _row = nil
         }
     }
-    private var _managedState: ManagedState?
+    // Unchecked: read on every property access of a managed object; only ever used on one thread.
+    @exclusivity(unchecked) private var _managedState: ManagedState?
     /// Whether the object is unmanaged and not frozen, so its properties hold their own values.
     /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
     @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }
     /// The stored values last read for this managed object (see ``ManagedRow``).
-    var _row: ManagedRow?
+    @exclusivity(unchecked) var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.
-    var _keyPathRecorder: KeyPathRecorder?
+    @exclusivity(unchecked) var _keyPathRecorder: KeyPathRecorder?
     /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.
-    var _frozenSource: ManagedState?
+    @exclusivity(unchecked) var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
     public required init() {}

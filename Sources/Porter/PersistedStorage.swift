@@ -51,8 +51,10 @@ import Foundation
             return current()
         }
         guard let managed = object._managed else { return current() }
-        if let value = managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) }) {
-            return value
+        do {
+            return try managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+        } catch {
+            // Not a value the row holds, or one that does not decode: read on its own below.
         }
         return managed.realm.readProperty(Value.self, managed, resolvedName(in: object, keyPath: keyPath))
     }

@@ -37,9 +37,9 @@ public final class Database {
     var incomingCache: [String: [IncomingReference]] = [:]
     /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
     /// changes without moving SQLite's change counters (see ``stateStamp``).
-    var rollbackEpoch = 0
+    @exclusivity(unchecked) var rollbackEpoch = 0
     /// The last ``stateStamp`` and the statement count it was taken at.
-    var stampCache: (steps: UInt64, stamp: DatabaseStateStamp)?
+    @exclusivity(unchecked) var stampCache: (steps: UInt64, stamp: DatabaseStateStamp)?
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }

@@ -18,7 +18,7 @@ final class SQLiteConnection {
     /// Statements stepped so far (any statement, any outcome). Only a statement can show this
     /// connection another connection's commit, so a cheap ``Database/stateStamp`` is recomputed
     /// only after this moved.
-    var steps: UInt64 = 0
+    @exclusivity(unchecked) var steps: UInt64 = 0
 
     /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured;
     /// `displayPath` (default: `path`) is the name used in messages.
