@@ -53,7 +53,7 @@ public struct Persisted<Value: _Persistable> {
     @available(*, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses")
     public var wrappedValue: Value {
         get { storage.current() }
-        set { storage.value = newValue }
+        set { storage.boxed = newValue as Any }
     }
 
     /// Reads and writes the property of `object`: its own value while unmanaged, the database's
@@ -71,7 +71,7 @@ public struct Persisted<Value: _Persistable> {
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
             // values of objects about to be added are set this way).
             if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
-                storage.value = newValue
+                storage.boxed = newValue as Any
             } else {
                 storage.write(newValue, in: object, keyPath: storageKeyPath)
             }

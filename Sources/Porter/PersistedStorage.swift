@@ -3,9 +3,11 @@ import Foundation
 /// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
 /// hands out copies of the wrapper struct) still reaches the object's own storage.
 @usableFromInline final class PersistedStorage<Value: _Persistable> {
-    /// The unmanaged value; nil until first read when the property had no initial value (so a
-    /// non-optional link's default object, or an ObjectId, is only made when needed).
-    @usableFromInline var value: Value?
+    /// The unmanaged value (a `Value`); nil until first read when the property had no initial
+    /// value (so a non-optional link's default object, or an ObjectId, is only made when needed).
+    /// Type-erased on purpose: every object's storages are destroyed, and destroying a generic
+    /// `Value?` looked up `Optional<Value>`'s metadata each time (a tenth of reading an object).
+    @usableFromInline var boxed: Any?
     /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
     @usableFromInline let hasInitialValue: Bool
     /// The `@Persisted(…)` options.
@@ -16,16 +18,16 @@ import Foundation
     // Inlinable so that a model class's initializer (run for every object a realm hands out)
     // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
     @inlinable init(initial: Value?, options: PersistedOptions) {
-        value = initial
+        boxed = initial.map { $0 as Any }
         hasInitialValue = initial != nil
         self.options = options
     }
 
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
-        if let value { return value }
+        if let boxed { return boxed as! Value }
         let made = Value._porterDefault()
-        value = made
+        boxed = made as Any
         return made
     }
 
@@ -69,7 +71,7 @@ import Foundation
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first")
         }
         guard let managed = object._managed else {
-            value = newValue
+            boxed = newValue as Any
             return
         }
         managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
@@ -117,7 +119,7 @@ extension Persisted: AnyPersistedProperty {
 
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
-        guard storage.hasInitialValue, let initial = storage.value,
+        guard storage.hasInitialValue, let initial = storage.boxed.map({ $0 as! Value }),
               info.type != .object, info.type != .linkingObjects else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
     }
@@ -134,10 +136,10 @@ extension Persisted: AnyPersistedProperty {
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
         guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
-        storage.value = typed._porterDetached(copier)
+        storage.boxed = typed._porterDetached(copier) as Any
     }
 
-    func releaseUnmanagedValue() { storage.value = nil }
+    func releaseUnmanagedValue() { storage.boxed = nil }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
         try? Value._porterDecode(value, realm)
