@@ -58,7 +58,7 @@ enum TypedOperations {
         for item in realm.objects(BenchItem.self) {
             checksum &+= item.name.utf8.count &+ item.count &+ Int(item.price) &+ Int(item.ratio)
             checksum &+= (item.active ? 1 : 0) &+ Int(item.created.timeIntervalSince1970) &+ (item.note?.utf8.count ?? 0)
-            checksum &+= item._id.stringValue.utf8.count
+            checksum &+= Int(item._id.timestamp.timeIntervalSince1970)
             count += 1
         }
         if let error = realm.lastReadError { throw error }

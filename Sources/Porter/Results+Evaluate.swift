@@ -45,11 +45,46 @@ extension Results {
         for descriptor in sortKeys {
             columns.append((try evaluator.sortValues(descriptor.keyPath, keys), descriptor.ascending))
         }
+        if columns.count == 1, let sorted = Self.sortedByNumbers(keys, columns[0].values, ascending: columns[0].ascending) {
+            return sorted
+        }
         let order = keys.indices.sorted { a, b in
             for column in columns {
                 let order = ValueOrder.sortCompare(column.values[a], column.values[b])
                 if order != 0 { return column.ascending ? order < 0 : order > 0 }
             }
+            return keys[a] < keys[b]
+        }
+        return order.map { keys[$0] }
+    }
+}
+
+extension Results {
+    /// `keys` sorted by one column whose values are all ints or all non-NaN doubles (ties by key),
+    /// comparing the numbers themselves: the same order as ``ValueOrder/sortCompare(_:_:)``, without
+    /// its per-comparison dispatch on the kinds of two values. Nil for any other column.
+    static func sortedByNumbers(_ keys: [ObjectKey], _ values: [Value], ascending: Bool) -> [ObjectKey]? {
+        var ints: [Int64] = []
+        var doubles: [Double] = []
+        if case .int? = values.first {
+            ints.reserveCapacity(values.count)
+            for value in values {
+                guard case .int(let i) = value else { return nil }
+                ints.append(i)
+            }
+            return sorted(keys, ints, ascending: ascending)
+        }
+        doubles.reserveCapacity(values.count)
+        for value in values {
+            guard case .double(let d) = value, !d.isNaN else { return nil }
+            doubles.append(d)
+        }
+        return sorted(keys, doubles, ascending: ascending)
+    }
+
+    private static func sorted<N: Comparable>(_ keys: [ObjectKey], _ numbers: [N], ascending: Bool) -> [ObjectKey] {
+        let order = keys.indices.sorted { a, b in
+            if numbers[a] != numbers[b] { return ascending ? numbers[a] < numbers[b] : numbers[a] > numbers[b] }
             return keys[a] < keys[b]
         }
         return order.map { keys[$0] }

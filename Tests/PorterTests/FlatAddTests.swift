@@ -74,3 +74,34 @@ final class FlatAddOptionalKey: Object {
         #expect(realm.objects(FlatAddOptionalKey.self).count == 1)
     }
 }
+
+/// Sorting by one number column compares the numbers directly; the order must stay Realm's:
+/// ascending or descending by value, ties in key order, nulls first when ascending.
+@Suite struct NumberSortTests {
+    @Test func sortsByIntsAndDoublesWithTiesInKeyOrder() throws {
+        let realm = try memoryRealm([FlatAddItem.self, FlatAddOptionalKey.self])
+        let scores: [Double] = [2.5, -1, 0, 2.5, -0.0, 7, -1, 3]
+        try realm.write {
+            for (i, score) in scores.enumerated() {
+                let item = FlatAddItem()
+                item._id = (i * 37) % 11   // ids out of insertion order
+                item.name = "n\(i)"
+                item.score = score
+                realm.add(item)
+            }
+        }
+        let byInsertion = Array(0..<scores.count)   // keys ascend in insertion order
+        let ascending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] < scores[$1] : $0 < $1 }.map { "n\($0)" }
+        let descending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }.map { "n\($0)" }
+        let items = realm.objects(FlatAddItem.self)
+        #expect(items.sorted(byKeyPath: "score").map(\.name) == ascending)
+        #expect(items.sorted(byKeyPath: "score", ascending: false).map(\.name) == descending)
+        let ids = items.map(\._id)
+        #expect(items.sorted(byKeyPath: "_id").map(\._id) == ids.sorted())
+        #expect(items.sorted(byKeyPath: "_id", ascending: false).map(\._id) == ids.sorted(by: >))
+        // A null among the doubles takes the general path: null first.
+        try realm.write { items.first?.score = nil }
+        #expect(items.sorted(byKeyPath: "score").first?.name == "n0")
+        #expect(items.where { $0.score > 0 }.sorted(byKeyPath: "score").map(\.score) == [2.5, 3, 7])
+    }
+}
