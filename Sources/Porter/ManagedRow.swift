@@ -12,6 +12,18 @@ final class RowLayout {
     /// Whether every stored property is a column holding no link or mixed value (no collections):
     /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
     let isFlat: Bool
+    /// The column of each `@Persisted` field, by model class (fields in ``PersistedFieldTable`` order).
+    @exclusivity(unchecked) private var columnsByFieldsOf: [(type: ObjectIdentifier, columns: [Int?])] = []
+
+    /// The column of each of `fields` (the fields of model class `type`), nil for one not stored.
+    func columns(ofFields fields: [PersistedField], of type: ObjectBase.Type) -> [Int?] {
+        let id = ObjectIdentifier(type)
+        for entry in columnsByFieldsOf where entry.type == id { return entry.columns }
+        let columns = fields.map { indexByName[$0.name] }
+        columnsByFieldsOf.append((id, columns))
+        return columns
+    }
+
     /// Column index by key path identity, in the order first seen; the key path is kept so its
     /// identity stays unique. Searched by pointer comparison: a class has few properties, and
     /// hashing a key for each property read cost more than the rest of the read.

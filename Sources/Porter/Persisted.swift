@@ -65,8 +65,10 @@ public struct Persisted<Value: _Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
-        set {
+        // Always inlined into the model's accessors: only there is the key path a literal the
+        // optimizer turns into a field access (a specialized but separate setter projected it).
+        @inline(__always) get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
+        @inline(__always) set {
             let storage = object[keyPath: storageKeyPath].storage
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
             // values of objects about to be added are set this way).

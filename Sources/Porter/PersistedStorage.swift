@@ -7,13 +7,13 @@ import Foundation
     /// value (so a non-optional link's default object, or an ObjectId, is only made when needed).
     /// Type-erased on purpose: every object's storages are destroyed, and destroying a generic
     /// `Value?` looked up `Optional<Value>`'s metadata each time (a tenth of reading an object).
-    @usableFromInline var boxed: Any?
+    @exclusivity(unchecked) @usableFromInline var boxed: Any?
     /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
     @usableFromInline let hasInitialValue: Bool
     /// The `@Persisted(…)` options.
     @usableFromInline let options: PersistedOptions
     /// The property name, learned from the enclosing object's `Mirror`.
-    @usableFromInline var name: String?
+    @exclusivity(unchecked) @usableFromInline var name: String?
 
     // Inlinable so that a model class's initializer (run for every object a realm hands out)
     // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.

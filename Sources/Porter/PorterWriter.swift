@@ -113,9 +113,9 @@ public final class _PorterWriter {
     private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
         var columns = [Value?](repeating: nil, count: layout.columnCount)
         if let fields = PersistedFieldTable.shared.fields(of: object) {
-            for field in fields {
-                guard let index = layout.indexByName[field.name] else { continue }
-                columns[index] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
+            for (field, column) in zip(fields, layout.columns(ofFields: fields, of: type(of: object))) {
+                guard let column else { continue }
+                columns[column] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
             }
         } else {
             for (name, property) in object._persistedProperties() {

@@ -10,7 +10,9 @@ final class RealmCore {
     /// it back makes them all unmanaged again without the realm holding on to each of them.
     var writeAttachment = WriteAttachment()
     /// Row layouts by class name (see ``ManagedRow``).
-    var rowLayouts: [String: RowLayout] = [:]
+    @exclusivity(unchecked) var rowLayouts: [String: RowLayout] = [:]
+    /// The schemas of model classes found managed, with the schema generation they are from.
+    @exclusivity(unchecked) var schemasByType: [ObjectIdentifier: (generation: Int, schema: ObjectSchema)] = [:]
     var objectHoldingInWrite: [AnyPersistedProperty] = []
     var pendingWriteError: PorterError?
     var lastReadError: PorterError?
