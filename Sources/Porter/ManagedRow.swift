@@ -51,14 +51,31 @@ final class RowLayout {
 /// The stored single-value properties of one managed object, read in one query and used for its
 /// property reads as long as the database's ``Database/stateStamp`` is the one they were read at.
 final class ManagedRow {
+    /// The realm the row was read through (links decode to its objects).
+    let realm: Realm
     let layout: RowLayout
     let values: [Value]
     let stamp: DatabaseStateStamp
 
-    init(layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+    init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+        self.realm = realm
         self.layout = layout
         self.values = values
         self.stamp = stamp
+    }
+
+    /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
+    var isCurrent: Bool { stamp == realm.database.stateStamp }
+
+    /// The value of a single-value property from the row.
+    /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
+    ///   this way: the caller reads it the slow way, which records why. (Throwing rather than
+    ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
+    func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
+        let info = V._porterType
+        guard info.collection == .none, info.type != .linkingObjects else { throw RowMiss() }
+        guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
+        return try V._porterDecode(values[index], realm)
     }
 }
 
@@ -85,26 +102,21 @@ extension Realm {
         guard let layout = try? rowLayout(managed.className),
               let values = try? database.row(managed.className, managed.key) else { return nil }
         // The query may have moved the stamp (a first read after another connection's commit).
-        let row = ManagedRow(layout: layout, values: values, stamp: database.stateStamp)
+        let row = ManagedRow(realm: self, layout: layout, values: values, stamp: database.stateStamp)
         object._row = row
         return row
     }
 
-    /// The value of a single-value property of a managed object from its row.
-    /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
-    ///   this way: the caller reads it the slow way, which records why. (Throwing rather than
-    ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
+    /// The value of a single-value property of a managed object from its row, read first when
+    /// the object has none or an outdated one (see ``ManagedRow/value(_:keyPath:name:)``).
     func rowValue<V: _Persistable>(_ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
                                    keyPath: AnyKeyPath?, name: () -> String) throws -> V {
-        let info = V._porterType
-        guard info.collection == .none, info.type != .linkingObjects, let row = currentRow(of: object, managed) else { throw RowMiss() }
-        let index = keyPath.map { row.layout.index(keyPath: $0, name: name) } ?? row.layout.indexByName[name()]
-        guard let index else { throw RowMiss() }
-        return try V._porterDecode(row.values[index], self)
+        guard let row = currentRow(of: object, managed) else { throw RowMiss() }
+        return try row.value(type, keyPath: keyPath, name: name)
     }
 }
 
-/// A property that is not read from its object's row (see ``Realm/rowValue(_:_:_:keyPath:name:)``).
+/// A property that is not read from its object's row (see ``ManagedRow/value(_:keyPath:name:)``).
 struct RowMiss: Error {}
 
 /// Hands out the rows of a run of objects about to be iterated, read in one query per run (of up
@@ -151,7 +163,7 @@ struct RowPrefetcher {
         for (offset, key) in run.enumerated() {
             while let candidate = pending, candidate.key < key { pending = next.next() }
             if let candidate = pending, candidate.key == key {
-                rows[offset] = ManagedRow(layout: layout, values: candidate.values, stamp: now)
+                rows[offset] = ManagedRow(realm: realm, layout: layout, values: candidate.values, stamp: now)
             }
         }
     }

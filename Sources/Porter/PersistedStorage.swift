@@ -48,6 +48,15 @@ import Foundation
 
     /// The value of the property of `object`: its own while unmanaged, the database's once managed.
     @usableFromInline func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
+        // The common case first: a managed object whose stored values are current (an object no
+        // longer managed has none, or an outdated one: rolling back changes the stamp).
+        if let row = object._row, row.isCurrent {
+            do {
+                return try row.value(Value.self, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+            } catch {
+                // Not a value the row holds, or one that does not decode: read on its own below.
+            }
+        }
         if let recorder = object._keyPathRecorder {
             recorder.names.append(resolvedName(in: object))
             return current()

@@ -178,8 +178,11 @@ extension Database {
     func readColumns(_ plan: ClassPlan, _ stmt: SQLiteStatement) throws -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(plan.columns.count)
-        for (i, property) in plan.columns.enumerated() {
-            values.append(try StorageCodec.read(stmt, Int32(i + 1), type: property.type, objectType: property.objectType))
+        // By index over the column types: copying each column's `Property` per row cost more
+        // than decoding most values.
+        for i in plan.columnTypes.indices {
+            let type = plan.columnTypes[i]
+            values.append(try StorageCodec.read(stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
         }
         return values
     }
