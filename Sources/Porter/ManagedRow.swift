@@ -53,27 +53,29 @@ final class RowLayout {
 final class ManagedRow {
     /// The realm the row was read through (links decode to its objects).
     let realm: Realm
+    /// Its database (checked before every read).
+    let database: Database
     let layout: RowLayout
     let values: [Value]
     let stamp: DatabaseStateStamp
 
     init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
         self.realm = realm
+        database = realm.database
         self.layout = layout
         self.values = values
         self.stamp = stamp
     }
 
     /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
-    var isCurrent: Bool { stamp == realm.database.stateStamp }
+    var isCurrent: Bool { stamp == database.stateStamp }
 
     /// The value of a single-value property from the row.
     /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
     ///   this way: the caller reads it the slow way, which records why. (Throwing rather than
     ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
     func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
-        let info = V._porterType
-        guard info.collection == .none, info.type != .linkingObjects else { throw RowMiss() }
+        guard V._porterReadsFromRow else { throw RowMiss() }
         guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
         return try V._porterDecode(values[index], realm)
     }

@@ -41,10 +41,15 @@ extension Persisted: PersistedFieldAccess {
 
 /// Reads `Persisted<Value>` fields: the wrapper is one reference to its storage.
 final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
+    private func storage(of object: ObjectBase, at offset: Int) -> PersistedStorage<Value> {
+        let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
+        return Unmanaged<PersistedStorage<Value>>.fromOpaque(reference).takeUnretainedValue()
+    }
+
+
     func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws -> PorterModel.Value {
         try withExtendedLifetime(object) {
-            let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
-            let storage = Unmanaged<PersistedStorage<Value>>.fromOpaque(reference).takeUnretainedValue()
+            let storage = storage(of: object, at: offset)
             storage.name = name
             return try storage.current()._porterEncode(writer)
         }

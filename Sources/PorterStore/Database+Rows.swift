@@ -11,15 +11,14 @@ extension Database {
     /// Unlike ``changeToken`` it runs no statement: it is recomputed (two SQLite calls) only
     /// after a statement ran, so checking it before every property read costs next to nothing.
     public var stateStamp: DatabaseStateStamp {
-        if let cached = stampCache, cached.steps == connection.steps, cached.stamp.epoch == rollbackEpoch {
-            return cached.stamp
-        }
+        if cachedStampSteps == connection.steps && cachedStamp.epoch == rollbackEpoch { return cachedStamp }
         var version: UInt32 = 0
         let rc = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
         let dataVersion = rc == SQLITE_OK ? Int64(version) : changeToken.dataVersion
         let stamp = DatabaseStateStamp(localChanges: sqlite3_total_changes64(connection.handle), dataVersion: dataVersion,
                                        epoch: rollbackEpoch)
-        stampCache = (connection.steps, stamp)
+        cachedStamp = stamp
+        cachedStampSteps = connection.steps
         return stamp
     }
 

@@ -38,8 +38,9 @@ public final class Database {
     /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
     /// changes without moving SQLite's change counters (see ``stateStamp``).
     @exclusivity(unchecked) var rollbackEpoch = 0
-    /// The last ``stateStamp`` and the statement count it was taken at.
-    @exclusivity(unchecked) var stampCache: (steps: UInt64, stamp: DatabaseStateStamp)?
+    /// The last ``stateStamp``, and the statement count it was taken at (`.max`: none yet).
+    @exclusivity(unchecked) var cachedStamp = DatabaseStateStamp(localChanges: 0, dataVersion: 0, epoch: 0)
+    @exclusivity(unchecked) var cachedStampSteps = UInt64.max
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }
