@@ -124,7 +124,8 @@ public final class _PorterWriter {
             }
         }
         let key = try realm.database.createRow(layout.className, columns)
-        added[ObjectIdentifier(object)] = key
+        // Not remembered in `added`: the object links to nothing that could lead back to it, and
+        // once managed it is linked to, not added, by the rest of this operation.
         attach(object, ObjectLink(layout.className, key), realm)
         return key
     }

@@ -8,13 +8,13 @@ final class RealmCore {
     var propertyNames: [AnyKeyPath: String] = [:]
     /// The current (or last) write transaction, which the objects added in it refer to: rolling
     /// it back makes them all unmanaged again without the realm holding on to each of them.
-    var writeAttachment = WriteAttachment()
+    @exclusivity(unchecked) var writeAttachment = WriteAttachment()
     /// Row layouts by class name (see ``ManagedRow``).
     @exclusivity(unchecked) var rowLayouts: [String: RowLayout] = [:]
     /// The schemas of model classes found managed, with the schema generation they are from.
     @exclusivity(unchecked) var schemasByType: [ObjectIdentifier: (generation: Int, schema: ObjectSchema)] = [:]
-    var objectHoldingInWrite: [AnyPersistedProperty] = []
-    var pendingWriteError: PorterError?
+    @exclusivity(unchecked) var objectHoldingInWrite: [AnyPersistedProperty] = []
+    @exclusivity(unchecked) var pendingWriteError: PorterError?
     var lastReadError: PorterError?
     let notifier = RealmNotifier()
 
