@@ -12,16 +12,18 @@ final class RowLayout {
     /// Whether every stored property is a column holding no link or mixed value (no collections):
     /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
     let isFlat: Bool
-    /// The column of each `@Persisted` field, by model class (fields in ``PersistedFieldTable`` order).
-    @exclusivity(unchecked) private var columnsByFieldsOf: [(type: ObjectIdentifier, columns: [Int?])] = []
+    /// The `@Persisted` fields of each model class seen, with their columns (nil: not a column).
+    @exclusivity(unchecked) private var fieldsOf: [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)]?)] = []
 
-    /// The column of each of `fields` (the fields of model class `type`), nil for one not stored.
-    func columns(ofFields fields: [PersistedField], of type: ObjectBase.Type) -> [Int?] {
-        let id = ObjectIdentifier(type)
-        for entry in columnsByFieldsOf where entry.type == id { return entry.columns }
-        let columns = fields.map { indexByName[$0.name] }
-        columnsByFieldsOf.append((id, columns))
-        return columns
+    /// The `@Persisted` fields of `object`'s class with their columns, or nil when the class's
+    /// fields cannot be read by offset (see ``PersistedFieldTable``). Found once per class, here
+    /// rather than in the shared table: no lock per object added.
+    func fieldColumns(of object: ObjectBase) -> [(field: PersistedField, column: Int?)]? {
+        let id = ObjectIdentifier(type(of: object))
+        for entry in fieldsOf where entry.type == id { return entry.fields }
+        let fields = PersistedFieldTable.shared.fields(of: object)?.map { (field: $0, column: indexByName[$0.name]) }
+        fieldsOf.append((id, fields))
+        return fields
     }
 
     /// Column index by key path identity, in the order first seen; the key path is kept so its
@@ -91,6 +93,15 @@ extension Realm {
         }
         let layout = RowLayout(schema: schema, properties: try database.rowProperties(className), schemaGeneration: generation)
         core.rowLayouts[className] = layout
+        return layout
+    }
+
+    /// The row layout of a model class's schema class (by class identity: asked for every object added).
+    func rowLayout(of type: ObjectBase.Type, _ className: String) throws -> RowLayout {
+        let id = ObjectIdentifier(type)
+        if let layout = core.layoutsByType[id], layout.schemaGeneration == database.schemaGeneration { return layout }
+        let layout = try rowLayout(className)
+        core.layoutsByType[id] = layout
         return layout
     }
 

@@ -81,7 +81,7 @@ public final class _PorterWriter {
         if schema.isEmbedded {
             throw PorterError(.usage, "embedded objects cannot be added on their own; assign them to a parent's property", location: schema.name)
         }
-        if case .error = policy, let layout = try? realm.rowLayout(schema.name), layout.isFlat {
+        if case .error = policy, let layout = try? realm.rowLayout(of: type(of: object), schema.name), layout.isFlat {
             return try addFlat(object, layout, in: realm)
         }
         var plain: [String: Value] = [:]
@@ -112,8 +112,8 @@ public final class _PorterWriter {
     /// one INSERT after checks, so a failure leaves nothing behind.
     private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
         var columns = [Value?](repeating: nil, count: layout.columnCount)
-        if let fields = PersistedFieldTable.shared.fields(of: object) {
-            for (field, column) in zip(fields, layout.columns(ofFields: fields, of: type(of: object))) {
+        if let fields = layout.fieldColumns(of: object) {
+            for (field, column) in fields {
                 guard let column else { continue }
                 columns[column] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
             }
@@ -133,8 +133,8 @@ public final class _PorterWriter {
     /// Whether adding an object of this class is one INSERT after checks that change nothing
     /// (no links, mixed values or collections to write, no existing object to update), so that a
     /// failure cannot leave part of it behind.
-    static func isSingleInsert(_ realm: Realm, _ className: String, _ policy: UpdatePolicy) -> Bool {
-        guard case .error = policy, let layout = try? realm.rowLayout(className) else { return false }
+    static func isSingleInsert(_ realm: Realm, _ type: ObjectBase.Type, _ className: String, _ policy: UpdatePolicy) -> Bool {
+        guard case .error = policy, let layout = try? realm.rowLayout(of: type, className) else { return false }
         return layout.isFlat
     }
 

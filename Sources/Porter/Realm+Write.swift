@@ -129,7 +129,7 @@ extension Realm {
         }
         let writer = _PorterWriter(realm: self, mode: .add(update))
         do {
-            if _PorterWriter.isSingleInsert(self, schema.name, update) {
+            if _PorterWriter.isSingleInsert(self, type(of: object), schema.name, update) {
                 // Checks that change nothing, then one INSERT: a failure leaves no partial change, so
                 // no savepoint is needed (a million adds in one write paid for a million of them).
                 _ = try writer.add(object, policy: update, in: self)

@@ -11,6 +11,8 @@ final class RealmCore {
     @exclusivity(unchecked) var writeAttachment = WriteAttachment()
     /// Row layouts by class name (see ``ManagedRow``).
     @exclusivity(unchecked) var rowLayouts: [String: RowLayout] = [:]
+    /// The same by model class.
+    @exclusivity(unchecked) var layoutsByType: [ObjectIdentifier: RowLayout] = [:]
     /// The schemas of model classes found managed, with the schema generation they are from.
     @exclusivity(unchecked) var schemasByType: [ObjectIdentifier: (generation: Int, schema: ObjectSchema)] = [:]
     @exclusivity(unchecked) var objectHoldingInWrite: [AnyPersistedProperty] = []
