@@ -30,14 +30,15 @@ extension BenchRun {
     /// flat `Item` class) and the export of the Realm file it leaves next to the export of the same
     /// objects from a Porter database. Skipped, with a note, when the oracle is not present.
     mutating func runRealmFiles() throws {
-        guard let oracle = realmOracle else {
+        guard realmOracle != nil else {
             print("  Realm file rows skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)")
             rows.append(ResultRow(operation: "realm file rows", shape: "item", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
                                   note: "skipped: realm-oracle not found"))
             return
         }
-        let dir = "\(work)/realm"
+        // The oracle's bench ran already when the typed rows needed its figures: run once per bench.
         guard let core = try realmCoreFigures() else { return }
+        let dir = "\(work)/realm"
         let realmFile = "\(dir)/bench.realm"
         for (name, key) in [("realm-core insert (one write)", "insertSeconds"), ("realm-core read all properties", "readAllSeconds"),
                             ("realm-core migrate rename+add+convert", "migrationSeconds")] {

@@ -15,16 +15,29 @@ import Testing
         return (realm, rex)
     }
 
+    /// Sets a property of the dog through another connection to the file, as another process would.
+    private func setThroughAnotherConnection(_ dir: TempDir, _ property: String, _ value: String) throws {
+        let other = try Database.open(at: dir.file("cache.realm").path)
+        let key = try #require(try other.allKeys("Dog").first)
+        try other.write { try other.set("Dog", key, property, .string(value)) }
+    }
+
     @Test func anotherConnectionsCommitIsSeenAfterRefresh() throws {
         let dir = try TempDir()
         let (realm, rex) = try realmWithRex(dir)
-        // Another connection to the file, as another process has.
-        let other = try Database.open(at: dir.file("cache.realm").path)
-        let key = try #require(try other.allKeys("Dog").first)
-        try other.write { try other.set("Dog", key, "name", .string("Max")) }
+        try setThroughAnotherConnection(dir, "name", "Max")
         realm.refresh()
         #expect(rex.name == "Max")
         #expect(rex.breed == "lab")
+    }
+
+    @Test func anotherConnectionsCommitIsSeenAfterAQuery() throws {
+        let dir = try TempDir()
+        let (realm, rex) = try realmWithRex(dir)
+        try setThroughAnotherConnection(dir, "breed", "husky")
+        // Any statement on the realm's connection shows it the other connection's commit.
+        #expect(realm.objects(Dog.self).where { $0.breed == "husky" }.count == 1)
+        #expect(rex.breed == "husky")
     }
 
     @Test func anotherThreadsRealmCommitIsSeenAfterRefresh() throws {
