@@ -27,12 +27,15 @@ extension BenchRun {
                note: "no reference")
     }
 
-    /// Typed-model writes and reads through managed objects, and the per-test fixture load.
+    /// Typed-model writes, reads and a sorted query through managed objects, on the full N: next
+    /// to SQLite loops doing the same, and to realm-core's own insert and read figures (issue #13's
+    /// targets: reads ≤ 10×, one-write inserts ≤ 3×) when the oracle is present. Then the per-test
+    /// fixture load.
     mutating func runTypedAndFixtures() throws {
         let dir = "\(work)/typed"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let count = max(1000, objects / 10)
+        let count = objects
         let path = "\(dir)/typed.porter"
         let written = try child(["typed-write", String(count), path]) { removeDatabase(path) }
         let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.porter"])
@@ -42,6 +45,21 @@ extension BenchRun {
         let scan = try child(["ref-scan", path])
         record("typed reads (managed objects)", "flat", read, bytes: diskSize(path), objects: count,
                reference: ("sqlite3_step loop", scan), referenceObjects: count)
+        let query = try child(["typed-query", path])
+        let refQuery = try child(["ref-query", path])
+        record("typed query+sort, count+first", "flat", query, bytes: diskSize(path), objects: count,
+               reference: ("SQL WHERE/ORDER BY loop", refQuery), referenceObjects: count,
+               note: "realm-core figure not available (realm-oracle bench has no query)")
+        if let core = try realmCoreFigures() {
+            for (operation, m, key, label, target) in [("typed writes vs realm-core", written, "insertSeconds", "realm-core insert (one write)", 3.0),
+                                                       ("typed reads vs realm-core", read, "readAllSeconds", "realm-core read all properties", 10.0)] {
+                let coreRun = Measured(seconds: core[key] as? Double ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
+                record(operation, "flat", m, bytes: diskSize(path), objects: count, reference: (label, coreRun), referenceObjects: objects,
+                       target: target)
+            }
+        } else {
+            print("  typed rows vs realm-core skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)")
+        }
         let rounds = 20
         let fixture = try child(["fixture-load", String(rounds)])
         record("fixture load (1,000 objects)", "linked", fixture, bytes: 0, objects: rounds * 1000,

@@ -9,16 +9,11 @@ extension BenchRun {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Real Realm files: realm-core's own figures (`realm-oracle bench`: insert, read, migrate of the
-    /// flat `Item` class) and the export of the Realm file it leaves next to the export of the same
-    /// objects from a Porter database. Skipped, with a note, when the oracle is not present.
-    mutating func runRealmFiles() throws {
-        guard let oracle = realmOracle else {
-            print("  Realm file rows skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)")
-            rows.append(ResultRow(operation: "realm file rows", shape: "item", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
-                                  note: "skipped: realm-oracle not found"))
-            return
-        }
+    /// realm-core's own figures for `objects` flat objects (`realm-oracle bench`, run once per
+    /// bench and left in `work/realm`), or nil when the oracle is not present.
+    mutating func realmCoreFigures() throws -> [String: Any]? {
+        if let realmCore { return realmCore }
+        guard let oracle = realmOracle else { return nil }
         let dir = "\(work)/realm"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -27,6 +22,23 @@ extension BenchRun {
               let core = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BenchError("realm-oracle bench printed no JSON: \(made.stdout.prefix(300))")
         }
+        realmCore = core
+        return core
+    }
+
+    /// Real Realm files: realm-core's own figures (`realm-oracle bench`: insert, read, migrate of the
+    /// flat `Item` class) and the export of the Realm file it leaves next to the export of the same
+    /// objects from a Porter database. Skipped, with a note, when the oracle is not present.
+    mutating func runRealmFiles() throws {
+        guard realmOracle != nil else {
+            print("  Realm file rows skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)")
+            rows.append(ResultRow(operation: "realm file rows", shape: "item", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
+                                  note: "skipped: realm-oracle not found"))
+            return
+        }
+        // The oracle's bench ran already when the typed rows needed its figures: run once per bench.
+        guard let core = try realmCoreFigures() else { return }
+        let dir = "\(work)/realm"
         let realmFile = "\(dir)/bench.realm"
         for (name, key) in [("realm-core insert (one write)", "insertSeconds"), ("realm-core read all properties", "readAllSeconds"),
                             ("realm-core migrate rename+add+convert", "migrationSeconds")] {

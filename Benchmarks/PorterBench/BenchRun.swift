@@ -12,6 +12,8 @@ struct BenchRun {
     /// Runs of each operation; the fastest counts (noise only ever slows a run down).
     let repeats: Int
     var rows: [ResultRow] = []
+    /// realm-core's own figures (`realm-oracle bench` JSON), once run; see ``realmCoreFigures()``.
+    var realmCore: [String: Any]?
 
     init(objects: Int, shapes: [Shape], work: String, jsonPath: String, repeats: Int) throws {
         self.objects = objects

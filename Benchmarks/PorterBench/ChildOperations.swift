@@ -33,6 +33,11 @@ enum ChildOperations {
             try TypedOperations.write(count: count, path: try arg(1))
         case "typed-read":
             try TypedOperations.read(path: try arg(0))
+        case "typed-query":
+            try TypedOperations.sortedQuery(path: try arg(0))
+        case "ref-query":
+            let (count, first) = try ReferenceLoops.sortedQuery(database: try arg(0))
+            print("\(count) \(first)")
         case "fixture-load":
             try TypedOperations.fixtureLoad(rounds: Int(try arg(0)) ?? 20)
         default:

@@ -58,11 +58,22 @@ enum TypedOperations {
         for item in realm.objects(BenchItem.self) {
             checksum &+= item.name.utf8.count &+ item.count &+ Int(item.price) &+ Int(item.ratio)
             checksum &+= (item.active ? 1 : 0) &+ Int(item.created.timeIntervalSince1970) &+ (item.note?.utf8.count ?? 0)
-            checksum &+= item._id.stringValue.utf8.count
+            checksum &+= Int(item._id.timestamp.timeIntervalSince1970)
             count += 1
         }
         if let error = realm.lastReadError { throw error }
         print("\(count) \(checksum & 0xFFFF)")
+    }
+
+    /// A query with a sort through the typed API (`count > 500`, by `price`), then `count` and
+    /// `first`, as Realm's `Results` are used; prints `count price-of-first`.
+    static func sortedQuery(path: String) throws {
+        let realm = try Realm(configuration: .init(fileURL: URL(fileURLWithPath: path), objectTypes: [BenchItem.self]))
+        let results = realm.objects(BenchItem.self).where { $0.count > 500 }.sorted(byKeyPath: "price")
+        let count = results.count
+        let first = results.first?.price ?? -1
+        if let error = realm.lastReadError { throw error }
+        print("\(count) \(Int(first * 100))")
     }
 
     /// A 1,000-object fixture (100 owners, 900 pets linking to them).

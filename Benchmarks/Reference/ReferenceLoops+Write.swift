@@ -117,4 +117,20 @@ extension ReferenceLoops {
         }
         return checksum == .min ? -1 : rows
     }
+
+    /// The typed query's SQL equivalent: the keys of the objects with `count > 500` ordered by
+    /// `price` (ties by key), stepped to the end; returns the match count and the first key.
+    public static func sortedQuery(database: String) throws -> (count: Int, first: Int64) {
+        let db = try openDatabase(database)
+        defer { sqlite3_close_v2(db) }
+        let stmt = try prepareStatement(db, "SELECT _key FROM class_BenchItem WHERE count > 500 ORDER BY price, _key")
+        defer { sqlite3_finalize(stmt) }
+        var rows = 0
+        var first: Int64 = -1
+        while sqlite3_step(stmt) == SQLITE_ROW {
+            if rows == 0 { first = sqlite3_column_int64(stmt, 0) }
+            rows += 1
+        }
+        return (rows, first)
+    }
 }

@@ -58,6 +58,8 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, 
 
 extension LinkingObjects: _Persistable {
     /// A `linkingObjects` property of the element class.
+    /// A live view, not a value in the object's row.
+    public static var _porterReadsFromRow: Bool { false }
     public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.linkingObjects, objectClass: Element.self) }
     /// Empty (an unmanaged object has no links to it).
     public static func _porterDefault() -> LinkingObjects<Element> { LinkingObjects(source: nil) }

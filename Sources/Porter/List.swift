@@ -161,6 +161,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
 extension List: _Persistable {
     /// The element type's schema shape as a list.
+    /// A live view, not a value in the object's row.
+    public static var _porterReadsFromRow: Bool { false }
     public static var _porterType: _PorterTypeInfo {
         Element._porterType.inCollection(.list)
     }

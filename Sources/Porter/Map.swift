@@ -137,6 +137,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
 
 extension Map: _Persistable {
     /// The value type's schema shape as a map.
+    /// A live view, not a value in the object's row.
+    public static var _porterReadsFromRow: Bool { false }
     public static var _porterType: _PorterTypeInfo { Value._porterType.inCollection(.map) }
     /// An empty map.
     public static func _porterDefault() -> Map<Key, Value> { Map() }

@@ -125,6 +125,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
 extension MutableSet: _Persistable {
     /// The element type's schema shape as a set.
+    /// A live view, not a value in the object's row.
+    public static var _porterReadsFromRow: Bool { false }
     public static var _porterType: _PorterTypeInfo { Element._porterType.inCollection(.set) }
     /// An empty set.
     public static func _porterDefault() -> MutableSet<Element> { MutableSet() }

@@ -7,12 +7,34 @@ import Foundation
 /// Model objects are reference types meant for one thread, like Realm's: they are not `Sendable`.
 /// Subclasses need no initializer of their own; Porter creates instances with `init()`.
 open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
-    /// Where the object lives once managed; nil while unmanaged.
-    var _managed: ManagedState?
+    /// Where the object lives once managed; nil while unmanaged, or once the write transaction
+    /// that added it was rolled back (the realm does not keep every object it added in a write).
+    var _managed: ManagedState? {
+        get {
+            guard let state = _managedState else { return nil }
+            if let write = state.addedIn, write.isRolledBack {
+                _managedState = nil
+                _row = nil
+                return nil
+            }
+            return state
+        }
+        set {
+            _managedState = newValue
+            _row = nil
+        }
+    }
+    // Unchecked: read on every property access of a managed object; only ever used on one thread.
+    @exclusivity(unchecked) private var _managedState: ManagedState?
+    /// Whether the object is unmanaged and not frozen, so its properties hold their own values.
+    /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
+    @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }
+    /// The stored values last read for this managed object (see ``ManagedRow``).
+    @exclusivity(unchecked) var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.
-    var _keyPathRecorder: KeyPathRecorder?
+    @exclusivity(unchecked) var _keyPathRecorder: KeyPathRecorder?
     /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.
-    var _frozenSource: ManagedState?
+    @exclusivity(unchecked) var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
     public required init() {}
@@ -21,7 +43,9 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     open class func _realmObjectName() -> String? { nil }
 
     /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
-    public class func className() -> String { _realmObjectName() ?? String(describing: self) }
+    public class func className() -> String {
+        PersistedFieldTable.shared.className(of: self) { _realmObjectName() ?? String(describing: self) }
+    }
 
     // MARK: - Realm's class-level model hooks
 
@@ -135,6 +159,15 @@ struct ManagedState {
     let className: String
     /// The object's key.
     let key: ObjectKey
+    /// The write transaction that made the object managed, while it may still be rolled back.
+    var addedIn: WriteAttachment?
+
+    init(realm: Realm, className: String, key: ObjectKey, addedIn: WriteAttachment? = nil) {
+        self.realm = realm
+        self.className = className
+        self.key = key
+        self.addedIn = addedIn
+    }
 
     /// A link to the object.
     var link: ObjectLink { ObjectLink(className, key) }

@@ -7,6 +7,8 @@ import Foundation
 
 extension Optional: _Persistable where Wrapped: _Persistable {
     /// The wrapped type made optional, or unsupported when it has no optional form.
+    /// As the wrapped type.
+    public static var _porterReadsFromRow: Bool { Wrapped._porterReadsFromRow }
     public static var _porterType: _PorterTypeInfo {
         var info = Wrapped._porterType
         guard info.unsupportedReason == nil else { return info }

@@ -19,6 +19,9 @@ public protocol _Persistable {
     /// The value a managed object's property has: decoded from the database by default, a live
     /// view bound to the object for collections and linking objects.
     static func _porterManaged(_ property: _ManagedProperty) throws -> Self
+    /// Whether a managed value is one stored value (read from the object's row), not a live
+    /// view (collections, linking objects): `_porterType` says so too, but costs more to ask.
+    static var _porterReadsFromRow: Bool { get }
     /// A copy that no longer refers to any database (objects copied through `copier`).
     func _porterDetached(_ copier: _DetachCopier) -> Self
     /// The embedded objects this value holds, in stored order (map entries with their keys).
@@ -97,6 +100,9 @@ extension _Persistable {
     public static func _porterManaged(_ property: _ManagedProperty) throws -> Self {
         try _porterDecode(try property.storedValue(), property.realm)
     }
+
+    /// One stored value by default.
+    public static var _porterReadsFromRow: Bool { true }
 
     /// Values are detached already unless they hold objects.
     public func _porterDetached(_ copier: _DetachCopier) -> Self { self }

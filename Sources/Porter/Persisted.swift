@@ -16,35 +16,35 @@ import Foundation
 /// `= ObjectId.generate()`) is computed per object and not part of the schema.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    let storage: PersistedStorage<Value>
+    @usableFromInline let storage: PersistedStorage<Value>
 
     /// A property declared without an initial value: it starts at the type's default.
-    public init() {
+    @inlinable public init() {
         storage = PersistedStorage(initial: nil, options: PersistedOptions())
     }
 
     /// A property declared with an initial value.
-    public init(wrappedValue: Value) {
+    @inlinable public init(wrappedValue: Value) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions())
     }
 
     /// A property that is (or, with `false`, is not) the primary key.
-    public init(primaryKey: Bool) {
+    @inlinable public init(primaryKey: Bool) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A primary-key property with an initial value.
-    public init(wrappedValue: Value, primaryKey: Bool) {
+    @inlinable public init(wrappedValue: Value, primaryKey: Bool) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A property with (or without) an index.
-    public init(indexed: Bool) {
+    @inlinable public init(indexed: Bool) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(isIndexed: indexed))
     }
 
     /// An indexed property with an initial value.
-    public init(wrappedValue: Value, indexed: Bool) {
+    @inlinable public init(wrappedValue: Value, indexed: Bool) {
         storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
     }
 
@@ -53,18 +53,31 @@ public struct Persisted<Value: _Persistable> {
     @available(*, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses")
     public var wrappedValue: Value {
         get { storage.current() }
-        set { storage.value = newValue }
+        set { storage.boxed = newValue as Any }
     }
 
     /// Reads and writes the property of `object`: its own value while unmanaged, the database's
     /// once managed.
-    public static subscript<EnclosingSelf: ObjectBase>(
+    // Inlinable so the client's optimizer specializes it and turns the storage key path into a
+    // field access (a generic key path projection per read cost more than the read itself).
+    @inlinable public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
-        set { object[keyPath: storageKeyPath].storage.write(newValue, in: object, keyPath: storageKeyPath) }
+        // Always inlined into the model's accessors: only there is the key path a literal the
+        // optimizer turns into a field access (a specialized but separate setter projected it).
+        @inline(__always) get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
+        @inline(__always) set {
+            let storage = object[keyPath: storageKeyPath].storage
+            // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
+            // values of objects about to be added are set this way).
+            if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
+                storage.boxed = newValue as Any
+            } else {
+                storage.write(newValue, in: object, keyPath: storageKeyPath)
+            }
+        }
     }
 }
 
@@ -72,14 +85,20 @@ extension Persisted where Value: _LinkingObjectsProtocol {
     /// The objects whose `originProperty` links to this one (Realm's inverse relationship).
     /// The origin class is the element type: `LinkingObjects<Dog>` with origin `"owner"`
     /// lists the dogs whose `owner` is this object.
-    public init(originProperty: String) {
+    @inlinable public init(originProperty: String) {
         storage = PersistedStorage(initial: nil, options: PersistedOptions(originProperty: originProperty))
     }
 }
 
 /// The options given in `@Persisted(…)`.
-struct PersistedOptions {
+@usableFromInline struct PersistedOptions {
     var isPrimaryKey = false
     var isIndexed = false
     var originProperty: String?
+
+    @usableFromInline init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.originProperty = originProperty
+    }
 }

@@ -2,28 +2,32 @@ import Foundation
 
 /// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
 /// hands out copies of the wrapper struct) still reaches the object's own storage.
-final class PersistedStorage<Value: _Persistable> {
-    /// The unmanaged value; nil until first read when the property had no initial value (so a
-    /// non-optional link's default object, or an ObjectId, is only made when needed).
-    var value: Value?
+@usableFromInline final class PersistedStorage<Value: _Persistable> {
+    /// The unmanaged value (a `Value`); nil until first read when the property had no initial
+    /// value (so a non-optional link's default object, or an ObjectId, is only made when needed).
+    /// Type-erased on purpose: every object's storages are destroyed, and destroying a generic
+    /// `Value?` looked up `Optional<Value>`'s metadata each time (a tenth of reading an object).
+    @exclusivity(unchecked) @usableFromInline var boxed: Any?
     /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
-    let hasInitialValue: Bool
+    @usableFromInline let hasInitialValue: Bool
     /// The `@Persisted(…)` options.
-    let options: PersistedOptions
+    @usableFromInline let options: PersistedOptions
     /// The property name, learned from the enclosing object's `Mirror`.
-    var name: String?
+    @exclusivity(unchecked) @usableFromInline var name: String?
 
-    init(initial: Value?, options: PersistedOptions) {
-        value = initial
+    // Inlinable so that a model class's initializer (run for every object a realm hands out)
+    // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
+    @inlinable init(initial: Value?, options: PersistedOptions) {
+        boxed = initial.map { $0 as Any }
         hasInitialValue = initial != nil
         self.options = options
     }
 
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
-        if let value { return value }
+        if let boxed { return boxed as! Value }
         let made = Value._porterDefault()
-        value = made
+        boxed = made as Any
         return made
     }
 
@@ -43,17 +47,31 @@ final class PersistedStorage<Value: _Persistable> {
     }
 
     /// The value of the property of `object`: its own while unmanaged, the database's once managed.
-    func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
+    @usableFromInline func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
+        // The common case first: a managed object whose stored values are current (an object no
+        // longer managed has none, or an outdated one: rolling back changes the stamp).
+        if let row = object._row, row.isCurrent {
+            do {
+                return try row.value(Value.self, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+            } catch {
+                // Not a value the row holds, or one that does not decode: read on its own below.
+            }
+        }
         if let recorder = object._keyPathRecorder {
             recorder.names.append(resolvedName(in: object))
             return current()
         }
         guard let managed = object._managed else { return current() }
+        do {
+            return try managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+        } catch {
+            // Not a value the row holds, or one that does not decode: read on its own below.
+        }
         return managed.realm.readProperty(Value.self, managed, resolvedName(in: object, keyPath: keyPath))
     }
 
     /// Sets the property of `object`: its own value while unmanaged, the database's once managed.
-    func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
+    @usableFromInline func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
         if Value._porterType.type == .linkingObjects {
             // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
@@ -62,7 +80,7 @@ final class PersistedStorage<Value: _Persistable> {
             preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first")
         }
         guard let managed = object._managed else {
-            value = newValue
+            boxed = newValue as Any
             return
         }
         managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
@@ -110,7 +128,7 @@ extension Persisted: AnyPersistedProperty {
 
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
-        guard storage.hasInitialValue, let initial = storage.value,
+        guard storage.hasInitialValue, let initial = storage.boxed.map({ $0 as! Value }),
               info.type != .object, info.type != .linkingObjects else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
     }
@@ -127,10 +145,10 @@ extension Persisted: AnyPersistedProperty {
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
         guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
-        storage.value = typed._porterDetached(copier)
+        storage.boxed = typed._porterDetached(copier) as Any
     }
 
-    func releaseUnmanagedValue() { storage.value = nil }
+    func releaseUnmanagedValue() { storage.boxed = nil }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
         try? Value._porterDecode(value, realm)
@@ -147,6 +165,16 @@ extension ObjectBase {
     /// The `@Persisted` properties of this object, superclass properties first, each in declared
     /// order, named by their Swift name (the `Mirror` label without the wrapper's `_`).
     func _persistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
+        guard let fields = PersistedFieldTable.shared.fields(of: self) else { return _reflectedPersistedProperties() }
+        return fields.map { field in
+            let property = field.access.property(in: self, at: field.offset)
+            property.setName(field.name)
+            return (field.name, property)
+        }
+    }
+
+    /// ``_persistedProperties()`` found through `Mirror`.
+    func _reflectedPersistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
         var mirrors: [Mirror] = []
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {

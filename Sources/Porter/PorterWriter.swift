@@ -81,6 +81,9 @@ public final class _PorterWriter {
         if schema.isEmbedded {
             throw PorterError(.usage, "embedded objects cannot be added on their own; assign them to a parent's property", location: schema.name)
         }
+        if case .error = policy, let layout = try? realm.rowLayout(of: type(of: object), schema.name), layout.isFlat {
+            return try addFlat(object, layout, in: realm)
+        }
         var plain: [String: Value] = [:]
         var linking: [(name: String, property: AnyPersistedProperty, stored: Property)] = []
         for (name, property) in object._persistedProperties() {
@@ -103,6 +106,36 @@ public final class _PorterWriter {
         }
         objectHolding += linking.map(\.property)
         return key
+    }
+
+    /// Adds an object of a flat class (see ``RowLayout/isFlat``): its values by column position,
+    /// one INSERT after checks, so a failure leaves nothing behind.
+    private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
+        var columns = [Value?](repeating: nil, count: layout.columnCount)
+        if let fields = layout.fieldColumns(of: object) {
+            for (field, column) in fields {
+                guard let column else { continue }
+                columns[column] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
+            }
+        } else {
+            for (name, property) in object._persistedProperties() {
+                guard let index = layout.indexByName[name] else { continue }
+                columns[index] = try property.encodeUnmanaged(self)
+            }
+        }
+        let key = try realm.database.createRow(layout.className, columns)
+        // Not remembered in `added`: the object links to nothing that could lead back to it, and
+        // once managed it is linked to, not added, by the rest of this operation.
+        attach(object, ObjectLink(layout.className, key), realm)
+        return key
+    }
+
+    /// Whether adding an object of this class is one INSERT after checks that change nothing
+    /// (no links, mixed values or collections to write, no existing object to update), so that a
+    /// failure cannot leave part of it behind.
+    static func isSingleInsert(_ realm: Realm, _ type: ObjectBase.Type, _ className: String, _ policy: UpdatePolicy) -> Bool {
+        guard case .error = policy, let layout = try? realm.rowLayout(of: type, className) else { return false }
+        return layout.isFlat
     }
 
     /// Makes the Swift embedded objects just stored under `owner.property` managed, pairing them
@@ -142,7 +175,7 @@ public final class _PorterWriter {
     }
 
     private func attach(_ object: ObjectBase, _ link: ObjectLink, _ realm: Realm) {
-        object._managed = ManagedState(realm: realm, className: link.className, key: link.key)
+        object._managed = ManagedState(realm: realm, className: link.className, key: link.key, addedIn: realm.core.writeAttachment)
         attached.append(object)
     }
 

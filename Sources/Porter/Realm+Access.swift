@@ -42,7 +42,6 @@ extension Realm {
         let writer = _PorterWriter(realm: self, mode: .add(.error))
         do {
             try database.savepoint { try body(writer) }
-            attachedInWrite += writer.attached
             objectHoldingInWrite += writer.objectHolding
         } catch {
             writer.detachAll()

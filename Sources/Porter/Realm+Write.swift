@@ -31,7 +31,7 @@ extension Realm {
     /// ``commitWrite()`` are skipped, and ``commitWrite()`` (or ``write(_:)``) throws it.
     public func beginWrite() {
         pendingWriteError = nil
-        attachedInWrite = []
+        core.writeAttachment = WriteAttachment()
         objectHoldingInWrite = []
         do {
             try database.beginWrite()
@@ -52,7 +52,8 @@ extension Realm {
             detachAddedObjects()
             throw error
         }
-        attachedInWrite = []
+        // Objects added in the committed transaction stay managed whatever comes next.
+        core.writeAttachment = WriteAttachment()
         // Managed objects read links from the database, as Realm's do; keeping the values they
         // were added with would keep object graphs (and, through them, the realm) alive in cycles.
         for property in objectHoldingInWrite { property.releaseUnmanagedValue() }
@@ -68,30 +69,30 @@ extension Realm {
     }
 
     private func detachAddedObjects() {
-        for object in attachedInWrite { object._managed = nil }
-        attachedInWrite = []
+        core.writeAttachment.isRolledBack = true
+        core.writeAttachment = WriteAttachment()
         objectHoldingInWrite = []
     }
 
     /// Stops the program unless a write transaction is open (or one failed to begin: then the
     /// change is skipped and the failure thrown by ``commitWrite()``), as Realm does.
     /// - Returns: whether the change should be made.
-    func requireWrite(_ what: String, location: String) -> Bool {
+    func requireWrite(_ what: String, location: @autoclosure () -> String) -> Bool {
         if pendingWriteError != nil { return false }
         guard database.isInWriteTransaction else {
-            preconditionFailure("\(location): cannot \(what) outside a write transaction; call it inside realm.write { }")
+            preconditionFailure("\(location()): cannot \(what) outside a write transaction; call it inside realm.write { }")
         }
         return true
     }
 
     /// Runs one step of a write (add, create, delete) that Realm's API does not let throw: a
     /// failure is kept in ``pendingWriteError`` with `location`, and thrown when the transaction ends.
-    func recordingWriteError(_ location: String, _ body: () throws -> Void) {
+    func recordingWriteError(_ location: @autoclosure () -> String, _ body: () throws -> Void) {
         do {
             try body()
         } catch {
             var failure = error as? PorterError ?? PorterError(.io, String(describing: error))
-            if failure.location == nil { failure.location = location }
+            if failure.location == nil { failure.location = location() }
             pendingWriteError = failure
         }
     }
@@ -106,13 +107,13 @@ extension Realm {
     /// As in Realm, `add` does not throw: a failing call changes nothing, leaves the objects
     /// unmanaged, and its error is thrown when the write transaction ends (see ``pendingWriteError``).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
-        let className = type(of: object).className()
-        guard requireWrite("add an object", location: className) else { return }
-        recordingWriteError(className) { try addObject(object, update: update) }
+        // Class names only for messages: asked for lazily (adding many objects asked for each).
+        guard requireWrite("add an object", location: type(of: object).className()) else { return }
+        recordingWriteError(type(of: object).className()) { try addObject(object, update: update) }
     }
 
     private func addObject(_ object: Object, update: UpdatePolicy) throws {
-        let className = type(of: object).className()
+        var className: String { type(of: object).className() }
         if let managed = object._managed {
             guard managed.realm.database === database else {
                 throw PorterError(.usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)", location: className)
@@ -128,12 +129,17 @@ extension Realm {
         }
         let writer = _PorterWriter(realm: self, mode: .add(update))
         do {
-            _ = try database.savepoint { try writer.add(object, policy: update, in: self) }
+            if _PorterWriter.isSingleInsert(self, type(of: object), schema.name, update) {
+                // Checks that change nothing, then one INSERT: a failure leaves no partial change, so
+                // no savepoint is needed (a million adds in one write paid for a million of them).
+                _ = try writer.add(object, policy: update, in: self)
+            } else {
+                _ = try database.savepoint { try writer.add(object, policy: update, in: self) }
+            }
         } catch {
             writer.detachAll()
             throw error
         }
-        attachedInWrite += writer.attached
         objectHoldingInWrite += writer.objectHolding
     }
 

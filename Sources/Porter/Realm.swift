@@ -39,13 +39,6 @@ public final class Realm {
         // then set copies the whole collection each time: adding n objects was O(n²)).
         _modify { yield &core.propertyNames }
     }
-    /// Objects made managed in the current write transaction (made unmanaged again if it is cancelled).
-    var attachedInWrite: [ObjectBase] {
-        get { core.attachedInWrite }
-        // `_modify`, not `set`: `+=` and inserts must mutate the core's storage in place (a get
-        // then set copies the whole collection each time: adding n objects was O(n²)).
-        _modify { yield &core.attachedInWrite }
-    }
     /// Their properties whose unmanaged values may hold objects, released on commit.
     var objectHoldingInWrite: [AnyPersistedProperty] {
         get { core.objectHoldingInWrite }
@@ -128,11 +121,15 @@ public final class Realm {
 
     /// The schema of a model class, which must be one of the configuration's object types.
     func objectSchema(for type: ObjectBase.Type) throws -> ObjectSchema {
+        // Asked for every object added: answered from the core's cache while the schema is unchanged.
+        let id = ObjectIdentifier(type)
+        if let known = core.schemasByType[id], known.generation == database.schemaGeneration { return known.schema }
         let name = type.className()
         if typesByName[name] == nil && configuration.objectTypes.isEmpty { try register(type) }
         guard typesByName[name] != nil, let schema = database.schema[name] else {
             throw PorterError(.notFound, "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes", location: name)
         }
+        core.schemasByType[id] = (database.schemaGeneration, schema)
         return schema
     }
 

@@ -6,9 +6,17 @@ final class RealmCore {
     let database: Database
     var typesByName: [String: ObjectBase.Type]
     var propertyNames: [AnyKeyPath: String] = [:]
-    var attachedInWrite: [ObjectBase] = []
-    var objectHoldingInWrite: [AnyPersistedProperty] = []
-    var pendingWriteError: PorterError?
+    /// The current (or last) write transaction, which the objects added in it refer to: rolling
+    /// it back makes them all unmanaged again without the realm holding on to each of them.
+    @exclusivity(unchecked) var writeAttachment = WriteAttachment()
+    /// Row layouts by class name (see ``ManagedRow``).
+    @exclusivity(unchecked) var rowLayouts: [String: RowLayout] = [:]
+    /// The same by model class.
+    @exclusivity(unchecked) var layoutsByType: [ObjectIdentifier: RowLayout] = [:]
+    /// The schemas of model classes found managed, with the schema generation they are from.
+    @exclusivity(unchecked) var schemasByType: [ObjectIdentifier: (generation: Int, schema: ObjectSchema)] = [:]
+    @exclusivity(unchecked) var objectHoldingInWrite: [AnyPersistedProperty] = []
+    @exclusivity(unchecked) var pendingWriteError: PorterError?
     var lastReadError: PorterError?
     let notifier = RealmNotifier()
 
@@ -49,4 +57,9 @@ final class RealmCore {
     private final class CoreCache {
         var cores: [String: WeakCore] = [:]
     }
+}
+
+/// One write transaction as the objects added in it see it: whether it was rolled back.
+final class WriteAttachment {
+    var isRolledBack = false
 }

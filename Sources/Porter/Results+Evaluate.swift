@@ -39,17 +39,55 @@ extension Results {
 
     private func sort(_ keys: [ObjectKey], evaluator: inout QueryEvaluator) throws -> [ObjectKey] {
         guard !sortKeys.isEmpty else { return keys }
-        var columns: [(values: [ObjectKey: Value], ascending: Bool)] = []
+        // Values by position in `keys` (arrays, not dictionaries: a million lookups by key cost
+        // more than the sort).
+        var columns: [(values: [Value], ascending: Bool)] = []
         for descriptor in sortKeys {
-            columns.append((try evaluator.sortColumn(descriptor.keyPath, keys), descriptor.ascending))
+            columns.append((try evaluator.sortValues(descriptor.keyPath, keys), descriptor.ascending))
         }
-        return keys.sorted { a, b in
+        if columns.count == 1, let sorted = Self.sortedByNumbers(keys, columns[0].values, ascending: columns[0].ascending) {
+            return sorted
+        }
+        let order = keys.indices.sorted { a, b in
             for column in columns {
-                let order = ValueOrder.sortCompare(column.values[a] ?? .null, column.values[b] ?? .null)
+                let order = ValueOrder.sortCompare(column.values[a], column.values[b])
                 if order != 0 { return column.ascending ? order < 0 : order > 0 }
             }
-            return a < b
+            return keys[a] < keys[b]
         }
+        return order.map { keys[$0] }
+    }
+}
+
+extension Results {
+    /// `keys` sorted by one column whose values are all ints or all non-NaN doubles (ties by key),
+    /// comparing the numbers themselves: the same order as ``ValueOrder/sortCompare(_:_:)``, without
+    /// its per-comparison dispatch on the kinds of two values. Nil for any other column.
+    static func sortedByNumbers(_ keys: [ObjectKey], _ values: [Value], ascending: Bool) -> [ObjectKey]? {
+        var ints: [Int64] = []
+        var doubles: [Double] = []
+        if case .int? = values.first {
+            ints.reserveCapacity(values.count)
+            for value in values {
+                guard case .int(let i) = value else { return nil }
+                ints.append(i)
+            }
+            return sorted(keys, ints, ascending: ascending)
+        }
+        doubles.reserveCapacity(values.count)
+        for value in values {
+            guard case .double(let d) = value, !d.isNaN else { return nil }
+            doubles.append(d)
+        }
+        return sorted(keys, doubles, ascending: ascending)
+    }
+
+    private static func sorted<N: Comparable>(_ keys: [ObjectKey], _ numbers: [N], ascending: Bool) -> [ObjectKey] {
+        let order = keys.indices.sorted { a, b in
+            if numbers[a] != numbers[b] { return ascending ? numbers[a] < numbers[b] : numbers[a] > numbers[b] }
+            return keys[a] < keys[b]
+        }
+        return order.map { keys[$0] }
     }
 }
 
@@ -154,6 +192,13 @@ struct QueryEvaluator {
     private mutating func matching(_ path: QueryPath, quantifier: QueryQuantifier,
                                    _ test: (Value) -> Bool) throws -> Set<ObjectKey> {
         try validate(path, purpose: "query")
+        if let values = try plainColumn(path) {
+            // One value per object: any, all and none of one value are the value's own test.
+            let wanted = quantifier != .noneOf
+            var out = Set<ObjectKey>(minimumCapacity: values.count / 2)
+            for entry in values where test(entry.value) == wanted { out.insert(entry.key) }
+            return out
+        }
         var out = Set<ObjectKey>()
         for key in try all() {
             let resolved = try resolve(path, from: key)
@@ -242,6 +287,33 @@ struct QueryEvaluator {
         let values = Dictionary(try database.propertyValues(cls.name, name).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         columns[cacheKey] = values
         return values
+    }
+
+    /// The values of every object for a path that is one single-value stored property of the
+    /// queried class (no link, collection or aggregate), in key order; nil for any other path.
+    private mutating func plainColumn(_ path: QueryPath) throws -> [(key: ObjectKey, value: Value)]? {
+        guard path.components.count == 1, path.aggregate == nil, let property = schema.property(named: path.components[0]),
+              !property.isCollection, !property.isComputed else { return nil }
+        return try database.propertyValues(schema.name, property.name)
+    }
+
+    /// The value a sort key path gives each of `keys`, by position. For one stored property and
+    /// keys in key order, one merge with that property's values; else through ``sortColumn(_:_:)``.
+    mutating func sortValues(_ keyPath: String, _ keys: [ObjectKey]) throws -> [Value] {
+        let path = QueryPath(keyPath.split(separator: ".").map(String.init))
+        try validate(path, purpose: "sort by")
+        if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }), let column = try plainColumn(path) {
+            var out: [Value] = []
+            out.reserveCapacity(keys.count)
+            var next = 0
+            for key in keys {
+                while next < column.count, column[next].key < key { next += 1 }
+                out.append(next < column.count && column[next].key == key ? column[next].value : .null)
+            }
+            return out
+        }
+        let byKey = try sortColumn(keyPath, keys)
+        return keys.map { byKey[$0] ?? .null }
     }
 
     /// The value a sort key path (`name`, `owner.name`) gives each of `keys`.

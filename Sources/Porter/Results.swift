@@ -75,22 +75,36 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
 
     /// Iterates over the objects matching now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: home, className: className, keys: (frozenElements == nil ? keys : []).makeIterator(),
+        Iterator(realm: home, className: className, keys: frozenElements == nil ? keys : [],
                  frozen: frozenElements?.makeIterator())
     }
 
     /// Walks the keys that matched when iteration began and makes each object only when it is
-    /// reached, so iterating over a million objects does not hold a million of them.
+    /// reached, so iterating over a million objects does not hold a million of them. The stored
+    /// values of runs of objects are read in one query each (see ``RowPrefetcher``).
     public struct Iterator: IteratorProtocol {
         let realm: Realm
         let className: String
-        var keys: IndexingIterator<[ObjectKey]>
+        let keys: [ObjectKey]
+        var position = 0
         var frozen: IndexingIterator<[Element]>?
+        var prefetcher: RowPrefetcher
+
+        init(realm: Realm, className: String, keys: [ObjectKey], frozen: IndexingIterator<[Element]>?) {
+            self.realm = realm
+            self.className = className
+            self.keys = keys
+            self.frozen = frozen
+            prefetcher = RowPrefetcher(realm: realm, className: className)
+        }
 
         /// The next object, or nil at the end.
         public mutating func next() -> Element? {
             if frozen != nil { return frozen?.next() }
-            return keys.next().map { Element._fetched(realm, ObjectLink(className, $0)) }
+            guard position < keys.count else { return nil }
+            defer { position += 1 }
+            let row = prefetcher.row(keys, position)
+            return Element._fetched(realm, ObjectLink(className, keys[position]), row: _PrefetchedRow(row: row))
         }
     }
 
@@ -168,6 +182,18 @@ public protocol RealmFetchable {
     static func _fetchedClassName() -> String
     /// The value for one stored object.
     static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self
+    /// The value for one stored object whose stored values were read already.
+    static func _fetched(_ realm: Realm, _ link: ObjectLink, row: _PrefetchedRow) -> Self
+}
+
+extension RealmFetchable {
+    /// The value for one stored object (the prefetched values are not used).
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink, row: _PrefetchedRow) -> Self { _fetched(realm, link) }
+}
+
+/// The stored values of one object, read ahead while iterating results.
+public struct _PrefetchedRow {
+    let row: ManagedRow?
 }
 
 extension Object: RealmFetchable {
@@ -175,6 +201,12 @@ extension Object: RealmFetchable {
     public static func _fetchedClassName() -> String { className() }
     /// The managed object.
     public static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self { realm.managedObject(self, link) }
+    /// The managed object, with its stored values.
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink, row: _PrefetchedRow) -> Self {
+        let object = realm.managedObject(self, link)
+        object._row = row.row
+        return object
+    }
 }
 
 extension Realm {

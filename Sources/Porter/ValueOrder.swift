@@ -12,7 +12,11 @@ enum ValueOrder {
         switch (a, b) {
         case (.int(let x), .int(let y)): return sign(x, y)
         case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
-        case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        case (.string(let x), .string(let y)):
+            // Byte order of the UTF-8, compared in place (copying both to arrays per comparison made
+            // sorting by a string property slow).
+            if x.utf8.elementsEqual(y.utf8) { return 0 }
+            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
         case (.data(let x), .data(let y)): return bytes(Array(x), Array(y))
         case (.date(let x), .date(let y)): return x == y ? 0 : (x < y ? -1 : 1)
         case (.objectId(let x), .objectId(let y)): return x == y ? 0 : (x < y ? -1 : 1)

@@ -13,16 +13,23 @@ final class ClassPlan {
     let persistedIndex: [String: Int]
     /// Position of each column property in `columns`.
     let columnIndex: [String: Int]
+    /// The type of each column, parallel to `columns` (binding needs only that).
+    let columnTypes: [PropertyType]
     let primaryKey: Property?
     let insertSQL: String
     /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
     let insertWithKeySQL: String
     let selectByKeySQL: String
     let selectAllSQL: String
+    /// The columns of the objects whose keys lie between two bounds, in key order.
+    let selectRangeSQL: String
     /// `SELECT column FROM table WHERE _key = ?`, parallel to `columns` (built once, not per read).
     let selectColumnSQL: [String]
     /// `SELECT 1 FROM table WHERE _key = ?`.
     let existsSQL: String
+    private var preparedInsert: SQLiteStatement?
+    private var preparedPrimaryKeyLookup: SQLiteStatement?
+    private var primaryKeyIndexed: Bool?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -32,6 +39,7 @@ final class ClassPlan {
         collections = persisted.filter { $0.isCollection }
         persistedIndex = Dictionary(uniqueKeysWithValues: persisted.enumerated().map { ($1.name, $0) })
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+        columnTypes = columns.map(\.type)
         primaryKey = schema.primaryKeyProperty
         let names = columns.map { quoteIdentifier($0.name) }
         if names.isEmpty {
@@ -43,9 +51,43 @@ final class ClassPlan {
         let selectList = (["_key"] + names).joined(separator: ", ")
         selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
         selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"
+        selectRangeSQL = "SELECT \(selectList) FROM \(table) WHERE _key BETWEEN ? AND ? ORDER BY _key"
         let quotedTable = table
         selectColumnSQL = names.map { "SELECT \($0) FROM \(quotedTable) WHERE _key = ?" }
         existsSQL = "SELECT 1 FROM \(table) WHERE _key = ?"
+    }
+
+    /// ``insertSQL`` prepared, kept with the plan (looking it up in the connection's cache by its
+    /// text cost more than binding its values); reset for a new run.
+    func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        try prepared(&preparedInsert, insertSQL, connection)
+    }
+
+    /// `SELECT _key FROM table WHERE primaryKey = ? LIMIT 1` prepared, kept with the plan.
+    func primaryKeyStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        let column = quoteIdentifier(primaryKey?.name ?? "_key")
+        return try prepared(&preparedPrimaryKeyLookup, "SELECT _key FROM \(table) WHERE \(column) = ? LIMIT 1", connection)
+    }
+
+    private func prepared(_ slot: inout SQLiteStatement?, _ sql: @autoclosure () -> String, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let statement = slot {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(sql())
+        slot = statement
+        return statement
+    }
+
+    /// Whether the primary key's unique index exists (checked once per plan): only then can a
+    /// duplicate key be left to the index to refuse.
+    func enforcesPrimaryKey(_ database: Database) throws -> Bool {
+        if let known = primaryKeyIndexed { return known }
+        let stmt = try database.connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'")
+        stmt.bind(1, text: StorageLayout.primaryKeyIndex(schema.name))
+        let found = try stmt.step()
+        primaryKeyIndexed = found
+        return found
     }
 
     /// The SQL table of a collection property.
@@ -78,6 +120,7 @@ extension Database {
 
     /// Drops plans and cached statements after a schema change.
     func invalidatePlans() {
+        rollbackEpoch &+= 1
         plans.removeAll()
         incomingCache.removeAll()
         connection.clearCache()

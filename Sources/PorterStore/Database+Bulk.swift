@@ -182,6 +182,7 @@ public final class BulkInserter {
 
     /// Steps an insert; a unique-index failure on the primary key becomes a duplicate-key error.
     private func step(_ statement: SQLiteStatement, _ primaryKey: Value?) throws {
+        database.connection.steps &+= 1
         let rc = sqlite3_step(statement.handle)
         sqlite3_reset(statement.handle)
         guard rc != SQLITE_DONE else { return }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 extension Database {
@@ -28,6 +29,63 @@ extension Database {
             throw PorterError(.usage, "embedded objects cannot be created on their own; assign them to a parent's property", location: className)
         }
         return try insertOrUpdate(plan, values, policy: update)
+    }
+
+    /// Creates an object of a class without collections from its single-value properties by
+    /// position (``rowProperties(_:)`` order; nil takes the default), as ``createInBulk(_:_:update:)``
+    /// with `update: .error` does from a dictionary, without a savepoint: every check comes before
+    /// the one INSERT, so a failing call changes nothing.
+    @discardableResult
+    public func createRow(_ className: String, _ columns: [Value?]) throws -> ObjectKey {
+        try requireWrite()
+        let plan = try plan(for: className)
+        guard !plan.schema.isEmbedded, plan.collections.isEmpty, columns.count == plan.columns.count else {
+            throw PorterError(.usage, "createRow needs a top-level class without collections and a value (or nil) for each of its \(plan.columns.count) columns", location: className)
+        }
+        // The primary key first, as ``insertOrUpdate(_:_:policy:)`` checks it. A non-null key is
+        // not looked up beforehand: the primary key's unique index refuses a duplicate INSERT
+        // (null keys, which a unique index lets repeat, are looked up).
+        var primaryKey: (index: Int, property: Property, value: Value)?
+        if let pk = plan.primaryKey, let index = plan.columnIndex[pk.name] {
+            let pkValue = try primaryKeyValue(plan, pk, columns[index])
+            let indexRefusesDuplicates = try !pkValue.isNull && plan.enforcesPrimaryKey(self)
+            if !indexRefusesDuplicates, try findFirst(plan, pk, pkValue) != nil {
+                throw duplicateKey(plan, pk, pkValue)
+            }
+            primaryKey = (index, pk, pkValue)
+        }
+        var resolved: [Value] = []
+        resolved.reserveCapacity(columns.count)
+        do {
+            for index in plan.columns.indices {
+                let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
+                resolved.append(try resolve(given ?? Database.defaultValue(for: plan.columns[index]), for: plan.columns[index], in: plan, policy: .error))
+            }
+        } catch {
+            // A duplicate key is the error to report, as when it was looked up first.
+            if let pk = primaryKey, !pk.value.isNull, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw error
+        }
+        let stmt = try plan.insertStatement(connection)
+        for index in plan.columns.indices {
+            StorageCodec.bind(resolved[index], type: plan.columnTypes[index], to: stmt, at: Int32(index + 1))
+        }
+        connection.steps &+= 1
+        let rc = sqlite3_step(stmt.handle)
+        stmt.reset()
+        if rc != SQLITE_DONE {
+            if rc & 0xFF == SQLITE_CONSTRAINT, let pk = primaryKey, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw connection.error(rc, "inserting into \(plan.schema.name)")
+        }
+        return ObjectKey(connection.lastInsertRowID)
+    }
+
+    private func duplicateKey(_ plan: ClassPlan, _ pk: Property, _ value: Value) -> PorterError {
+        PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(value)): an object with it already exists", location: plan.path(pk))
     }
 
     /// Insert, or update an object with the same primary key under `policy`.

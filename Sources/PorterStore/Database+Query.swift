@@ -46,6 +46,7 @@ extension Database {
             try connection.cached("RELEASE porter_savepoint").run()
             return result
         } catch {
+            rollbackEpoch &+= 1
             try? connection.cached("ROLLBACK TO porter_savepoint").run()
             try? connection.cached("RELEASE porter_savepoint").run()
             throw error

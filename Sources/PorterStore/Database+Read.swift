@@ -178,8 +178,11 @@ extension Database {
     func readColumns(_ plan: ClassPlan, _ stmt: SQLiteStatement) throws -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(plan.columns.count)
-        for (i, property) in plan.columns.enumerated() {
-            values.append(try StorageCodec.read(stmt, Int32(i + 1), type: property.type, objectType: property.objectType))
+        // By index over the column types: copying each column's `Property` per row cost more
+        // than decoding most values.
+        for i in plan.columnTypes.indices {
+            let type = plan.columnTypes[i]
+            values.append(try StorageCodec.read(stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
         }
         return values
     }
@@ -237,6 +240,13 @@ extension Database {
 
     /// The key of the first object whose `property` equals `value`.
     func findFirst(_ plan: ClassPlan, _ property: Property, _ value: Value) throws -> ObjectKey? {
+        if !value.isNull, property.name == plan.primaryKey?.name {
+            // The lookup every add makes: its statement is kept with the plan.
+            let stmt = try plan.primaryKeyStatement(connection)
+            StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
+            defer { stmt.reset() }
+            return try stmt.step() ? ObjectKey(stmt.int64(0)) : nil
+        }
         let column = quoteIdentifier(property.name)
         let stmt = try connection.cached(value.isNull
             ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL LIMIT 1"

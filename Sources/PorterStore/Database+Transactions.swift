@@ -34,6 +34,7 @@ extension Database {
     public func cancelWrite() {
         guard writeDepth > 0 else { return }
         writeDepth = 0
+        rollbackEpoch &+= 1
         if connection.inTransaction { try? connection.execute("ROLLBACK") }
         // Schema changes made inside the transaction are gone too. Only then is the stored
         // schema read back: parsing it on every rollback made each failed import pay for it.
@@ -84,6 +85,7 @@ extension Database {
             try connection.cached("RELEASE porter_op").run()
             return result
         } catch {
+            rollbackEpoch &+= 1
             try? connection.cached("ROLLBACK TO porter_op").run()
             try? connection.cached("RELEASE porter_op").run()
             throw error

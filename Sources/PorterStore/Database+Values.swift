@@ -44,7 +44,8 @@ extension Database {
     /// nested objects into links: embedded ones are created, top-level ones created or updated by
     /// primary key under `policy`. Returns the value to store.
     func resolve(_ value: Value, for property: Property, in plan: ClassPlan, policy: UpdatePolicy) throws -> Value {
-        let where_ = plan.path(property)
+        // Built only for a message: interpolating it for every value cost more than the checks.
+        var where_: String { plan.path(property) }
         if value.isNull {
             guard property.isOptional else {
                 let what = property.isCollection ? "null is not allowed in a collection of required values" : "required property cannot be null"

@@ -21,7 +21,11 @@ public final class Database {
     /// The file path (or `:memory:` identifier).
     public let path: String
     /// The schema currently stored in the file, including its version.
-    public internal(set) var schema: Schema
+    public internal(set) var schema: Schema {
+        didSet { schemaGeneration &+= 1 }
+    }
+    /// Changes whenever ``schema`` is replaced, so layouts derived from it can be rebuilt.
+    public private(set) var schemaGeneration = 0
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
 
@@ -31,6 +35,12 @@ public final class Database {
     var schemaReplacedInWrite = false
     var plans: [String: ClassPlan] = [:]
     var incomingCache: [String: [IncomingReference]] = [:]
+    /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
+    /// changes without moving SQLite's change counters (see ``stateStamp``).
+    @exclusivity(unchecked) var rollbackEpoch = 0
+    /// The last ``stateStamp``, and the statement count it was taken at (`.max`: none yet).
+    @exclusivity(unchecked) var cachedStamp = DatabaseStateStamp(localChanges: 0, dataVersion: 0, epoch: 0)
+    @exclusivity(unchecked) var cachedStampSteps = UInt64.max
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }

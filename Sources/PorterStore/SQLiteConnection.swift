@@ -15,6 +15,10 @@ final class SQLiteConnection {
     /// The database file whose `-wal` and `-shm` this read-only connection made, to be removed
     /// again when it closes (see ``tidySideFiles(of:)``).
     var tidiesSideFilesOf: String?
+    /// Statements stepped so far (any statement, any outcome). Only a statement can show this
+    /// connection another connection's commit, so a cheap ``Database/stateStamp`` is recomputed
+    /// only after this moved.
+    @exclusivity(unchecked) var steps: UInt64 = 0
 
     /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured;
     /// `displayPath` (default: `path`) is the name used in messages.
@@ -94,6 +98,7 @@ final class SQLiteConnection {
 
     /// Runs one or more SQL statements that return no rows.
     func execute(_ sql: String) throws {
+        steps &+= 1
         try check(sqlite3_exec(handle, sql, nil, nil, nil), "running '\(sql.prefix(80))'")
     }
 

@@ -79,6 +79,7 @@ final class SQLiteStatement {
 
     /// Steps once: true when a row is available, false when done.
     func step() throws -> Bool {
+        connection.steps &+= 1
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Where each single-value property of one class is in the rows the database hands out, found by
+/// property name, or by the `@Persisted` storage key path the property wrapper passes.
+final class RowLayout {
+    let className: String
+    /// The database schema this layout was made from (see ``Database/schemaGeneration``).
+    let schemaGeneration: Int
+    let indexByName: [String: Int]
+    /// The number of columns.
+    let columnCount: Int
+    /// Whether every stored property is a column holding no link or mixed value (no collections):
+    /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
+    let isFlat: Bool
+    /// The `@Persisted` fields of each model class seen, with their columns (nil: not a column).
+    @exclusivity(unchecked) private var fieldsOf: [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)]?)] = []
+
+    /// The `@Persisted` fields of `object`'s class with their columns, or nil when the class's
+    /// fields cannot be read by offset (see ``PersistedFieldTable``). Found once per class, here
+    /// rather than in the shared table: no lock per object added.
+    func fieldColumns(of object: ObjectBase) -> [(field: PersistedField, column: Int?)]? {
+        let id = ObjectIdentifier(type(of: object))
+        for entry in fieldsOf where entry.type == id { return entry.fields }
+        let fields = PersistedFieldTable.shared.fields(of: object)?.map { (field: $0, column: indexByName[$0.name]) }
+        fieldsOf.append((id, fields))
+        return fields
+    }
+
+    /// Column index by key path identity, in the order first seen; the key path is kept so its
+    /// identity stays unique. Searched by pointer comparison: a class has few properties, and
+    /// hashing a key for each property read cost more than the rest of the read.
+    @exclusivity(unchecked) private var indexByKeyPath: [(id: ObjectIdentifier, keyPath: AnyKeyPath, index: Int?)] = []
+
+    init(schema: ObjectSchema, properties: [Property], schemaGeneration: Int) {
+        className = schema.name
+        self.schemaGeneration = schemaGeneration
+        indexByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        columnCount = properties.count
+        isFlat = !schema.isEmbedded
+            && schema.properties.allSatisfy { $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed) }
+    }
+
+    /// The column of the property a storage key path belongs to (`name` is asked only the first time).
+    func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
+        let id = ObjectIdentifier(keyPath)
+        for entry in indexByKeyPath where entry.id == id { return entry.index }
+        let index = indexByName[name()]
+        indexByKeyPath.append((id, keyPath, index))
+        return index
+    }
+}
+
+/// The stored single-value properties of one managed object, read in one query and used for its
+/// property reads as long as the database's ``Database/stateStamp`` is the one they were read at.
+final class ManagedRow {
+    /// The realm the row was read through (links decode to its objects).
+    let realm: Realm
+    /// Its database (checked before every read).
+    let database: Database
+    let layout: RowLayout
+    let values: [Value]
+    let stamp: DatabaseStateStamp
+
+    init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+        self.realm = realm
+        database = realm.database
+        self.layout = layout
+        self.values = values
+        self.stamp = stamp
+    }
+
+    /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
+    var isCurrent: Bool { stamp == database.stateStamp }
+
+    /// The value of a single-value property from the row.
+    /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
+    ///   this way: the caller reads it the slow way, which records why. (Throwing rather than
+    ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
+    func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
+        guard V._porterReadsFromRow else { throw RowMiss() }
+        guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
+        return try V._porterDecode(values[index], realm)
+    }
+}
+
+extension Realm {
+    /// The row layout of a class for the current schema.
+    func rowLayout(_ className: String) throws -> RowLayout {
+        let generation = database.schemaGeneration
+        if let layout = core.rowLayouts[className], layout.schemaGeneration == generation { return layout }
+        guard let schema = database.schema[className] else {
+            throw PorterError(.notFound, "no class named '\(className)' in the realm's schema", location: className)
+        }
+        let layout = RowLayout(schema: schema, properties: try database.rowProperties(className), schemaGeneration: generation)
+        core.rowLayouts[className] = layout
+        return layout
+    }
+
+    /// The row layout of a model class's schema class (by class identity: asked for every object added).
+    func rowLayout(of type: ObjectBase.Type, _ className: String) throws -> RowLayout {
+        let id = ObjectIdentifier(type)
+        if let layout = core.layoutsByType[id], layout.schemaGeneration == database.schemaGeneration { return layout }
+        let layout = try rowLayout(className)
+        core.layoutsByType[id] = layout
+        return layout
+    }
+
+    /// The object's row, current as of now: its cached one while the database is unchanged, else
+    /// read again. Nil when it cannot be read (the object is gone …): the caller falls back to a
+    /// property read, which reports why.
+    func currentRow(of object: ObjectBase, _ managed: ManagedState) -> ManagedRow? {
+        let stamp = database.stateStamp
+        if let row = object._row, row.stamp == stamp, row.layout.className == managed.className { return row }
+        object._row = nil
+        guard let layout = try? rowLayout(managed.className),
+              let values = try? database.row(managed.className, managed.key) else { return nil }
+        // The query may have moved the stamp (a first read after another connection's commit).
+        let row = ManagedRow(realm: self, layout: layout, values: values, stamp: database.stateStamp)
+        object._row = row
+        return row
+    }
+
+    /// The value of a single-value property of a managed object from its row, read first when
+    /// the object has none or an outdated one (see ``ManagedRow/value(_:keyPath:name:)``).
+    func rowValue<V: _Persistable>(_ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
+                                   keyPath: AnyKeyPath?, name: () -> String) throws -> V {
+        guard let row = currentRow(of: object, managed) else { throw RowMiss() }
+        return try row.value(type, keyPath: keyPath, name: name)
+    }
+}
+
+/// A property that is not read from its object's row (see ``ManagedRow/value(_:keyPath:name:)``).
+struct RowMiss: Error {}
+
+/// Hands out the rows of a run of objects about to be iterated, read in one query per run (of up
+/// to `batchSize` keys) instead of one per object. Runs whose keys are not ascending and dense
+/// (sorted or sparse results) are left to the objects, which read their row when first used.
+struct RowPrefetcher {
+    static let batchSize = 256
+    let realm: Realm
+    let className: String
+    private var rows: [ManagedRow?] = []
+    private var start = 0
+    private var stamp: DatabaseStateStamp?
+
+    init(realm: Realm, className: String) {
+        self.realm = realm
+        self.className = className
+    }
+
+    /// The row of `keys[position]`, reading the run that starts there when needed.
+    mutating func row(_ keys: [ObjectKey], _ position: Int) -> ManagedRow? {
+        let now = realm.database.stateStamp
+        if position < start || position >= start + rows.count || stamp != now { fill(keys, from: position) }
+        return position - start < rows.count ? rows[position - start] : nil
+    }
+
+    private mutating func fill(_ keys: [ObjectKey], from position: Int) {
+        start = position
+        let end = min(keys.count, position + Self.batchSize)
+        rows = Array(repeating: nil, count: end - position)
+        guard position < end else { return }
+        let run = keys[position..<end]
+        let ascending = zip(run, run.dropFirst()).allSatisfy { $0 < $1 }
+        guard ascending, let first = run.first, let last = run.last,
+              last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
+              let layout = try? realm.rowLayout(className),
+              let found = try? realm.database.rows(className, from: first, through: last) else {
+            stamp = realm.database.stateStamp
+            return
+        }
+        let now = realm.database.stateStamp
+        stamp = now
+        var next = found.makeIterator()
+        var pending = next.next()
+        for (offset, key) in run.enumerated() {
+            while let candidate = pending, candidate.key < key { pending = next.next() }
+            if let candidate = pending, candidate.key == key {
+                rows[offset] = ManagedRow(realm: realm, layout: layout, values: candidate.values, stamp: now)
+            }
+        }
+    }
+}
