@@ -108,7 +108,7 @@ extension MigrationStorage {
         case .float(let f): return "\(f)"
         case .bool(let b): return String(b)
         case .null: return "null"
-        case .objectId(let o): return o.hexString
+        case .objectId(let o): return o.stringValue
         case .uuid(let u): return u.uuidString.lowercased()
         case .date(let t): return t.iso8601
         case .decimal128(let d): return d.description
