@@ -58,14 +58,17 @@ final class ManagedRow {
     /// Its database (checked before every read).
     let database: Database
     let layout: RowLayout
-    let values: [Value]
+    /// The values of the run of rows read together; this row's start at `base`.
+    let block: RowBlock
+    let base: Int
     let stamp: DatabaseStateStamp
 
-    init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+    init(realm: Realm, layout: RowLayout, block: RowBlock, base: Int, stamp: DatabaseStateStamp) {
         self.realm = realm
         database = realm.database
         self.layout = layout
-        self.values = values
+        self.block = block
+        self.base = base
         self.stamp = stamp
     }
 
@@ -79,8 +82,16 @@ final class ManagedRow {
     func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
         guard V._porterReadsFromRow else { throw RowMiss() }
         guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
-        return try V._porterDecode(values[index], realm)
+        return try V._porterDecode(block.values[base + index], realm)
     }
+}
+
+/// The column values of a run of rows read in one query, shared by their ``ManagedRow``s: one
+/// array per run rather than one per object.
+final class RowBlock {
+    let values: [Value]
+
+    init(_ values: [Value]) { self.values = values }
 }
 
 extension Realm {
@@ -115,7 +126,7 @@ extension Realm {
         guard let layout = try? rowLayout(managed.className),
               let values = try? database.row(managed.className, managed.key) else { return nil }
         // The query may have moved the stamp (a first read after another connection's commit).
-        let row = ManagedRow(realm: self, layout: layout, values: values, stamp: database.stateStamp)
+        let row = ManagedRow(realm: self, layout: layout, block: RowBlock(values), base: 0, stamp: database.stateStamp)
         object._row = row
         return row
     }
@@ -171,12 +182,14 @@ struct RowPrefetcher {
         }
         let now = realm.database.stateStamp
         stamp = now
-        var next = found.makeIterator()
-        var pending = next.next()
+        let block = RowBlock(found.values)
+        let width = layout.columnCount
+        guard found.values.count == found.keys.count * width else { return }
+        var index = 0
         for (offset, key) in run.enumerated() {
-            while let candidate = pending, candidate.key < key { pending = next.next() }
-            if let candidate = pending, candidate.key == key {
-                rows[offset] = ManagedRow(realm: realm, layout: layout, values: candidate.values, stamp: now)
+            while index < found.keys.count, found.keys[index] < key { index += 1 }
+            if index < found.keys.count, found.keys[index] == key {
+                rows[offset] = ManagedRow(realm: realm, layout: layout, block: block, base: index * width, stamp: now)
             }
         }
     }

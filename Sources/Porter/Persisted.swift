@@ -67,7 +67,16 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         // Always inlined into the model's accessors: only there is the key path a literal the
         // optimizer turns into a field access (a specialized but separate setter projected it).
-        @inline(__always) get { object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath) }
+        @inline(__always) get {
+            // A managed object's value comes from its current row without touching the wrapper (a
+            // key-path access to the model's field, checked for exclusivity, on every read).
+            if let value = try? PersistedStorage<Value>.rowValue(in: object, keyPath: storageKeyPath, name: {
+                object[keyPath: storageKeyPath].storage.resolvedName(in: object, keyPath: storageKeyPath)
+            }) {
+                return value
+            }
+            return object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath)
+        }
         @inline(__always) set {
             let storage = object[keyPath: storageKeyPath].storage
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most

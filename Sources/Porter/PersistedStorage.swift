@@ -31,9 +31,18 @@ import Foundation
         return made
     }
 
+    /// The value of a managed object's property from its current row (see ``ManagedRow``).
+    /// - Throws: ``RowMiss`` when the object has no current row or the row does not hold the
+    ///   property: the caller reads it through the storage. (Thrown, not an optional: generic
+    ///   code would look up `Optional<Value>`'s metadata per read.)
+    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath, name: () -> String) throws -> Value {
+        guard let row = object._row, row.isCurrent else { throw RowMiss() }
+        return try row.value(Value.self, keyPath: keyPath, name: name)
+    }
+
     /// The property name. Objects a realm hands out learn it from the realm's cache (keyed by
     /// the storage key path); otherwise the object is reflected once, which names all its properties.
-    func resolvedName(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> String {
+    @usableFromInline func resolvedName(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> String {
         if let name { return name }
         let realm = object._managed?.realm
         if let keyPath, let cached = realm?.propertyNames[keyPath] {

@@ -178,13 +178,18 @@ extension Database {
     func readColumns(_ plan: ClassPlan, _ stmt: SQLiteStatement) throws -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(plan.columns.count)
+        try readColumns(plan, stmt, into: &values)
+        return values
+    }
+
+    /// Appends the current row's column values to `values`.
+    func readColumns(_ plan: ClassPlan, _ stmt: SQLiteStatement, into values: inout [Value]) throws {
         // By index over the column types: copying each column's `Property` per row cost more
         // than decoding most values.
         for i in plan.columnTypes.indices {
             let type = plan.columnTypes[i]
             values.append(try StorageCodec.read(stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
         }
-        return values
     }
 
     /// Builds the snapshot: column values plus collections read from their tables.

@@ -39,18 +39,24 @@ extension Database {
     }
 
     /// The rows (see ``row(_:_:)``) of the objects whose keys lie in `low...high`, in key order:
-    /// one query for a run of objects about to be read one after the other.
-    public func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> [(key: ObjectKey, values: [Value])] {
+    /// one query for a run of objects about to be read one after the other. The values of row
+    /// `i` are `values[i * width ..< (i + 1) * width]` (`width` = ``rowProperties(_:)``'s count):
+    /// one array for the run rather than one per object.
+    public func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> (keys: [ObjectKey], values: [Value]) {
         let plan = try plan(for: className)
         let stmt = try connection.cached(plan.selectRangeSQL)
         stmt.bind(1, int: low.rawValue)
         stmt.bind(2, int: high.rawValue)
         defer { stmt.reset() }
-        var out: [(key: ObjectKey, values: [Value])] = []
+        var keys: [ObjectKey] = []
+        var values: [Value] = []
+        keys.reserveCapacity(Int(max(0, min(high.rawValue - low.rawValue + 1, 4096))))
+        values.reserveCapacity(keys.capacity * plan.columnTypes.count)
         while try stmt.step() {
-            out.append((ObjectKey(stmt.int64(0)), try readColumns(plan, stmt)))
+            keys.append(ObjectKey(stmt.int64(0)))
+            try readColumns(plan, stmt, into: &values)
         }
-        return out
+        return (keys, values)
     }
 }
 
