@@ -50,30 +50,18 @@ final class RowLayout {
     }
 }
 
-/// The stored single-value properties of one managed object, read in one query and used for its
-/// property reads as long as the database's ``Database/stateStamp`` is the one they were read at.
-final class ManagedRow {
-    /// The realm the row was read through (links decode to its objects).
-    let realm: Realm
-    /// Its database (checked before every read).
-    let database: Database
-    let layout: RowLayout
-    /// The values of the run of rows read together; this row's start at `base`.
-    let block: RowBlock
+/// The stored single-value properties of one managed object: its place in a run of rows read
+/// together, used for its property reads as long as the database's ``Database/stateStamp`` is the
+/// one they were read at. A value kept in the object itself (no allocation per object read).
+struct ManagedRow {
+    let run: RowRun
+    /// Where the object's values start in ``RowRun/values``.
     let base: Int
-    let stamp: DatabaseStateStamp
 
-    init(realm: Realm, layout: RowLayout, block: RowBlock, base: Int, stamp: DatabaseStateStamp) {
-        self.realm = realm
-        database = realm.database
-        self.layout = layout
-        self.block = block
-        self.base = base
-        self.stamp = stamp
-    }
+    var layout: RowLayout { run.layout }
 
     /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
-    var isCurrent: Bool { stamp == database.stateStamp }
+    var isCurrent: Bool { run.stamp == run.database.stateStamp }
 
     /// The value of a single-value property from the row.
     /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
@@ -81,17 +69,31 @@ final class ManagedRow {
     ///   returning an optional: unspecialized code looked up `Optional<V>`'s metadata per read.)
     func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
         guard V._porterReadsFromRow else { throw RowMiss() }
+        let layout = run.layout
         guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
-        return try V._porterDecode(block.values[base + index], realm)
+        return try V._porterDecode(run.values[base + index], run.realm)
     }
 }
 
-/// The column values of a run of rows read in one query, shared by their ``ManagedRow``s: one
-/// array per run rather than one per object.
-final class RowBlock {
+/// The column values of a run of rows read in one query (one row, or up to 256 while iterating),
+/// shared by their objects' ``ManagedRow``s, with what reading them needs.
+final class RowRun {
+    /// The realm the rows were read through (links decode to its objects).
+    let realm: Realm
+    /// Its database (its stamp is checked before every read).
+    let database: Database
+    let layout: RowLayout
+    /// Row `i`'s values are `values[i * layout.columnCount ..< (i + 1) * layout.columnCount]`.
     let values: [Value]
+    let stamp: DatabaseStateStamp
 
-    init(_ values: [Value]) { self.values = values }
+    init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
+        self.realm = realm
+        database = realm.database
+        self.layout = layout
+        self.values = values
+        self.stamp = stamp
+    }
 }
 
 extension Realm {
@@ -121,12 +123,12 @@ extension Realm {
     /// property read, which reports why.
     func currentRow(of object: ObjectBase, _ managed: ManagedState) -> ManagedRow? {
         let stamp = database.stateStamp
-        if let row = object._row, row.stamp == stamp, row.layout.className == managed.className { return row }
+        if let row = object._row, row.run.stamp == stamp, row.layout.className == managed.className { return row }
         object._row = nil
         guard let layout = try? rowLayout(managed.className),
               let values = try? database.row(managed.className, managed.key) else { return nil }
         // The query may have moved the stamp (a first read after another connection's commit).
-        let row = ManagedRow(realm: self, layout: layout, block: RowBlock(values), base: 0, stamp: database.stateStamp)
+        let row = ManagedRow(run: RowRun(realm: self, layout: layout, values: values, stamp: database.stateStamp), base: 0)
         object._row = row
         return row
     }
@@ -182,14 +184,14 @@ struct RowPrefetcher {
         }
         let now = realm.database.stateStamp
         stamp = now
-        let block = RowBlock(found.values)
+        let rowRun = RowRun(realm: realm, layout: layout, values: found.values, stamp: now)
         let width = layout.columnCount
         guard found.values.count == found.keys.count * width else { return }
         var index = 0
         for (offset, key) in run.enumerated() {
             while index < found.keys.count, found.keys[index] < key { index += 1 }
             if index < found.keys.count, found.keys[index] == key {
-                rows[offset] = ManagedRow(realm: realm, layout: layout, block: block, base: index * width, stamp: now)
+                rows[offset] = ManagedRow(run: rowRun, base: index * width)
             }
         }
     }
