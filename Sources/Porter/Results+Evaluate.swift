@@ -82,12 +82,16 @@ extension Results {
         return sorted(keys, doubles, ascending: ascending)
     }
 
+    // Always inlined into its two callers, so each sorts concrete numbers (left generic, every
+    // comparison went through unspecialized array reads: half the time of a sorted query).
+    @inline(__always)
     private static func sorted<N: Comparable>(_ keys: [ObjectKey], _ numbers: [N], ascending: Bool) -> [ObjectKey] {
-        let order = keys.indices.sorted { a, b in
-            if numbers[a] != numbers[b] { return ascending ? numbers[a] < numbers[b] : numbers[a] > numbers[b] }
-            return keys[a] < keys[b]
+        var pairs = Array(zip(numbers, keys))
+        pairs.sort { a, b in
+            if a.0 != b.0 { return ascending ? a.0 < b.0 : a.0 > b.0 }
+            return a.1 < b.1
         }
-        return order.map { keys[$0] }
+        return pairs.map(\.1)
     }
 }
 
