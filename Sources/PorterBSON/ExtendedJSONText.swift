@@ -27,7 +27,7 @@ enum ExtendedJSONText {
             return true
         }
         let start = out.count
-        var writer = Walker(base: base, canonical: canonical, out: out)
+        let writer = Walker(base: base, canonical: canonical, out: out)
         out.append("{ ")
         guard writer.elements(from: 4, to: bytes.count - 1, isArray: false, depth: 0) else {
             out.count = start

@@ -46,7 +46,7 @@ enum PageDecryptor {
             let dataOffset = block * (pagesPerBlock + 1) * pageSize + pageSize + slot * pageSize
             let iv1 = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: metaOffset, as: UInt32.self))
             if iv1 == 0 {
-                plain.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+                _ = plain.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
             } else {
                 let data = UnsafeRawBufferPointer(start: base + dataOffset, count: pageSize)
                 var macLength: UInt32 = 0
