@@ -319,7 +319,15 @@ extension _ManagedProperty {
     func rebound(to realm: Realm) -> _ManagedProperty { _ManagedProperty(realm: realm, owner: owner, property: property) }
 }
 
-extension List: _ObservableCollection {
+/// `List` and `MutableSet`: their elements kept in an ``ElementStorage``, which is all their
+/// observation needs (the public `observe` stays on each type, for its change type).
+protocol _ElementStorageCollection: _ObservableCollection {
+    associatedtype StoredElement: RealmCollectionValue
+    var storage: ElementStorage<StoredElement> { get }
+    init(managed: _ManagedProperty)
+}
+
+extension _ElementStorageCollection {
     func _observedElements(keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
         guard case .managed(let p) = storage else { return [] }
         return observedElements(p.realm, p.storedElements(), keyPaths)
@@ -328,7 +336,11 @@ extension List: _ObservableCollection {
         guard case .managed(let p) = storage else { return self }
         return Self(managed: p.rebound(to: realm))
     }
-    var _observedRealm: Realm? { realm }
+    var _observedRealm: Realm? { storage.realm }
+}
+
+extension List: _ElementStorageCollection {
+    typealias StoredElement = Element
 
     /// Observes the list; see ``RealmCollectionChange``.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
@@ -337,16 +349,8 @@ extension List: _ObservableCollection {
     }
 }
 
-extension MutableSet: _ObservableCollection {
-    func _observedElements(keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
-        guard case .managed(let p) = storage else { return [] }
-        return observedElements(p.realm, p.storedElements(), keyPaths)
-    }
-    func _rebound(to realm: Realm) -> Self {
-        guard case .managed(let p) = storage else { return self }
-        return Self(managed: p.rebound(to: realm))
-    }
-    var _observedRealm: Realm? { realm }
+extension MutableSet: _ElementStorageCollection {
+    typealias StoredElement = Element
 
     /// Observes the set; see ``RealmCollectionChange``.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,

@@ -35,7 +35,7 @@ import Foundation
     /// - Throws: ``RowMiss`` when the object has no current row or the row does not hold the
     ///   property: the caller reads it through the storage. (Thrown, not an optional: generic
     ///   code would look up `Optional<Value>`'s metadata per read.)
-    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath, name: () -> String) throws -> Value {
+    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String) throws -> Value {
         guard let row = object._row, row.isCurrent else { throw RowMiss() }
         return try row.value(Value.self, keyPath: keyPath, name: name)
     }
@@ -59,12 +59,10 @@ import Foundation
     @usableFromInline func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
         // The common case first: a managed object whose stored values are current (an object no
         // longer managed has none, or an outdated one: rolling back changes the stamp).
-        if let row = object._row, row.isCurrent {
-            do {
-                return try row.value(Value.self, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
-            } catch {
-                // Not a value the row holds, or one that does not decode: read on its own below.
-            }
+        do {
+            return try Self.rowValue(in: object, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+        } catch {
+            // Not a value the row holds, or one that does not decode: read on its own below.
         }
         if let recorder = object._keyPathRecorder {
             recorder.names.append(resolvedName(in: object))

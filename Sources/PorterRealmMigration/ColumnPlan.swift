@@ -79,8 +79,8 @@ struct ColumnPlan {
         return file.table(named: name) != nil ? name : nil
     }
 
-    /// The number of objects of a class (by its new name) in the source.
-    private func objectCount(_ className: String) throws -> Int {
+    /// The number of objects of a class (by its new name) in the source (0 for a new class).
+    func objectCount(_ className: String) throws -> Int {
         try sourceName(of: className).flatMap { file.table(named: $0) }.map { try file.objectCount(in: $0) } ?? 0
     }
 

@@ -32,7 +32,7 @@ public enum RealmColumnMigration {
         guard var plan = try ColumnPlan(step: step, file: file, options: options) else { return nil }
         var report = MigrationReport(path: path, outcome: .migrated, fromVersion: stored.version, toVersion: schema.version)
         for cls in schema.classes {
-            report.objectCounts[cls.name] = try file.table(named: plan.sourceName(of: cls.name) ?? "").map { try file.objectCount(in: $0) } ?? 0
+            report.objectCounts[cls.name] = try plan.objectCount(cls.name)
         }
         do {
             let rewriter = RealmFileRewriter(schema: step.targetSchema, schemaVersion: schema.version)

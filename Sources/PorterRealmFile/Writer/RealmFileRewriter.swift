@@ -33,9 +33,7 @@ public struct RealmFileRewriter {
     ///   does not fit its property or a conversion's own error, or a damaged source.
     public func write(to path: String, from source: RealmFile, classes: [String: RealmClassRewrite],
                       encryptionKey: [UInt8]? = nil, beforeReplacing: () throws -> Void = {}) throws {
-        if let key = encryptionKey, key.count != 64 {
-            throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
-        }
+        try RealmFileWriter.checkKey(encryptionKey, for: path)
         var plan = try WriterTablePlan(schema: schema)
         var tables = try RewritePlan(plan: plan, source: source, classes: classes)
         // Links in mixed values have backlink columns of their own in the target tables

@@ -38,13 +38,18 @@ public struct RealmFileWriter {
     /// - Throws: ``PorterError`` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
     ///   link, `io`); the destination is then untouched and no temporary file is left.
     public func write(to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil) throws {
-        if let key = encryptionKey, key.count != 64 {
-            throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
-        }
+        try Self.checkKey(encryptionKey, for: path)
         let plan = try WriterTablePlan(schema: schema)
         try Self.writeAtomically(to: path, encryptionKey: encryptionKey) { output in
             var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
             try builder.build()
+        }
+    }
+
+    /// Refuses a key that is not the 64 bytes the SDKs take, before anything is written.
+    static func checkKey(_ encryptionKey: [UInt8]?, for path: String) throws {
+        if let key = encryptionKey, key.count != 64 {
+            throw PorterError(.invalidInput, "an encryption key must be 64 bytes, got \(key.count)", location: path)
         }
     }
 

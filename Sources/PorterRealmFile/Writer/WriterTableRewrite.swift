@@ -90,13 +90,9 @@ struct WriterTableRewrite {
             var values: [RealmValue]?
             switch rewrite.columns[column.leafIndex]! {
             case .raw(let c):
-                let ref = try leaf.columnRef(c.leafIndex)
                 // Checked as the reader checks it before copying: a damaged leaf is refused, not carried over.
-                let decoded = try Leaf(file.mem, node: try file.mem.node(ref), spec: c.valueSpec, collectionRefs: c.isCollection)
-                guard decoded.count >= leaf.count else {
-                    throw RealmFault("the column leaf at \(hex(ref)) holds \(decoded.count) values for \(leaf.count) objects").located("\(source.name).\(c.name)")
-                }
-                slots[column.leafIndex] = try copier.copy(ref)
+                _ = try sourceLeaf(c, leaf, source: source)
+                slots[column.leafIndex] = try copier.copy(try leaf.columnRef(c.leafIndex))
                 if column.indexed && copiedIndexes[column.leafIndex] == nil {
                     values = try sourceValues(c, leaf, source: source, walk: walk)
                 }
@@ -150,12 +146,19 @@ struct WriterTableRewrite {
         return try leafEncoder.out.append(WriterNode.integers(slots, flags: .init(hasRefs: true)))
     }
 
-    /// The values of a source column in one leaf, as the reader gives them.
-    private func sourceValues(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo, walk: Walk) throws -> [RealmValue] {
+    /// A source column's leaf in one cluster, decoded and checked as the reader does (a leaf
+    /// holding fewer values than the cluster's objects is refused), with the column's position.
+    private func sourceLeaf(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo) throws -> (Int, Leaf) {
         guard let index = source.columns.firstIndex(where: { $0.colKey == c.colKey }),
               let decoded = try file.columnLeaves(source, leaf, only: index)[index] else {
             throw RealmFault("the column \(c.name) is missing").located(source.name)
         }
+        return (index, decoded)
+    }
+
+    /// The values of a source column in one leaf, as the reader gives them.
+    private func sourceValues(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo, walk: Walk) throws -> [RealmValue] {
+        let (index, decoded) = try sourceLeaf(c, leaf, source: source)
         var values: [RealmValue] = []
         values.reserveCapacity(leaf.count)
         for row in 0..<leaf.count { values.append(renamed(try file.columnValue(source, index, decoded, row, walk: walk))) }
