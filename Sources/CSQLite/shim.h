@@ -1,4 +1,13 @@
 #ifndef PORTER_CSQLITE_SHIM_H
 #define PORTER_CSQLITE_SHIM_H
 #include <sqlite3.h>
+
+/* Opens a connection untrusted (sqlite3_db_config is variadic, so Swift cannot call it): defensive
+   mode, no extension loading, schema objects (triggers, views) may call no function with side effects. */
+static inline int porter_sqlite_untrusted(sqlite3 *db) {
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+    if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
+    if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
+    return rc;
+}
 #endif

@@ -38,11 +38,14 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
+    /// `--skip-check`.
+    @OptionGroup var check: SkipCheckOption
     /// ArgumentParser requirement.
     public init() {}
 
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
+        try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
         if format == "realm" { return try exportRealmFile(output: output) }
         let outputFormat = try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {

@@ -43,6 +43,8 @@ public struct ImportCommand: OutputCommand {
     @Option(name: .long, help: "Stop after this many errors (default 20).") public var maxErrors: Int = 20
     /// The key of encrypted Realm files among the sources.
     @OptionGroup public var encryption: EncryptionOptions
+    /// `--skip-check`.
+    @OptionGroup var check: SkipCheckOption
     /// ArgumentParser requirement.
     public init() {}
 
@@ -59,6 +61,7 @@ public struct ImportCommand: OutputCommand {
             throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
         }
         let key = try encryption.key()
+        try InputCheck.require(database, key: key, skip: check.skipCheck)
         if FileManager.default.fileExists(atPath: database), StoredFileKind.of(path: database) != .porterDatabase,
            !isSchemaFile(database), StoredFileKind.of(path: database) == .realmFile || key != nil {
             return try importIntoRealmFile(mode: importMode, output: output)

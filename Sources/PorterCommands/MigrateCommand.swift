@@ -40,6 +40,8 @@ public struct MigrateCommand: ParsableCommand {
     @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
     /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
     @OptionGroup public var encryption: EncryptionOptions
+    /// `--skip-check`.
+    @OptionGroup var check: SkipCheckOption
 
     /// ArgumentParser requirement.
     public init() {}
@@ -57,6 +59,7 @@ public struct MigrateCommand: ParsableCommand {
                                            fills: try fills.map(FillArgument.init(parsing:)),
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
             let key = try encryption.key()
+            try InputCheck.require(database, key: key, skip: check.skipCheck)
             if StoredFileKind.of(path: database) == .realmFile || key != nil {
                 let report = try RealmFileMigration.migrate(database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
                 if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

@@ -24,9 +24,14 @@ extension Database {
                 try sqliteIntegrityCheck().prefix(ConsistencyReport.lineLimit).map { "SQLite integrity_check: \($0)" }
             }
             report.run("storage layout") { try layoutProblems() }
+            report.run("schema objects") { try untrustedSchemaProblems() }
             for cls in schema.classes {
                 // A class whose table is missing was reported by the layout check already.
                 guard (try? storageTableExists(StorageLayout.table(cls.name))) == true else { continue }
+                // Values first: a damaged blob is named precisely here even when it stops a check below.
+                report.run("\(cls.name) values") {
+                    try cls.persistedProperties.filter { try storageExists(cls.name, $0) }.flatMap { try valueProblems(cls.name, $0) }
+                }
                 report.run(cls.name) { try objectProblems(cls) }
             }
             return report.lines
@@ -95,7 +100,7 @@ extension Database {
     }
 
     /// Whether a property has its column or collection table (a missing one is a layout problem).
-    private func storageExists(_ className: String, _ property: Property) throws -> Bool {
+    func storageExists(_ className: String, _ property: Property) throws -> Bool {
         property.isCollection ? try storageTableExists(StorageLayout.collectionTable(className, property.name))
             : try storageColumns(className).contains(property.name)
     }

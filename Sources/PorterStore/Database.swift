@@ -123,6 +123,8 @@ public final class Database {
         // Look before writing anything: journal mode changes would write to a foreign file.
         let stored = try readStoredSchema(connection)
         if !readOnly {
+            // Before the first write: a foreign trigger must never run inside Porter's writes.
+            try refuseForeignSchemaObjects(connection)
             _ = try connection.scalar("PRAGMA journal_mode=WAL")
             if case .integer(let format)? = try connection.scalar("PRAGMA user_version"), format < fileFormatVersion {
                 try upgradeFormat(connection, schema: stored, from: format)

@@ -30,6 +30,12 @@ final class SQLiteConnection {
             if let db { sqlite3_close_v2(db) }
             throw PorterError(.io, "cannot open database: \(message)", location: displayPath ?? path)
         }
+        // Every file is untrusted: it may come from anywhere (see Database+Untrusted.swift).
+        guard porter_sqlite_untrusted(db) == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(db))
+            sqlite3_close_v2(db)
+            throw PorterError(.io, "cannot open the database untrusted: \(message)", location: displayPath ?? path)
+        }
         handle = db
         self.path = displayPath ?? path
         sqlite3_extended_result_codes(db, 1)
