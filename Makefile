@@ -1,6 +1,8 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev sqlite3 python3
+# Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases.
+TOOLS := sqlite3 python3
 PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
@@ -13,12 +15,13 @@ DEMO_DIR ?= .build/demo
 deps:
 	@missing=""; for p in $(PKGCONF); do pkg-config --exists $$p 2>/dev/null || missing=yes; done; \
 	command -v pkg-config >/dev/null 2>&1 || missing=yes; \
+	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing=yes; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing $(DEBS) pkg-config"; \
 	    (apt-get install -y $(DEBS) pkg-config || (apt-get update && apt-get install -y $(DEBS) pkg-config)) >/dev/null; \
 	  else \
-	    echo "Missing C libraries: run 'sudo apt-get install -y $(DEBS) pkg-config' and retry." >&2; exit 1; \
+	    echo "Missing C libraries or tools: run 'sudo apt-get install -y $(DEBS) pkg-config' and retry." >&2; exit 1; \
 	  fi; \
 	fi
 

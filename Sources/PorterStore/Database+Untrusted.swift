@@ -8,7 +8,8 @@ import Foundation
 extension Database {
     /// The schema objects Porter did not create, one line each (`trigger 'x' on 'class_Item'`).
     static func foreignSchemaObjects(_ connection: SQLiteConnection) throws -> [String] {
-        let stmt = try connection.prepare("SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name")
+        let stmt = try connection.prepare("SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master "
+            + "ORDER BY CASE type WHEN 'trigger' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, type, name")
         var found: [String] = []
         while try stmt.step() {
             let type = stmt.text(0), name = stmt.text(1), table = stmt.text(2), sql = stmt.text(3)
