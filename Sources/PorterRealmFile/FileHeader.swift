@@ -48,7 +48,11 @@ struct FileHeader {
             guard footerTop < UInt64(mem.size - 16) else { throw RealmFault.refOutside(Int64(bitPattern: footerTop), size: mem.size) }
             topRef = Int64(footerTop)
         } else {
-            guard top < UInt64(mem.size) else { throw RealmFault.refOutside(Int64(bitPattern: top), size: mem.size) }
+            // The top array is the last thing a commit writes: a file that ends before it was cut short.
+            guard top < UInt64(mem.size) else {
+                guard top < UInt64(Int64.max - 8) else { throw RealmFault.refOutside(Int64(bitPattern: top), size: mem.size) }
+                throw RealmFault.truncated(expected: Int64(top) + 8, size: mem.size)
+            }
             topRef = Int64(top)
         }
         guard topRef & 7 == 0 else { throw RealmFault("the top ref \(hex(topRef)) is not 8-aligned") }

@@ -27,6 +27,9 @@ extension RealmFile {
             do {
                 try forEachObject(in: table) { object in
                     for (p, value) in zip(table.properties, object.values) {
+                        if case .set(let items) = value, let problem = setOrderProblem(items, property: p) {
+                            note("\(info.name)[key \(object.key)].\(p.name): \(problem)")
+                        }
                         try checkValue(value, place: "\(info.name)[key \(object.key)].\(p.name)", parents: &parents, note: note)
                     }
                 }
@@ -71,6 +74,7 @@ extension RealmFile {
             guard let target = table(named: className) else { return }
             parents[target.key, default: [:]][key, default: 0] += 1
             for (p, v) in zip(target.properties, values) {
+                if case .set(let items) = v, let problem = setOrderProblem(items, property: p) { note("\(place).\(p.name): \(problem)") }
                 try checkValue(v, place: "\(place).\(p.name)", parents: &parents, note: note)
             }
         case .list(let items), .set(let items):

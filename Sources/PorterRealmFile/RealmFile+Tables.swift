@@ -23,7 +23,8 @@ extension RealmFile {
             throw RealmFault("the top array at \(hex(topRef)) has \(top.count) slots (expected 3, 5, 7, 9, 10, 11 or 12)")
         }
         let logicalSize = try top.tagged(2)
-        guard logicalSize >= 0, logicalSize <= Int64(mem.size) else {
+        if logicalSize > Int64(mem.size) { throw RealmFault.truncated(expected: logicalSize, size: mem.size) }
+        guard logicalSize >= 0 else {
             throw RealmFault("the top array says the file is \(logicalSize) bytes but it has \(mem.size); the file may have changed while reading: copy it with the app closed")
         }
         let historyType = top.count > 7 ? Int(try top.tagged(7)) : 0

@@ -39,8 +39,11 @@ extension Database {
             try scan("SELECT \(owner), \(c) FROM \(t) WHERE typeof(\(c)) = 'blob' AND length(\(c)) > \(Self.maxBinarySize) ORDER BY \(owner)",
                      "data value") { "data of \($0.count) bytes over the 16 MB limit" }
         case .mixed:
-            try scan("SELECT \(owner), \(c) FROM \(t) WHERE typeof(\(c)) = 'blob' ORDER BY \(owner)", "mixed value",
-                     StoredValueCheck.mixedBlobProblem)
+            // Format 1 kept dates as 8 bytes of microseconds (a read-only open leaves them so).
+            let legacy = try connection.scalar("PRAGMA user_version") == .integer(1)
+            try scan("SELECT \(owner), \(c) FROM \(t) WHERE typeof(\(c)) = 'blob' ORDER BY \(owner)", "mixed value") {
+                StoredValueCheck.mixedBlobProblem($0, legacyDates: legacy)
+            }
             try scan("SELECT \(owner), CAST(\(c) AS BLOB) FROM \(t) WHERE typeof(\(c)) = 'text' ORDER BY \(owner)", "mixed string",
                      StoredValueCheck.textProblem)
         case .date:

@@ -7,7 +7,8 @@ enum StoredValueCheck {
     typealias Tag = StorageCodec.MixedTag
 
     /// What is wrong with the blob of a `mixed` column (its first byte is the tag), or nil.
-    static func mixedBlobProblem(_ bytes: UnsafeRawBufferPointer) -> String? {
+    /// `legacyDates`: a file of format 1, whose dates are 8 bytes of microseconds.
+    static func mixedBlobProblem(_ bytes: UnsafeRawBufferPointer, legacyDates: Bool = false) -> String? {
         guard let first = bytes.first else { return "an empty blob (no type tag)" }
         guard let tag = Tag(rawValue: first), first <= StorageCodec.lastColumnTag else {
             return "unknown type tag \(first)"
@@ -18,6 +19,7 @@ enum StoredValueCheck {
             if let problem = reader.collection(tag, depth: 1) { return problem }
             return reader.offset == payload.count ? nil : "\(payload.count - reader.offset) bytes after the nested collection"
         }
+        if legacyDates, tag == .date, payload.count == 8 { return nil }
         return payloadProblem(tag, payload)
     }
 

@@ -11,7 +11,9 @@ struct WriterCollectionEncoder {
         case .list(let elements):
             return try writeElements(elements, column: column)
         case .set(let elements):
-            return try writeElements(WriterSetOrder.sortedUnique(elements, decimalColumn: column.type == .decimal), column: column)
+            let sorted = WriterSetOrder.sortedUnique(elements, decimalColumn: column.type == .decimal,
+                                                     nanLast: column.type == .float || column.type == .double)
+            return try writeElements(sorted, column: column)
         case .dictionary(let entries):
             return try WriterMixedEncoder(leaf: leaf).writeDictionary(entries)
         default:
@@ -34,8 +36,16 @@ struct WriterCollectionEncoder {
 enum WriterSetOrder {
     /// In a `decimal128?` set realm-core orders a null (stored as a NaN with payload 0xaa) after
     /// real NaNs and before -Infinity (seen in realm-core 14's own files); elsewhere null is first.
-    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false) -> [RealmValue] {
+    ///
+    /// `nanLast`: a `float` or `double` set compares with the type's own `<` in realm-core, under
+    /// which NaN is neither less nor greater than anything; its lookups (a binary search) find
+    /// every other element only when NaNs come after them all. A `mixed` set orders NaN first.
+    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false, nanLast: Bool = false) -> [RealmValue] {
         var sorted = elements.sorted { compare($0, $1) < 0 }
+        if nanLast {
+            let nans = sorted.filter(isNaN)
+            if !nans.isEmpty { sorted = sorted.filter { !isNaN($0) } + nans }
+        }
         if decimalColumn, sorted.first == .null {
             let nans = sorted.dropFirst().prefix { if case .decimal128(let d) = $0 { return (d.high >> 58) & 0x1F == 0x1F } else { return false } }
             if !nans.isEmpty { sorted = Array(nans) + [.null] + sorted.dropFirst(1 + nans.count) }
@@ -44,6 +54,14 @@ enum WriterSetOrder {
         out.reserveCapacity(sorted.count)
         for e in sorted where out.last.map({ compare($0, e) != 0 }) ?? true { out.append(e) }
         return out
+    }
+
+    static func isNaN(_ v: RealmValue) -> Bool {
+        switch v {
+        case .float(let f): return f.isNaN
+        case .double(let d): return d.isNaN
+        default: return false
+        }
     }
 
     /// Type rank between kinds that do not compare by value.
