@@ -50,7 +50,9 @@ struct FileHeader {
         } else {
             // The top array is the last thing a commit writes: a file that ends before it was cut short.
             guard top < UInt64(mem.size) else {
-                guard top < UInt64(Int64.max - 8) else { throw RealmFault.refOutside(Int64(bitPattern: top), size: mem.size) }
+                guard top < UInt64(Int64.max - 8) else {
+                    throw RealmFault.refOutside(Int64(bitPattern: top), size: mem.size)
+                }
                 throw RealmFault.truncated(expected: Int64(top) + 8, size: mem.size)
             }
             topRef = Int64(top)

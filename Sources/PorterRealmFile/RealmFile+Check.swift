@@ -74,7 +74,9 @@ extension RealmFile {
             guard let target = table(named: className) else { return }
             parents[target.key, default: [:]][key, default: 0] += 1
             for (p, v) in zip(target.properties, values) {
-                if case .set(let items) = v, let problem = setOrderProblem(items, property: p) { note("\(place).\(p.name): \(problem)") }
+                if case .set(let items) = v, let problem = setOrderProblem(items, property: p) {
+                    note("\(place).\(p.name): \(problem)")
+                }
                 try checkValue(v, place: "\(place).\(p.name)", parents: &parents, note: note)
             }
         case .list(let items), .set(let items):

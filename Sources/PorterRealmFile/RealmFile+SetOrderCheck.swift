@@ -12,7 +12,10 @@ extension RealmFile {
         let type = WriterColumnType(property.type)
         let expected = WriterSetOrder.sortedUnique(items, decimalColumn: type == .decimal,
                                                    nanLast: type == .float || type == .double)
-        if expected.count < items.count { return "the set holds an element more than once (\(items.count - expected.count) duplicate\(items.count - expected.count == 1 ? "" : "s"))" }
+        let duplicates = items.count - expected.count
+        if duplicates > 0 {
+            return "the set holds an element more than once (\(duplicates) duplicate\(duplicates == 1 ? "" : "s"))"
+        }
         for (i, (found, wanted)) in zip(items, expected).enumerated() where !Self.sameElement(found, wanted) {
             return "set element \(i) is out of realm-core's set order (realm-core's lookups would miss elements)"
         }
@@ -21,7 +24,8 @@ extension RealmFile {
 
     /// The same element: equal by the set comparison and, for floating point, the same NaN-ness.
     private static func sameElement(_ a: RealmValue, _ b: RealmValue) -> Bool {
-        WriterSetOrder.isNaN(a) == WriterSetOrder.isNaN(b) && WriterSetOrder.compare(a, b) == 0 && a.kindName == b.kindName
+        WriterSetOrder.isNaN(a) == WriterSetOrder.isNaN(b) && WriterSetOrder.compare(a, b) == 0
+            && a.kindName == b.kindName
     }
 }
 

@@ -30,7 +30,8 @@ extension Database {
                 guard (try? storageTableExists(StorageLayout.table(cls.name))) == true else { continue }
                 // Values first: a damaged blob is named precisely here even when it stops a check below.
                 report.run("\(cls.name) values") {
-                    try cls.persistedProperties.filter { try storageExists(cls.name, $0) }.flatMap { try valueProblems(cls.name, $0) }
+                    try cls.persistedProperties.filter { try storageExists(cls.name, $0) }
+                        .flatMap { try valueProblems(cls.name, $0) }
                 }
                 report.run(cls.name) { try objectProblems(cls) }
             }

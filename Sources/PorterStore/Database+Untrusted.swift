@@ -40,13 +40,16 @@ extension Database {
         let found = try foreignSchemaObjects(connection)
         guard let first = found.first else { return }
         let more = found.count > 1 ? " (and \(found.count - 1) more)" : ""
-        throw PorterError(.notADatabase, "the database holds a \(first)\(more) that Porter did not create: refusing to write to it "
-                          + "(a trigger would run inside Porter's writes); 'porter check' lists them", location: connection.path)
+        throw PorterError(.notADatabase, "the database holds a \(first)\(more) that Porter did not create: "
+                          + "refusing to write to it (a trigger would run inside Porter's writes); "
+                          + "'porter check' lists them", location: connection.path)
     }
 
     /// `porter check`'s lines for foreign schema objects and the meta table.
     func untrustedSchemaProblems() throws -> [String] {
-        var lines = try Self.foreignSchemaObjects(connection).map { "\($0): a schema object Porter did not create (refused by every writing command)" }
+        var lines = try Self.foreignSchemaObjects(connection).map {
+            "\($0): a schema object Porter did not create (refused by every writing command)"
+        }
         let stmt = try connection.prepare("SELECT key, typeof(value) FROM _porter_meta ORDER BY key")
         while try stmt.step() {
             let key = stmt.text(0)

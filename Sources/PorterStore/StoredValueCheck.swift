@@ -17,7 +17,8 @@ enum StoredValueCheck {
         if tag == .list || tag == .map {
             var reader = Reader(bytes: payload)
             if let problem = reader.collection(tag, depth: 1) { return problem }
-            return reader.offset == payload.count ? nil : "\(payload.count - reader.offset) bytes after the nested collection"
+            let left = payload.count - reader.offset
+            return left == 0 ? nil : "\(left) bytes after the nested collection"
         }
         if legacyDates, tag == .date, payload.count == 8 { return nil }
         return payloadProblem(tag, payload)
@@ -40,12 +41,14 @@ enum StoredValueCheck {
         case .date:
             if let problem = length(12, "date") { return problem }
             return StorageCodec.timestamp(Array(payload)) == nil ? "a date with out-of-range nanoseconds" : nil
-        case .data: return payload.count > Database.maxBinarySize ? "data of \(payload.count) bytes over the 16 MB limit" : nil
+        case .data:
+            return payload.count > Database.maxBinarySize ? "data of \(payload.count) bytes over the 16 MB limit" : nil
         case .string: return textProblem(payload)
         case .null: return payload.isEmpty ? nil : "a null with \(payload.count) bytes of payload"
         case .link:
             guard payload.count > 8 else { return "a truncated link: \(payload.count) bytes" }
-            return isValidUTF8(UnsafeRawBufferPointer(rebasing: payload[8...])) ? nil : "a link whose class name is not UTF-8"
+            let name = UnsafeRawBufferPointer(rebasing: payload[8...])
+            return isValidUTF8(name) ? nil : "a link whose class name is not UTF-8"
         case .list, .map: return "a collection tag where a scalar belongs"
         }
     }
@@ -116,16 +119,21 @@ enum StoredValueCheck {
 
         /// nil when sound, else the problem.
         mutating func collection(_ tag: Tag, depth: Int) -> String? {
-            guard depth <= NestedMixedCodec.maxDepth else { return "nested collections deeper than \(NestedMixedCodec.maxDepth)" }
+            guard depth <= NestedMixedCodec.maxDepth else {
+                return "nested collections deeper than \(NestedMixedCodec.maxDepth)"
+            }
             guard let n = count() else { return "a nested collection cut short (no element count)" }
             var previousKey: [UInt8]?
             for index in 0..<n {
                 if tag == .map {
-                    guard let length = count(), let key = take(length) else { return "a nested dictionary cut short at entry \(index)" }
+                    guard let length = count(), let key = take(length) else {
+                        return "a nested dictionary cut short at entry \(index)"
+                    }
                     if let problem = StoredValueCheck.mapKeyProblem(key) { return "nested dictionary: \(problem)" }
                     let keyBytes = Array(key)
                     if let previousKey, !previousKey.lexicographicallyPrecedes(keyBytes) {
-                        return "nested dictionary keys out of order or repeated ('\(String(decoding: keyBytes, as: UTF8.self))')"
+                        let text = String(decoding: keyBytes, as: UTF8.self)
+                        return "nested dictionary keys out of order or repeated ('\(text)')"
                     }
                     previousKey = keyBytes
                 }
@@ -143,7 +151,8 @@ enum StoredValueCheck {
             guard tag == .list || tag == .map else { return StoredValueCheck.payloadProblem(tag, payload) }
             var inner = Reader(bytes: payload)
             if let problem = inner.collection(tag, depth: depth + 1) { return problem }
-            return inner.offset == payload.count ? nil : "\(payload.count - inner.offset) bytes after a nested collection"
+            let left = payload.count - inner.offset
+            return left == 0 ? nil : "\(left) bytes after a nested collection"
         }
     }
 }

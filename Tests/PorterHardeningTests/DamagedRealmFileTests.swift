@@ -27,7 +27,9 @@ struct DamagedRealmFileTests {
         return realm
     }
 
-    private func le32(_ values: [Int32]) -> [UInt8] { values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } } }
+    private func le32(_ values: [Int32]) -> [UInt8] {
+        values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    }
 
     /// `file` with the int set's three elements replaced by `values`.
     private func patched(_ file: String, _ values: [Int32], to path: String) throws {
@@ -45,7 +47,8 @@ struct DamagedRealmFileTests {
         #expect(try Hardening.porter(["check", realm]).stdout == "ok\n")
         let exported = try Hardening.porter(["export", realm, "--out", "-", "--class", "Item", "--format", "ejson"])
         #expect(exported.stdout.contains(#""ds" : [ -2.0, 1.5, { "$numberDouble" : "NaN" } ]"#), "\(exported.stdout)")
-        #expect(exported.stdout.contains(#""fs" : [ null, -1.0, 3.5, { "$numberDouble" : "NaN" } ]"#), "\(exported.stdout)")
+        #expect(exported.stdout.contains(#""fs" : [ null, -1.0, 3.5, { "$numberDouble" : "NaN" } ]"#),
+                "\(exported.stdout)")
         #expect(exported.stdout.contains(#""nums" : [ 111111111, 222222222, 333333333 ]"#), "\(exported.stdout)")
     }
 
@@ -53,8 +56,10 @@ struct DamagedRealmFileTests {
         let dir = try TempDir("realm-sets")
         let realm = try writtenFile(dir)
         let cases: [(String, [Int32], String)] = [
-            ("unsorted", [222_222_222, 111_111_111, 333_333_333], "Item[key 0].nums: set element 0 is out of realm-core's set order"),
-            ("duplicate", [111_111_111, 111_111_111, 333_333_333], "Item[key 0].nums: the set holds an element more than once"),
+            ("unsorted", [222_222_222, 111_111_111, 333_333_333],
+             "Item[key 0].nums: set element 0 is out of realm-core's set order"),
+            ("duplicate", [111_111_111, 111_111_111, 333_333_333],
+             "Item[key 0].nums: the set holds an element more than once"),
         ]
         let source = dir.path("more.json")
         try Data(#"{"_id": 2, "nums": [], "ds": [], "fs": []}"#.utf8).write(to: URL(fileURLWithPath: source))
@@ -77,7 +82,8 @@ struct DamagedRealmFileTests {
             for args in runs {
                 let result = try Hardening.porter(args)
                 #expect(result.status == 1, "\(name) \(args[0]): \(result.stderr)")
-                #expect(result.stderr.contains("refused: the file fails its check: \(finding)"), "\(name) \(args[0]): \(result.stderr)")
+                #expect(result.stderr.contains("refused: the file fails its check: \(finding)"),
+                        "\(name) \(args[0]): \(result.stderr)")
                 #expect(result.stderr.contains("salvage what is readable"), "\(name) \(args[0]): \(result.stderr)")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "\(name): the file changed")

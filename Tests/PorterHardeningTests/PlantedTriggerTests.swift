@@ -72,7 +72,9 @@ struct PlantedTriggerTests {
     @Test func databaseWithoutForeignObjectsIsWritten() throws {
         let dir = try TempDir("trigger")
         let db = try plantedDatabase(dir)
-        _ = try sql(db, "DROP TRIGGER planted_insert; DROP TRIGGER planted_update; DROP TRIGGER planted_meta; DROP TABLE marker;")
+        _ = try sql(db, """
+            DROP TRIGGER planted_insert; DROP TRIGGER planted_update; DROP TRIGGER planted_meta; DROP TABLE marker;
+            """)
         let source = dir.path("NoPk.json")
         try Data(#"{"n": 42}"#.utf8).write(to: URL(fileURLWithPath: source))
         let result = try Hardening.porter(["import", db, source])
@@ -96,6 +98,7 @@ struct PlantedTriggerTests {
 
 /// The `sqlite3` command, when installed.
 enum SQLiteCommand {
-    static let path: String? = (["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"] + DamagedCorpus.pathCandidates("sqlite3"))
+    static let path: String? = (["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
+                                + DamagedCorpus.pathCandidates("sqlite3"))
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 }

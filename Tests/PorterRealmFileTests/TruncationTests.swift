@@ -5,8 +5,11 @@ import Testing
 
 /// A Realm file cut short is diagnosed as a copy cut short, with the size it needs and the size it has.
 @Suite struct TruncationTests {
+    static let advice = "the copy was cut short — copy it again with the app closed"
+
     private func refusal(_ bytes: [UInt8]) throws -> String? {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("porter-truncated-\(UUID().uuidString).realm").path
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("porter-truncated-\(UUID().uuidString).realm").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
@@ -23,7 +26,7 @@ import Testing
         let topRef = try FileHeader(file.mem).topRef
         for size in [4096, 8192, Int(topRef) - Int(topRef) % 8] {
             let message = try #require(try refusal(Array(whole.prefix(size))))
-            #expect(message == "expected at least \(topRef + 8) bytes, the file has \(size): the copy was cut short — copy it again with the app closed")
+            #expect(message == "expected at least \(topRef + 8) bytes, the file has \(size): \(Self.advice)")
         }
     }
 
@@ -42,6 +45,6 @@ import Testing
         let offset = topRef + 8 + 2 * width
         withUnsafeBytes(of: (claimed << 1 | 1).littleEndian) { for i in 0..<width { whole[offset + i] = $0[i] } }
         let message = try #require(try refusal(whole))
-        #expect(message == "expected at least \(claimed) bytes, the file has \(whole.count): the copy was cut short — copy it again with the app closed")
+        #expect(message == "expected at least \(claimed) bytes, the file has \(whole.count): \(Self.advice)")
     }
 }

@@ -40,7 +40,8 @@ enum WriterSetOrder {
     /// `nanLast`: a `float` or `double` set compares with the type's own `<` in realm-core, under
     /// which NaN is neither less nor greater than anything; its lookups (a binary search) find
     /// every other element only when NaNs come after them all. A `mixed` set orders NaN first.
-    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false, nanLast: Bool = false) -> [RealmValue] {
+    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false,
+                             nanLast: Bool = false) -> [RealmValue] {
         var sorted = elements.sorted { compare($0, $1) < 0 }
         if nanLast {
             let nans = sorted.filter(isNaN)
