@@ -61,6 +61,12 @@ public struct SalvageCommand: OutputCommand {
         if let currentError { output.err("porter: the current snapshot does not open (\(currentError)); using the previous one") }
         // What each snapshot gives, per class; the more complete one is taken.
         let schema = snapshots[0].file.schema
+        do {
+            try schema.validate()
+        } catch let error as PorterError {
+            // Damage in the tables' descriptions reads as an impossible schema: no object can be trusted.
+            throw PorterError(.notADatabase, "nothing readable: the stored schema is damaged (\(error.message))", location: file)
+        }
         for s in snapshots.indices {
             for table in snapshots[s].file.tables where !table.isEmbedded {
                 var report = RealmSalvageClassReport(className: table.name)
@@ -101,7 +107,7 @@ public struct SalvageCommand: OutputCommand {
             guard let report = reports[cls.name], let s = chosen[cls.name] else { continue }
             lost = lost || report.lostSomething
             var line = "  \(cls.name): \(report.recovered) object\(report.recovered == 1 ? "" : "s") recovered"
-            if snapshots.count > 1 { line += " (from the \(snapshots[s].name))" }
+            if snapshots.count > 1 || currentError != nil { line += " (from the \(snapshots[s].name))" }
             if report.unreadable { line += "; the class's tree is unreadable" }
             if !report.lostKeys.isEmpty { line += "; keys lost: \(report.lostKeys.joined(separator: ", "))" }
             for (property, count) in report.nulled.sorted(by: { $0.key < $1.key }) {

@@ -41,7 +41,7 @@ import Glibc
             {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}
             """)
         let original = dir.appendingPathComponent("original.realm").path
-        try RealmFileWriter(schema: schema, schemaVersion: 3).write(to: original, source: Items(count: 150_000))
+        try RealmFileWriter(schema: schema, schemaVersion: 3).write(to: original, source: Items(count: 80_000))
         let originalBytes = try Data(contentsOf: URL(fileURLWithPath: original))
         let keyHex = String(repeating: "ab", count: 64)
         let arguments: (String) -> [String] = { path in
@@ -70,7 +70,7 @@ import Glibc
                 outcomes.append("new")
             } else {
                 let file = try RealmFile(path: path, encryptionKey: key)
-                #expect(try file.objectCount(in: #require(file.table(named: "Item"))) == 150_000)
+                #expect(try file.objectCount(in: #require(file.table(named: "Item"))) == 80_000)
                 outcomes.append("new")
             }
             // A second, undisturbed run finishes the job and removes what the killed one left.
