@@ -71,7 +71,7 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
             tail = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
         }
         let sizeEvidence = ("file size", "\(size) bytes")
-        guard size > 0 else { return RealmFileDiagnosis(.empty, "the file is empty (0 bytes): not a Realm file", [sizeEvidence]) }
+        guard size > 0 else { return RealmFileDiagnosis(.empty, "the file is empty (0 bytes): not a Porter or Realm file", [sizeEvidence]) }
         if let foreign = foreignKind(head) {
             return RealmFileDiagnosis(.notARealmFile, "not a Realm file: it is \(foreign.what)\(foreign.advice)",
                                       [sizeEvidence, ("first bytes", hexBytes(head.prefix(16)))])
@@ -154,8 +154,9 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         guard let key else {
             if looksEncrypted {
                 evidence.append(("page 0 iv1", "\(firstIV)"))
-                return RealmFileDiagnosis(.encryptedNoKey, "an encrypted Realm file (no \"T-DB\" header, size a multiple of "
-                                          + "4096, an IV table on page 0) and no key given: pass --encryption-key", evidence)
+                return RealmFileDiagnosis(.encryptedNoKey, "not a Porter or Realm file, unless it is an encrypted Realm file "
+                                          + "as its layout suggests (no \"T-DB\" header, size a multiple of 4096, an IV "
+                                          + "table on page 0): pass --encryption-key", evidence)
             }
             if head.allSatisfy({ $0 == 0 }) {
                 return RealmFileDiagnosis(.notARealmFile, "not a Realm file: the first \(head.count) bytes are all zero "

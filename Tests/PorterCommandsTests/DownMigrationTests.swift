@@ -127,4 +127,68 @@ import Testing
         #expect(try Self.export(realm, dir, "after") == before)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("v2.realm").path))
     }
+
+    @Test func embeddingIsReversedToTopLevel() throws {
+        let v1 = try Self.schema(1, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
+                                 #"{"name": "Address", "properties": {"street": "string"}}"#)
+        let v2 = try Self.schema(2, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
+                                 #"{"name": "Address", "embedded": true, "properties": {"street": "string"}}"#)
+        let (up, _) = try MigrationPlan.make(from: v1, to: v2, allowDataLoss: true)
+        #expect(up.operations.contains(.deleteOrphans(className: "Address")))
+        let (down, lost) = try up.reversed(to: v1)
+        #expect(down.operations.contains { if case .change(let c) = $0 { c.operation == "changeClassType" && c.className == "Address" } else { false } })
+        // The orphans the forward plan deleted cannot come back.
+        #expect(lost == ["Address: the forward plan deleted its objects without a parent (deleteOrphans); they cannot come back: pass --allow-data-loss"])
+    }
+
+    /// The commands through the built binary: `plan --reverse`, `plan` downward, `migrate --allow-downgrade`.
+    @Test(.enabled(if: RealmFileCareKillTests.porter != nil, "needs the built porter binary"))
+    func theCommandsGoDown() throws {
+        let dir = try TestFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        try Data(Self.v1.jsonString().utf8).write(to: URL(fileURLWithPath: path("v1.json")))
+        try Data(Self.v2.jsonString().utf8).write(to: URL(fileURLWithPath: path("v2.json")))
+        try Self.makeV1(path("app.porter"))
+        let before = try Self.export(path("app.porter"), dir, "before")
+        func porter(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = RealmFileCareKillTests.porter
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let renames = ["--rename-class", "Dog=Pet", "--rename", "Person.name=fullName"]
+        #expect(try porter(["plan", path("v1.json"), path("v2.json")] + renames + ["-o", path("up.json")]).0 == 0)
+        let reverse = try porter(["plan", "--reverse", path("up.json"), path("v1.json"), "-o", path("down.json")])
+        #expect(reverse.0 == 0, "\(reverse.1)")
+        #expect(try porter(["plan", path("v2.json"), path("v1.json"), "--rename-class", "Pet=Dog", "--rename",
+                            "Person.fullName=name", "--allow-data-loss", "-o", path("down2.json")]).0 == 0)
+        #expect(try porter(["migrate", path("app.porter"), "--to", path("v2.json"), "--plan", path("up.json")]).0 == 0)
+        let refused = try porter(["migrate", path("app.porter"), "--to", path("v1.json"), "--plan", path("down.json")])
+        #expect(refused.0 == 1)
+        #expect(refused.1.contains("Provided schema version 1 is less than last set version 2."), "\(refused.1)")
+        let down = try porter(["migrate", path("app.porter"), "--to", path("v1.json"), "--plan", path("down.json"),
+                               "--allow-downgrade", "--backup", path("v2.porter")])
+        #expect(down.0 == 0, "\(down.1)")
+        #expect(try Self.export(path("app.porter"), dir, "after") == before)
+        // A plan that deleted data cannot be reversed without a fill or --allow-data-loss.
+        let v3 = try Self.schema(3,
+            #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "age": "string", "email": "string?", "dog": "Pet?"}}"#,
+            #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
+            #"{"name": "Note", "properties": {"text": "string"}}"#)
+        try Data(v3.jsonString().utf8).write(to: URL(fileURLWithPath: path("v3.json")))
+        #expect(try porter(["plan", path("v2.json"), path("v3.json"), "--allow-data-loss", "-o", path("lossy.json")]).0 == 0)
+        let lossy = try porter(["plan", "--reverse", path("lossy.json"), path("v2.json"), "-o", path("back.json")])
+        #expect(lossy.0 == 1)
+        #expect(lossy.1.contains("cannot be inverted") && lossy.1.contains("Person.nick"), "\(lossy.1)")
+        #expect(!FileManager.default.fileExists(atPath: path("back.json")))
+        #expect(try porter(["plan", "--reverse", path("lossy.json"), path("v2.json"), "--fill", "Person.nick=none",
+                            "-o", path("back.json")]).0 == 0)
+    }
 }

@@ -53,7 +53,7 @@ import Testing
         Case(name: "noise", fixture: plain, kind: .notARealmFile, message: "not laid out like an encrypted Realm file") {
             $0 = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         },
-        Case(name: "encrypted, no key", fixture: encrypted, kind: .encryptedNoKey, message: "no key given: pass --encryption-key") { _ in },
+        Case(name: "encrypted, no key", fixture: encrypted, kind: .encryptedNoKey, message: "unless it is an encrypted Realm file as its layout suggests") { _ in },
         Case(name: "wrong key", fixture: encrypted, key: keyB, kind: .wrongKey, message: "wrong encryption key") { _ in },
         Case(name: "key for a plain file", fixture: plain, key: keyA, kind: .notEncrypted, message: "not encrypted") { _ in },
         Case(name: "truncated tail", fixture: plain, kind: .truncated,

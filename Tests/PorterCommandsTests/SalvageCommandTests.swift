@@ -26,7 +26,7 @@ import Testing
         (["salvage", "IN", "--out", "NEW", "--format", "csv"], 1, "unknown --format csv"),
         (["salvage", "MISSING", "--out", "NEW"], 1, "no such file"),
         (["salvage", "NOISE", "--out", "NEW"], 1, "nothing readable: not a Realm file: it is gzip-compressed data"),
-        (["salvage", "ENCRYPTED", "--out", "NEW"], 1, "nothing readable: an encrypted Realm file"),
+        (["salvage", "ENCRYPTED", "--out", "NEW"], 1, "nothing readable: not a Porter or Realm file, unless it is an encrypted Realm file"),
     ])
     func refusalsWriteNothing(_ arguments: [String], _ status: Int32, _ message: String) throws {
         let dir = try TestFiles.temporaryDirectory()
