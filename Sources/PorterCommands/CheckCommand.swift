@@ -13,12 +13,15 @@ public struct CheckCommand: OutputCommand {
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
+    /// Print one JSON document (diagnosis, evidence, problems) instead of lines.
+    @Flag(name: .long, help: "Print the result as one JSON document: diagnosis, evidence, problems.") public var json = false
     /// ArgumentParser requirement.
     public init() {}
 
     /// Runs the checks and prints `ok` or the problems.
     public func run(output: CommandOutput) throws {
         // Read-only: a check must never be the thing that changes a suspect file.
+        if json { return try runJSON(output: output) }
         let problems: [String]
         switch try StoreFile.open(database, encryption: encryption) {
         case .porter(let db): problems = try db.checkConsistency()

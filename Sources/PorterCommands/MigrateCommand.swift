@@ -38,6 +38,9 @@ public struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "Copy the database here first (must not exist).") public var backup: String?
     /// Accept data loss.
     @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
+    /// Accept a lower schema version (a down migration).
+    @Flag(name: .long, help: "Accept a schema version lower than the file's (a down migration with a downward plan).")
+    public var allowDowngrade = false
     /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
     @OptionGroup public var encryption: EncryptionOptions
     /// `--skip-check`.
@@ -55,9 +58,10 @@ public struct MigrateCommand: ParsableCommand {
             let schema = try loadSchema(to)
             let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
             let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
-            let options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
+            var options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
                                            fills: try fills.map(FillArgument.init(parsing:)),
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
+            options.allowDowngrade = allowDowngrade
             let key = try encryption.key()
             try InputCheck.require(database, key: key, skip: check.skipCheck)
             if StoredFileKind.of(path: database) == .realmFile || key != nil {

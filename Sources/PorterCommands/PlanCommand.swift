@@ -27,6 +27,9 @@ public struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
     /// Cover destructive changes.
     @Flag(name: .long, help: "Cover destructive changes with deleteData operations.") public var allowDataLoss = false
+    /// Write the inverse of the plan `old` (back to the schema file `new`, the one it was made from).
+    @Flag(name: .long, help: "Write the inverse of plan OLD (a plan file), back to NEW (the schema it was made from).")
+    public var reverse = false
     /// Output file.
     @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public var output: String?
 
@@ -36,6 +39,7 @@ public struct PlanCommand: ParsableCommand {
     /// Writes the plan.
     public func run() throws {
         try reportingErrors {
+            if reverse { return try writeReverse() }
             let oldSchema = try loadSchema(old)
             let newSchema = try loadSchema(new)
             try newSchema.validate()

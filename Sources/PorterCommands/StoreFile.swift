@@ -32,10 +32,12 @@ enum StoreFile {
             if key != nil {
                 throw PorterError(.usage, "this Realm file is not encrypted: drop --encryption-key", location: path)
             }
-            return .realm(try RealmFile(path: path))
+            return .realm(try openRealm(path, key: nil))
         case .other:
-            guard let key else { throw PorterError(.notADatabase, StoredFileKind.neitherMessage, location: path) }
-            return .realm(try RealmFile(path: path, encryptionKey: key))
+            guard let key else {
+                throw diagnosed(path, key: nil, includeDamage: true) ?? PorterError(.notADatabase, StoredFileKind.neitherMessage, location: path)
+            }
+            return .realm(try openRealm(path, key: key))
         }
     }
 

@@ -40,9 +40,8 @@ enum PlanJSONReader {
         guard target.version == to else {
             throw failure("\"toVersion\" is \(to) but the target schema's version is \(target.version)", at: "toVersion")
         }
-        guard to >= from else {
-            throw failure("\"toVersion\" \(to) is lower than \"fromVersion\" \(from)", at: "toVersion")
-        }
+        // A plan may go downward (a down migration, `porter plan --reverse`): `migrate` applies it
+        // only with --allow-downgrade.
         guard let items = top["operations"]?.arrayValue else {
             throw failure("\"operations\" must be an array", at: top["operations"] == nil ? "" : "operations")
         }

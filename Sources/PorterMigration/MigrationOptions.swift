@@ -37,6 +37,9 @@ public struct MigrationOptions: Sendable {
     public var deleteDatabaseIfMigrationNeeded = false
     /// Values for nulls of properties made required, and for existing objects of added properties.
     public var fills: [FillArgument] = []
+    /// Accept a target schema version lower than the file's (a down migration, with plans that go
+    /// downward); without it the lower version is refused with realm-core's message.
+    public var allowDowngrade = false
     /// Called with progress while classes are converted and checked.
     public var progress: (@Sendable (MigrationProgress) -> Void)?
 

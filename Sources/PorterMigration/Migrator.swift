@@ -58,7 +58,7 @@ public enum Migrator {
             return MigrationReport(path: path, outcome: .recreated, fromVersion: stored.version, toVersion: schema.version)
         }
         guard let db else { throw PorterError(.io, "cannot open database", location: path) }
-        if schema.version < stored.version {
+        if schema.version < stored.version && !options.allowDowngrade {
             throw PorterError(.migrationRequired, "Provided schema version \(schema.version) is less than last set version \(stored.version).", location: path)
         }
         let steps = try resolveSteps(from: stored, to: schema, plans: plans, renames: renames, fills: options.fills)
@@ -125,7 +125,8 @@ public enum Migrator {
     /// - Throws: ``PorterError`` when the plans do not chain or the renames do not apply.
     public static func resolveSteps(from stored: Schema, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
                              fills: [FillArgument]) throws -> [MigrationStep] {
-        let pending = plans.filter { $0.toVersion > stored.version || ($0.fromVersion == stored.version && $0.toVersion == stored.version) }
+        let pending = schema.version < stored.version ? downwardPlans(plans, from: stored.version, to: schema.version)
+            : plans.filter { $0.toVersion > stored.version || ($0.fromVersion == stored.version && $0.toVersion == stored.version) }
             .sorted { ($0.fromVersion, $0.toVersion) < ($1.fromVersion, $1.toVersion) }
         var steps: [MigrationStep] = []
         var current = stored
@@ -133,7 +134,7 @@ public enum Migrator {
             guard plan.fromVersion == current.version else {
                 throw PorterError(.migrationFailed, "no plan goes from schema version \(current.version) to \(plan.fromVersion): the plans must form a chain starting at the database's version \(stored.version)")
             }
-            guard plan.toVersion <= schema.version else {
+            guard plan.toVersion <= schema.version || schema.version < stored.version else {
                 throw PorterError(.migrationFailed, "a plan goes to schema version \(plan.toVersion), beyond the target version \(schema.version)")
             }
             steps.append(try plan.step(from: current))
@@ -145,5 +146,14 @@ public enum Migrator {
             throw PorterError(.usage, "--rename options apply to a last step without a plan, but the plans already reach the target schema; put the renames in the plan")
         }
         return steps
+    }
+}
+
+extension Migrator {
+    /// The plans of a down migration from `version` to `target`: those that go downward within
+    /// that range, highest first (they must then form a chain, as upward plans do).
+    static func downwardPlans(_ plans: [MigrationPlan], from version: UInt64, to target: UInt64) -> [MigrationPlan] {
+        plans.filter { $0.toVersion < $0.fromVersion && $0.fromVersion <= version && $0.toVersion >= target }
+            .sorted { ($0.fromVersion, $0.toVersion) > ($1.fromVersion, $1.toVersion) }
     }
 }

@@ -168,10 +168,10 @@ import Testing
         let format9Key = Array("1234567890123456789012345678901123456789012345678901234567890123".utf8).map { String(format: "%02x", $0) }.joined()
         let wrongKey = String(repeating: "ab", count: 64)
         let cases: [([String], String)] = [
-            (["inspect", encrypted.path], "\(encrypted.path): not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"),
-            (["export", encrypted.path, "--out", dir.appendingPathComponent("out").path], "\(encrypted.path): not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"),
-            (["inspect", encrypted.path, "--encryption-key", wrongKey], "\(encrypted.path): decryption failed: wrong key, or the file is corrupt"),
-            (["schema", format9, "--encryption-key", format9Key], "\(format9): file format 9 is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)"),
+            (["inspect", encrypted.path], "\(encrypted.path): not a Porter or Realm file, unless it is an encrypted Realm file as its layout suggests (no \"T-DB\" header, size a multiple of 4096, an IV table on page 0): pass --encryption-key"),
+            (["export", encrypted.path, "--out", dir.appendingPathComponent("out").path], "\(encrypted.path): not a Porter or Realm file, unless it is an encrypted Realm file as its layout suggests (no \"T-DB\" header, size a multiple of 4096, an IV table on page 0): pass --encryption-key"),
+            (["inspect", encrypted.path, "--encryption-key", wrongKey], "\(encrypted.path): the wrong encryption key: the HMAC of the first page matches neither of its two stored HMACs (or the first page is damaged)"),
+            (["schema", format9, "--encryption-key", format9Key], "\(format9): written by an older core: file format 9, from realm-core 5 and older (Realm Swift 4 and older); Porter reads formats 20–24"),
             (["inspect", encrypted.path, "--encryption-key", "abc"], "--encryption-key: expected 128 hex digits (a 64-byte key), got 3 characters"),
             (["inspect", encrypted.path, "--encryption-key", String(repeating: "zz", count: 64)], "--encryption-key: 'zz' at position 1 is not hex"),
             (["inspect", plain.path, "--encryption-key", Self.keyZeroTo63], "\(plain.path): this Realm file is not encrypted: drop --encryption-key"),
