@@ -9,7 +9,7 @@ public struct ImportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output or Realm files into a Porter database or a Realm file, all or nothing.",
+        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, Realm files or relational SQLite exports into a Porter database or a Realm file, all or nothing.",
         discussion: """
             Reads Porter export folders, mongodump output (a dump root with one folder per database, \
             a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \
@@ -198,6 +198,7 @@ public struct ImportCommand: OutputCommand {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue {
+                if RelationalExportFile.isExport(source) { return try RelationalExportFile.schema(at: source) }
                 let key = try encryption.key()
                 guard StoredFileKind.of(path: source) == .realmFile || (key != nil && !isSchemaFile(source)) else { continue }
                 if case .realm(let file) = try StoreFile.open(source, key: key) { return file.schema }

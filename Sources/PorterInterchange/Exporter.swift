@@ -47,7 +47,7 @@ public final class Exporter {
     }
 
     /// Runs `body` on one consistent snapshot (a Realm file is read-only: it is one already).
-    private func read(_ body: () throws -> Void) throws {
+    func read(_ body: () throws -> Void) throws {
         switch origin {
         case .database(let database): try database.read(body)
         case .realm: try body()
@@ -55,7 +55,7 @@ public final class Exporter {
     }
 
     /// The objects of one top-level class.
-    private func source(for cls: ObjectSchema) throws -> ExportObjectSource {
+    func source(for cls: ObjectSchema) throws -> ExportObjectSource {
         switch origin {
         case .database(let database):
             return try ExportCursor(database: database, className: cls.name)
