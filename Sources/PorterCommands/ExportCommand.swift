@@ -36,6 +36,8 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .customLong("db"), help: "The database name recorded in an archive (default: the database file's name without extension).") public var dumpDatabase: String?
     /// The key of a written Realm file.
     @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
+    /// `--fields`: the CSV columns.
+    @Option(name: .long, help: "--format csv: the columns, comma-separated (dotted paths through embedded objects: address.city); default: every property.") public var fields: String?
     /// Replace an existing output file (`--format sqlite`).
     @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
     /// No progress line.
@@ -47,8 +49,10 @@ public struct ExportCommand: OutputCommand {
     public func run(output: CommandOutput) throws {
         if format == "realm" { return try exportRealmFile(output: output) }
         if format == "sqlite" { return try exportSQLite(output: output) }
-        if force { throw PorterError(.usage, "--force applies to --format sqlite (export folders are never overwritten file by file)") }
-        let outputFormat = try InterchangeFormats.outputFormat(named: format)
+        if format == "csv", let out, out.lowercased().hasSuffix(".csv") { return try exportCSVFile(to: out, output: output) }
+        if force { throw PorterError(.usage, "--force applies to --format sqlite and to one --format csv file (export folders are never overwritten file by file)") }
+        if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
+        let outputFormat = format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {
             throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
         }

@@ -195,7 +195,8 @@ public final class Exporter {
 
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
     private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (Int, Int) {
-        let encoder = try format.makeEncoder(output: output, options: options)
+        let encoder = try (format as? ClassOutputFormat)?.makeEncoder(output: output, options: options, cls: cls, schema: schema)
+            ?? format.makeEncoder(output: output, options: options)
         let cursor = try source(for: cls)
         let mapper = ExportMapper(cursor: cursor)
         var count = 0
