@@ -186,6 +186,21 @@ import Testing
         #expect(result.status == 0 && result.output.contains("ok"), "\(result.output)")
     }
 
+    /// `--class` exports only those tables; the file still imports back.
+    @Test func someClassesOnly() throws {
+        let dir = try TestFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sqlite = dir.appendingPathComponent("app.sqlite").path
+        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
+                                      "--class", "Target", "--class", "NoPk", "--out", sqlite])
+        try #require(run.status == 0, "\(run.output.stderr)")
+        #expect(run.output.stdout.contains("  Target  2") && run.output.stdout.contains("  NoPk  2") && !run.output.stdout.contains("Every"))
+        let copy = dir.appendingPathComponent("copy.porter").path
+        let imported = CapturedOutput.run(["import", copy, sqlite, "--create"])
+        #expect(imported.status == 0, "\(imported.output.stderr)")
+        #expect(imported.output.stdout.contains("Imported 4 documents"), "\(imported.output.stdout)")
+    }
+
     // MARK: Refusals
 
     @Test func refusesToOverwriteWithoutForce() throws {
