@@ -37,7 +37,17 @@ final class RelationalTable {
     /// The class's stored properties, in schema order (object tables).
     let properties: [Property]
     /// Child tables by property name.
-    var children: [String: RelationalTable] = [:]
+    var children: [String: RelationalTable] = [:] {
+        didSet { columnProperties = Self.columns(properties, children) }
+    }
+    /// The properties that are columns of this table (not child tables), with their positions
+    /// among ``properties``, computed once: the writer and reader walk them for every row.
+    private(set) lazy var columnProperties: [(index: Int, property: Property)] = Self.columns(properties, children)
+
+    private static func columns(_ properties: [Property], _ children: [String: RelationalTable]) -> [(index: Int, property: Property)] {
+        properties.enumerated().filter { $0.element.collection == .none && children[$0.element.name] == nil }
+            .map { (index: $0.offset, property: $0.element) }
+    }
 
     init(name: String, kind: Kind, objectClass: ObjectSchema?, owner: RelationalTable?, property: Property?,
          keyColumn: String?, keyType: String) {

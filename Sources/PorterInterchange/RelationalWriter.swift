@@ -6,6 +6,8 @@ final class RelationalWriter {
     let file: PlainSQLiteFile
     let layout: RelationalLayout
     private var inserts: [String: PlainSQLiteStatement] = [:]
+    /// The insert of each table, by table object (no string hashing per row).
+    private var tableInserts: [ObjectIdentifier: PlainSQLiteStatement] = [:]
     /// The next `_row` of each embedded table.
     private var nextRow: [String: Int64] = [:]
 
@@ -42,17 +44,18 @@ final class RelationalWriter {
     private func writeRow(_ table: RelationalTable, prefix: [SQLiteCell], ownKey: SQLiteCell, values: [Value],
                           source: ExportObjectSource) throws {
         var cells = prefix
-        for (i, property) in table.properties.enumerated() where property.collection == .none && table.children[property.name] == nil {
+        cells.reserveCapacity(prefix.count + table.columnProperties.count)
+        for (i, property) in table.columnProperties {
             let value = i < values.count ? values[i] : .null
-            let location = "\(table.name).\(property.name)"
             if property.type == .mixed {
-                let (cell, type) = try RelationalValues.mixedCell(value, at: location, source: source)
+                let (cell, type) = try RelationalValues.mixedCell(value, at: "\(table.name).\(property.name)", source: source)
                 cells += [cell, type.map(SQLiteCell.text) ?? .null]
             } else {
-                cells.append(try RelationalValues.cell(value, at: location))
+                cells.append(try RelationalValues.cell(value, at: "\(table.name).\(property.name)"))
             }
         }
         try insert(into: table, cells)
+        guard !table.children.isEmpty else { return }
         for (i, property) in table.properties.enumerated() {
             guard let child = table.children[property.name], i < values.count else { continue }
             try writeChild(child, property, values[i], owner: ownKey, source: source)
@@ -116,10 +119,10 @@ final class RelationalWriter {
     }
 
     private func insert(into table: RelationalTable, _ cells: [SQLiteCell]) throws {
-        if let statement = inserts[table.name] { return try statement.run(cells) }
+        if let statement = tableInserts[ObjectIdentifier(table)] { return try statement.run(cells) }
         let marks = Array(repeating: "?", count: cells.count).joined(separator: ", ")
         let statement = try file.prepare("INSERT INTO \(quote(table.name)) VALUES (\(marks))")
-        inserts[table.name] = statement
+        tableInserts[ObjectIdentifier(table)] = statement
         try statement.run(cells)
     }
 }
@@ -130,7 +133,7 @@ enum RelationalValues {
     static let layoutVersion: Int64 = 1
 
     /// A scalar (or a link's exported key) as a cell.
-    static func cell(_ value: Value, at location: String) throws -> SQLiteCell {
+    static func cell(_ value: Value, at location: @autoclosure () -> String) throws -> SQLiteCell {
         switch value {
         case .null: return .null
         case .bool(let b): return .integer(b ? 1 : 0)
@@ -145,12 +148,12 @@ enum RelationalValues {
         case .objectId(let o): return .text(o.stringValue)
         case .uuid(let u): return .text(UUIDCodec.string(u))
         default:
-            throw PorterError(.notADatabase, "unexpected \(value.kindName) where a single value is stored", location: location)
+            throw PorterError(.notADatabase, "unexpected \(value.kindName) where a single value is stored", location: location())
         }
     }
 
     /// A `mixed` value as its value cell and `_type` text (nil for null).
-    static func mixedCell(_ value: Value, at location: String, source: ExportObjectSource) throws -> (SQLiteCell, String?) {
+    static func mixedCell(_ value: Value, at location: @autoclosure () -> String, source: ExportObjectSource) throws -> (SQLiteCell, String?) {
         switch value {
         case .null: return (.null, nil)
         case .link(let link):
@@ -160,7 +163,7 @@ enum RelationalValues {
             if case .list = value { return (.text(json), "list") }
             return (.text(json), "dictionary")
         default:
-            return (try cell(value, at: location), value.kindName)
+            return (try cell(value, at: location()), value.kindName)
         }
     }
 
