@@ -89,12 +89,15 @@ struct BenchRun {
         let refRow = ("sqlite3+libbson loop", refBSON)
         record("reference: sqlite3+libbson", shape.rawValue, refBSON, bytes: diskSize("\(dir)/reference.bson"))
         let exportTargets: [String: Double] = ["bson": 1.5, "ejson": 2.0]
+        var exportBSON: Measured?
         for format in ["bson", "ejson", "ejson-canonical", "json"] {
             let out = "\(dir)/export-\(format)"
             let m = try measure(porter, ["export", db, "--out", out, "--format", format]) { try? FileManager.default.removeItem(atPath: out) }
             record("export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
                    target: shape.hasInterchangeTargets ? exportTargets[format] : nil)
+            if format == "bson" { exportBSON = m }
         }
+        if let exportBSON { try runLeavingRealm(shape, dir: dir, source: db, exportBSON: exportBSON) }
         let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.porter"])
         record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.porter"))
         for format in ["bson", "ejson", "json"] {

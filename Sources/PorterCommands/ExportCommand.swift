@@ -19,7 +19,7 @@ public struct ExportCommand: OutputCommand {
     /// The output folder, or `-` for standard output (with exactly one --class).
     @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String?
     /// The format name.
-    @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, or realm (one Realm file of file format 24 at --out).") public var format: String = "bson"
+    @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file of file format 24 at --out) or sqlite (one relational SQLite file at --out).") public var format: String = "bson"
     /// Classes to export.
     @Option(name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.") public var classes: [String] = []
     /// JSON array instead of one document per line.
@@ -36,6 +36,10 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .customLong("db"), help: "The database name recorded in an archive (default: the database file's name without extension).") public var dumpDatabase: String?
     /// The key of a written Realm file.
     @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
+    /// `--fields`: the CSV columns.
+    @Option(name: .long, help: "--format csv: the columns, comma-separated (dotted paths through embedded objects: address.city); default: every property.") public var fields: String?
+    /// Replace an existing output file (`--format sqlite`).
+    @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// `--skip-check`.
@@ -47,7 +51,11 @@ public struct ExportCommand: OutputCommand {
     public func run(output: CommandOutput) throws {
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
         if format == "realm" { return try exportRealmFile(output: output) }
-        let outputFormat = try InterchangeFormats.outputFormat(named: format)
+        if format == "sqlite" { return try exportSQLite(output: output) }
+        if format == "csv", let out, out.lowercased().hasSuffix(".csv") { return try exportCSVFile(to: out, output: output) }
+        if force { throw PorterError(.usage, "--force applies to --format sqlite and to one --format csv file (export folders are never overwritten file by file)") }
+        if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
+        let outputFormat = format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {
             throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
         }

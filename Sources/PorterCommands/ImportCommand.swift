@@ -9,7 +9,7 @@ public struct ImportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output or Realm files into a Porter database or a Realm file, all or nothing.",
+        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, CSV, Realm files or relational SQLite exports into a Porter database or a Realm file, all or nothing.",
         discussion: """
             Reads Porter export folders, mongodump output (a dump root with one folder per database, \
             a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \
@@ -24,7 +24,7 @@ public struct ImportCommand: OutputCommand {
     /// Create the database when missing.
     @Flag(name: .long, help: "Create the database when it does not exist (from --schema, the export folder's schema.json or the Realm file's schema).") public var create = false
     /// Input format.
-    @Option(name: .long, help: "auto (default: by content and extension), bson, ejson, json or archive.") public var format: String = "auto"
+    @Option(name: .long, help: "auto (default: by content and extension), bson, ejson, json, archive or csv (read by its .csv extension or this option).") public var format: String = "auto"
     /// The database of a mongodump root folder or archive holding several.
     @Option(name: .customLong("db"), help: "The database to import from a mongodump root folder or archive that holds several.") public var dumpDatabase: String?
     /// A mongodump archive file (`--archive` alone: stdin).
@@ -201,6 +201,7 @@ public struct ImportCommand: OutputCommand {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue {
+                if RelationalExportFile.isExport(source) { return try RelationalExportFile.schema(at: source) }
                 let key = try encryption.key()
                 guard StoredFileKind.of(path: source) == .realmFile || (key != nil && !isSchemaFile(source)) else { continue }
                 if case .realm(let file) = try StoreFile.open(source, key: key) { return file.schema }

@@ -75,11 +75,17 @@ public protocol DocumentDecoder: AnyObject {
     var fixtureSchemaVersion: UInt64? { get }
     /// The metadata.json text per collection a mongodump archive carries (empty otherwise).
     var dumpMetadata: [String: String] { get }
+    /// Whether objects without a primary key keep their `_key` as object key where it is free.
+    var keepsObjectKeys: Bool { get }
 }
 
 extension DocumentDecoder {
     /// Only archives carry metadata.
     public var dumpMetadata: [String: String] { [:] }
+
+    /// Whether objects without a primary key keep their `_key` as object key where it is free
+    /// (CSV files, like Realm files, name objects by their keys); other sources renumber them.
+    public var keepsObjectKeys: Bool { false }
 }
 
 /// One decoded document and where it came from.

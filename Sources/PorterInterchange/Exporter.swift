@@ -47,7 +47,7 @@ public final class Exporter {
     }
 
     /// Runs `body` on one consistent snapshot (a Realm file is read-only: it is one already).
-    private func read(_ body: () throws -> Void) throws {
+    func read(_ body: () throws -> Void) throws {
         switch origin {
         case .database(let database): try database.read(body)
         case .realm: try body()
@@ -55,7 +55,7 @@ public final class Exporter {
     }
 
     /// The objects of one top-level class.
-    private func source(for cls: ObjectSchema) throws -> ExportObjectSource {
+    func source(for cls: ObjectSchema) throws -> ExportObjectSource {
         switch origin {
         case .database(let database):
             return try ExportCursor(database: database, className: cls.name)
@@ -195,7 +195,8 @@ public final class Exporter {
 
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
     private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (Int, Int) {
-        let encoder = try format.makeEncoder(output: output, options: options)
+        let encoder = try (format as? ClassOutputFormat)?.makeEncoder(output: output, options: options, cls: cls, schema: schema)
+            ?? format.makeEncoder(output: output, options: options)
         let cursor = try source(for: cls)
         let mapper = ExportMapper(cursor: cursor)
         var count = 0

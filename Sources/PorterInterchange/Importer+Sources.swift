@@ -15,6 +15,7 @@ extension Importer {
             return
         }
         if isDirectory.boolValue { return try importFolder(source.path, format: format) }
+        if RelationalReader.isExport(source.path) { return try importRelationalSQLite(source.path) }
         if isRealmFile(source.path) {
             let file: RealmFile
             do {

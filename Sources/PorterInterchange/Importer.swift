@@ -130,6 +130,9 @@ public final class Importer {
 
     /// Reads every document of one decoder.
     func importDocuments(_ decoder: DocumentDecoder, source: String, className: String?) throws {
+        let keptKeys = keepObjectKeys
+        keepObjectKeys = keptKeys || decoder.keepsObjectKeys
+        defer { keepObjectKeys = keptKeys }
         var checkedVersion = false
         while !problems.isFull {
             let decoded: DecodedDocument?

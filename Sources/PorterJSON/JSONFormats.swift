@@ -39,11 +39,11 @@ public struct JSONFormat: DocumentOutputFormat, DocumentInputFormat {
 public enum InterchangeFormats {
     /// Output formats: `bson`, `json`, `ejson` (relaxed), `ejson-canonical`.
     public static let output: [DocumentOutputFormat] = [
-        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true),
+        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true), CSVFormat(),
     ]
 
     /// Input readers: BSON, and JSON for every JSON flavour.
-    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat()]
+    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat(), CSVFormat()]
 
     /// The output format named `name`.
     /// - Throws: ``PorterError/Code/usage`` listing the known names.

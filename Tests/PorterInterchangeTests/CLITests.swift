@@ -117,7 +117,7 @@ import Testing
         #expect(try Self.porter(["export", db, "--out", "-"])?.stderr == "porter: error: --out - streams exactly one class: pass one --class\n")
         #expect(try Self.porter(["import", copy, "-"])?.stderr == "porter: error: reading stdin ('-') needs --class to name the documents' class\n")
         #expect(try Self.porter(["export", db, "--out", dir.path("x"), "--format", "xml"])?.stderr
-                == "porter: error: unknown export format 'xml' (known: bson, json, ejson, ejson-canonical)\n")
+                == "porter: error: unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)\n")
     }
 
     @Test func createdDatabaseIsRemovedWhenItsImportFails() throws {

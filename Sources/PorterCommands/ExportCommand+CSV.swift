@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+extension ExportCommand {
+    /// The `--fields` list.
+    var csvFields: [String] {
+        (fields ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `--format csv --class C --out FILE.csv`: one class as one CSV file, written under a
+    /// temporary name and renamed into place (replacing a file only with `--force`).
+    func exportCSVFile(to path: String, output: CommandOutput) throws {
+        guard classes.count == 1, let className = classes.first else {
+            throw PorterError(.usage, "--out \(path) is one CSV file: pass exactly one --class (or --out FOLDER for one <Class>.csv per class)")
+        }
+        for (given, name) in [(archive != nil, "--archive"), (array, "--array")] where given {
+            throw PorterError(.usage, "\(name) does not apply to --format csv")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw PorterError(.io, "is a folder: name a file, or leave out the .csv extension", location: path) }
+            if !force { throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out", location: path) }
+        }
+        let options = ExportOptions(classes: classes, gzip: gzip)
+        let format = CSVFormat(fields: csvFields)
+        let store = try StoreFile.open(database, encryption: encryption)
+        let exporter: Exporter
+        switch store {
+        case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
+        case .realm(let file):
+            exporter = Exporter(realmFile: file, schema: store.schema(models: try loadModels(models), notes: output.err), format: format, options: options)
+        }
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        let report: ExportReport
+        do {
+            let file = try ByteOutput.creatingFile(at: temp, name: path)
+            let target = gzip ? try ByteOutput(gzipInto: file) : file
+            do {
+                report = try exporter.export(className: className, to: target)
+                try target.close()
+            } catch {
+                target.abandon()
+                throw error
+            }
+            guard rename(temp, path) == 0 else {
+                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+        let total = report.files.reduce(0) { $0 + $1.documents }
+        output.out("Exported \(total) \(className) object\(total == 1 ? "" : "s") from \(database) as CSV to \(path)")
+    }
+}

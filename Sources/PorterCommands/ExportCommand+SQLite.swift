@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+extension ExportCommand {
+    /// `--format sqlite`: one relational SQLite file (a table per class, child tables for
+    /// collections and embedded objects), written atomically.
+    func exportSQLite(output: CommandOutput) throws {
+        guard let out, out != "-" else { throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite") }
+        for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (outEncryptionKey != nil, "--out-encryption-key")] where given {
+            throw PorterError(.usage, "\(name) does not apply to --format sqlite")
+        }
+        let options = ExportOptions(classes: classes)
+        let store = try StoreFile.open(database, encryption: encryption)
+        let exporter: Exporter
+        switch store {
+        case .porter(let db):
+            exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
+        case .realm(let file):
+            let schema = store.schema(models: try loadModels(models), notes: output.err)
+            exporter = Exporter(realmFile: file, schema: schema, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
+        }
+        let progress = ProgressLine.make(verb: "exported", quiet: quiet)
+        exporter.progress = progress.map { line in { line.update($0) } }
+        let report: ExportReport
+        do {
+            defer { progress?.finish() }
+            report = try exporter.export(toSQLite: out, force: force)
+        }
+        let total = report.files.reduce(0) { $0 + $1.documents }
+        output.out("Exported \(total) object\(total == 1 ? "" : "s") from \(database) as SQLite to \(out) (schema version \(exporter.schema.version)):")
+        for file in report.files { output.out("  \(file.className)  \(file.documents)") }
+    }
+}

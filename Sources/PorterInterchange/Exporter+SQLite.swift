@@ -1,0 +1,87 @@
+import Foundation
+
+extension Exporter {
+    /// Writes the exported classes as one relational SQLite file at `path` (see
+    /// ``RelationalLayout``), atomically: a temporary file beside it is filled in one transaction,
+    /// its foreign keys checked by SQLite, synced to disk and renamed into place.
+    /// - Parameter force: replace an existing file (otherwise that is an error).
+    /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
+    public func export(toSQLite path: String, force: Bool = false) throws -> ExportReport {
+        let classes = try exportedClasses()
+        let layout = try RelationalLayout(schema: schema, classes: classes)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw PorterError(.io, "is a folder: --format sqlite writes one file", location: path) }
+            if !force {
+                throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out", location: path)
+            }
+            if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+                == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
+                throw PorterError(.usage, "--out is the exported file itself: choose another --out", location: path)
+            }
+        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        var report = ExportReport()
+        do {
+            var file: PlainSQLiteFile? = try PlainSQLiteFile(creating: temp, displayPath: path)
+            guard let sqlite = file else { return report }
+            let writer = RelationalWriter(file: sqlite, layout: layout)
+            try sqlite.execute("BEGIN")
+            try writer.createTables()
+            var written = 0
+            try read {
+                for table in layout.topLevel {
+                    guard let cls = table.objectClass else { continue }
+                    let source = try source(for: cls)
+                    var count = 0
+                    try source.forEachObject { key, values in
+                        try writer.writeObject(table, key: key, values: values, source: source)
+                        count += 1
+                        written += 1
+                        if written & 255 == 0 { progress?(written) }
+                    }
+                    report.files.append(ExportReport.ClassFile(className: cls.name, path: path, documents: count))
+                }
+            }
+            try sqlite.execute("COMMIT")
+            if let violation = try sqlite.rows("PRAGMA foreign_key_check").first {
+                let names = violation.map { cell -> String in
+                    switch cell {
+                    case .text(let s): return s
+                    case .integer(let i): return String(i)
+                    default: return "?"
+                    }
+                }
+                throw PorterError(.notADatabase, "a link points to an object that is not exported (SQLite foreign_key_check: table \(names.first ?? "?"), row \(names.dropFirst().first ?? "?"), parent \(names.dropFirst(2).first ?? "?"))", location: self.path)
+            }
+            file = nil
+            try Self.syncFile(temp, name: path)
+            guard rename(temp, path) == 0 else {
+                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path)
+            }
+            Self.syncFolder(folder)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+        return report
+    }
+
+    /// `fsync` of a finished file, so the rename never publishes a file whose data is not on disk.
+    static func syncFile(_ path: String, name: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw PorterError(.io, "cannot open the written file to sync it: \(String(cString: strerror(errno)))", location: name) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw PorterError(.io, "cannot sync the written file: \(String(cString: strerror(errno)))", location: name) }
+    }
+
+    /// `fsync` of a folder after a rename in it (best effort: some file systems refuse it).
+    static func syncFolder(_ path: String) {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension Importer {
+    /// Every top-level class of a relational SQLite export (`--format sqlite`), as documents in
+    /// the shape of its other exports, read by the database's schema with the same rules, modes
+    /// and errors as any other source. Objects without a primary key keep their `_key`.
+    func importRelationalSQLite(_ path: String) throws {
+        let reader: RelationalReader
+        do {
+            reader = try RelationalReader(path: path)
+        } catch let error as PorterError {
+            problems.add(source: path, label: "", message: error.message)
+            return
+        }
+        report.sources.append(path)
+        keepObjectKeys = true
+        defer { keepObjectKeys = false }
+        let tables = reader.layout.topLevel
+        let order = dependencyOrder(tables.map(\.name))
+        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) }) where !problems.isFull {
+            guard database.schema[table.name] != nil else {
+                problems.add(source: path, label: "", message: "table '\(abbreviated(table.name))' of the export is not a class of the database's schema")
+                continue
+            }
+            var number = 0
+            try reader.forEachDocument(table) { result in
+                guard !problems.isFull else { return }
+                number += 1
+                let label = "\(table.name)#\(number)"
+                switch result {
+                case .success(let document):
+                    try importDocument(DecodedDocument(className: table.name, label: label, document: document),
+                                       className: table.name, source: path)
+                case .failure(let error):
+                    problems.add(source: path, label: label, path: error.path, message: error.message)
+                }
+            }
+        }
+    }
+}
+
+/// A relational SQLite export (`porter export --format sqlite`) as a source of imports.
+public enum RelationalExportFile {
+    /// Whether the file at `path` is one (an SQLite file holding `_porter_schema`).
+    public static func isExport(_ path: String) -> Bool { RelationalReader.isExport(path) }
+
+    /// The Porter schema the export holds in `_porter_schema` (its version as exported).
+    /// - Throws: ``PorterError`` when the file is not a readable export.
+    public static func schema(at path: String) throws -> Schema {
+        try RelationalReader(path: path).layout.schema
+    }
+}
