@@ -29,11 +29,11 @@ enum InputCheck {
             problems = try db.checkConsistency()
         case .realmFile:
             isRealm = true
-            problems = try RealmFile(path: path).check()
+            problems = try StoreFile.openRealm(path, key: nil).check()
         case .other:
             guard let key, !isSchemaFile(path) else { return }
             isRealm = true
-            problems = try RealmFile(path: path, encryptionKey: key).check()
+            problems = try StoreFile.openRealm(path, key: key).check()
         }
         guard let first = problems.first else { return }
         let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
