@@ -38,11 +38,14 @@ public struct ExportCommand: OutputCommand {
     @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
+    /// `--wait`: how long to wait for another writer of a `--format realm` output file.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
+        writer.apply(sweeping: format == "realm" ? out : archive)
         if format == "realm" { return try exportRealmFile(output: output) }
         let outputFormat = try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {
@@ -126,9 +129,12 @@ public struct ExportCommand: OutputCommand {
         for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
             throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
         }
-        guard !FileManager.default.fileExists(atPath: out) else {
-            throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
-        }
+        let exists = PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
+        guard !FileManager.default.fileExists(atPath: out) else { throw exists }
+        // Two exports to one new file: the second waits, then finds the file there.
+        let lock = try RealmFileLock(realmFile: out, wait: writer.wait)
+        defer { lock.release() }
+        guard !FileManager.default.fileExists(atPath: out) else { throw exists }
         let key = try outputKey()
         let store = try StoreFile.open(database, encryption: encryption)
         switch store {

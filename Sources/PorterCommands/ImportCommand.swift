@@ -43,11 +43,14 @@ public struct ImportCommand: OutputCommand {
     @Option(name: .long, help: "Stop after this many errors (default 20).") public var maxErrors: Int = 20
     /// The key of encrypted Realm files among the sources.
     @OptionGroup public var encryption: EncryptionOptions
+    /// `--wait`: how long to wait for another writer.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
     /// Imports, printing every problem as `FILE:DOC#:field.path: message`.
     public func run(output: CommandOutput) throws {
+        writer.apply(sweeping: database)
         guard let importMode = ImportMode(rawValue: mode) else {
             throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
         }
@@ -90,6 +93,9 @@ public struct ImportCommand: OutputCommand {
             throw PorterError(.usage, "--schema does not apply to a Realm file: change its schema with 'porter migrate'", location: database)
         }
         let key = try encryption.key()
+        // Held until the new file is in place: the file read below is the one replaced.
+        let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+        defer { lock.release() }
         let file = try RealmFile(path: database, encryptionKey: key)
         var stored = file.schema
         stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0

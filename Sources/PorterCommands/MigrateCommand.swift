@@ -40,6 +40,8 @@ public struct MigrateCommand: ParsableCommand {
     @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
     /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
     @OptionGroup public var encryption: EncryptionOptions
+    /// `--wait`: how long to wait for another writer.
+    @OptionGroup public var writer: WaitOption
 
     /// ArgumentParser requirement.
     public init() {}
@@ -47,6 +49,7 @@ public struct MigrateCommand: ParsableCommand {
     /// Runs the migration and prints the summary.
     public func run() throws {
         try reportingErrors {
+            writer.apply(sweeping: database)
             guard FileManager.default.fileExists(atPath: database) else {
                 throw PorterError(.io, "no such database file", location: database)
             }
@@ -58,6 +61,8 @@ public struct MigrateCommand: ParsableCommand {
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
             let key = try encryption.key()
             if StoredFileKind.of(path: database) == .realmFile || key != nil {
+                let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+                defer { lock.release() }
                 let report = try RealmFileMigration.migrate(database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
                 if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                 print(report.text)
