@@ -31,15 +31,36 @@ public struct WaitOption: ParsableArguments {
 /// ends the process as the signal would have.
 enum SignalCleanup {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var terminating = false
+    private static let lock = NSLock()
+
+    /// Whether a caught signal is ending the process: the command's own error (its temporary
+    /// files vanished under it) is then not reported, the signal ends the process instead.
+    static var isTerminating: Bool { lock.withLock { terminating } }
+
+    /// Waits for the signal handler to end the process, when one is; returns otherwise.
+    static func yieldToSignal() {
+        guard isTerminating else { return }
+        while true { pause() }
+    }
+
     private static let installOnce: Void = {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             // Ignored as a plain signal, delivered to the dispatch source instead.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                lock.withLock { terminating = true }
                 TemporaryFiles.removeAll()
+                // Dies of the signal: default action, unblocked in this thread (dispatch threads
+                // block signals), raised here; the exit status of a shell's `kill` if that fails.
                 signal(number, SIG_DFL)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, number)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
                 raise(number)
+                _exit(128 + number)
             }
             source.resume()
             sources.append(source)
