@@ -19,6 +19,17 @@ public struct CreateCommand: OutputCommand {
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors (an unknown format, a key where none applies or of the wrong length): exit code 64.
+    public func validate() throws {
+        guard format == "porter" || format == "realm" else { throw ValidationError("unknown --format '\(format)' (use porter or realm)") }
+        if let encryptionKey {
+            guard format == "realm" else { throw ValidationError("--encryption-key applies to --format realm") }
+            do { _ = try EncryptionOptions.parseHex(encryptionKey, source: "--encryption-key") } catch let error as PorterError {
+                throw ValidationError(error.headline)
+            }
+        }
+    }
+
     /// Creates the file.
     public func run(output: CommandOutput) throws {
         writer.apply(sweeping: database)

@@ -43,6 +43,32 @@ public struct ExportCommand: OutputCommand {
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors, before anything is opened: exit code 64 through ArgumentParser.
+    public func validate() throws {
+        do { try checkArguments() } catch let error as PorterError { throw ValidationError(error.headline) }
+    }
+
+    /// The checks of the arguments alone (no file is opened).
+    private func checkArguments() throws {
+        if format == "realm" {
+            guard let out, out != "-" else { throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm") }
+            for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
+                throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
+            }
+            _ = try outputKey()
+            return
+        }
+        let outputFormat = try InterchangeFormats.outputFormat(named: format)
+        if array && outputFormat.fileExtension != "json" {
+            throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
+        }
+        if archive != nil, out != nil { throw PorterError(.usage, "--archive writes one file: leave out --out") }
+        if archive == nil, out == nil {
+            throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]")
+        }
+        if out == "-", classes.count != 1 { throw PorterError(.usage, "--out - streams exactly one class: pass one --class") }
+    }
+
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
         writer.apply(sweeping: format == "realm" ? out : archive)

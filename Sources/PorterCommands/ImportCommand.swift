@@ -51,16 +51,7 @@ public struct ImportCommand: OutputCommand {
     /// Imports, printing every problem as `FILE:DOC#:field.path: message`.
     public func run(output: CommandOutput) throws {
         writer.apply(sweeping: database)
-        guard let importMode = ImportMode(rawValue: mode) else {
-            throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
-        }
-        guard maxErrors >= 1 else { throw PorterError(.usage, "--max-errors must be at least 1") }
-        if sources.contains("-") && className == nil {
-            throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
-        }
-        if sources.isEmpty && archive == nil {
-            throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
-        }
+        let importMode = try checkArguments()
         let key = try encryption.key()
         if FileManager.default.fileExists(atPath: database), StoredFileKind.of(path: database) != .porterDatabase,
            !isSchemaFile(database), StoredFileKind.of(path: database) == .realmFile || key != nil {
@@ -83,6 +74,26 @@ public struct ImportCommand: OutputCommand {
         }
         for warning in report.warnings { output.err(warning) }
         output.out("Imported \(report.summary) into \(database) (mode \(importMode.rawValue))")
+    }
+
+    /// Argument errors, before anything is opened: exit code 64 through ArgumentParser.
+    public func validate() throws {
+        do { _ = try checkArguments() } catch let error as PorterError { throw ValidationError(error.headline) }
+    }
+
+    /// The import mode, after the checks that need no file.
+    private func checkArguments() throws -> ImportMode {
+        guard let importMode = ImportMode(rawValue: mode) else {
+            throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
+        }
+        guard maxErrors >= 1 else { throw PorterError(.usage, "--max-errors must be at least 1") }
+        if sources.contains("-") && className == nil {
+            throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
+        }
+        if sources.isEmpty && archive == nil {
+            throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
+        }
+        return importMode
     }
 
     /// Imports into a Realm file: its objects are copied into a private Porter database, the

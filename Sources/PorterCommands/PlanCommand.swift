@@ -29,6 +29,8 @@ public struct PlanCommand: ParsableCommand {
     @Flag(name: .long, help: "Cover destructive changes with deleteData operations.") public var allowDataLoss = false
     /// Output file.
     @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public var output: String?
+    /// The key of an encrypted Realm file on the old side.
+    @OptionGroup public var encryption: EncryptionOptions
 
     /// ArgumentParser requirement.
     public init() {}
@@ -36,7 +38,7 @@ public struct PlanCommand: ParsableCommand {
     /// Writes the plan.
     public func run() throws {
         try reportingErrors {
-            let oldSchema = try loadSchema(old)
+            let oldSchema = try loadSchema(old, key: try encryption.key())
             let newSchema = try loadSchema(new)
             try newSchema.validate()
             let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)

@@ -17,12 +17,12 @@ extension TortureTests {
     }
 
     /// A Realm file (300 items over the torture writer's schema) and an export folder whose
-    /// upsert replaces some and adds 2,200.
+    /// upsert replaces some and adds 900.
     private static func realmSetUp(_ dir: TempDir) throws -> (realm: String, export: String, schema: String, version: UInt64) {
         let base = dir.path("base.porter")
         #expect(try Hardening.writer(["create", base, "--seed", "41", "--objects", "300"]).status == 0)
         let source = dir.path("source.porter")
-        #expect(try Hardening.writer(["create", source, "--seed", "42", "--objects", "2500"]).status == 0)
+        #expect(try Hardening.writer(["create", source, "--seed", "42", "--objects", "1200"]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
         let realm = dir.path("base.realm")
         #expect(try Hardening.porter(["export", base, "--format", "realm", "--out", realm]).status == 0)
@@ -97,7 +97,7 @@ extension TortureTests {
             #expect(check.status == 0, "\(kind) round \(round): \(check.stdout)")
             let state = try Self.state(path)
             #expect(state.contains("Schema version: \(version)"), "\(kind) round \(round): \(state)")
-            #expect(state.contains(" 2500 objects"), "\(kind) round \(round), nothing lost: \(state)")
+            #expect(state.contains(" 1200 objects"), "\(kind) round \(round), nothing lost: \(state)")
             try? FileManager.default.removeItem(atPath: path)
         }
     }
