@@ -67,7 +67,8 @@ public enum RealmFileMigration {
         let temporary = to + ".porter-tmp"
         do {
             try? FileManager.default.removeItem(atPath: temporary)
-            try FileManager.default.copyItem(atPath: from, toPath: temporary)
+            // Holes stay holes: a sparse file's backup is sparse too.
+            try SparseCopy.copy(from, to: temporary)
             guard rename(temporary, to) == 0 else {
                 throw PorterError(.io, "cannot write the backup: \(String(cString: strerror(errno)))", location: to)
             }

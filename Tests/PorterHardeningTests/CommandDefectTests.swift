@@ -65,6 +65,26 @@ struct CommandDefectTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
+    @Test func theBackupOfASparseRealmFileIsSparse() throws {
+        let dir = try TempDir("sparse")
+        let realm = dir.path("app.realm")
+        #expect(try Hardening.porter(["export", Self.migration.appendingPathComponent("v1.porter").path, "--format", "realm",
+                                      "--out", realm]).status == 0)
+        // 64 MiB of hole after the data: a file realm-core preallocated, say.
+        #expect(truncate(realm, 64 << 20) == 0)
+        let v1 = try String(contentsOfFile: Self.migration.appendingPathComponent("v1.json").path, encoding: .utf8)
+        try v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+            .replacingOccurrences(of: "\"vaccinated\": \"bool\"", with: "\"vaccinated\": \"bool\", \"nick\": \"string?\"")
+            .write(toFile: dir.path("v1b.json"), atomically: true, encoding: .utf8)
+        let backup = dir.path("backup.realm")
+        let result = try Hardening.porter(["migrate", realm, "--to", dir.path("v1b.json"), "--backup", backup])
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(stat(backup, &info) == 0)
+        #expect(info.st_size == 64 << 20)
+        #expect(Int(info.st_blocks) * 512 < 1 << 20, "allocated \(Int(info.st_blocks) * 512) bytes of \(info.st_size)")
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: realmFiles.path), "needs ../shared/realm-files"))
     func migratingASyncedRealmFileAsksBeforeDroppingItsHistory() throws {
         let dir = try TempDir("sync-history")
