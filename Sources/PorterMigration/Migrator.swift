@@ -91,7 +91,9 @@ public enum Migrator {
             }
         }
         if let backupPath = options.backupPath {
-            try db.backup(to: backupPath)
+            // Through a second connection: SQLite's backup refuses a source connection with a
+            // write transaction open; nothing is written yet, so it copies the state migrated.
+            try Database.open(at: path, readOnly: true).backup(to: backupPath)
             report.backupPath = backupPath
         }
         // The old file, as the block sees it: a read snapshot taken before anything is written.
