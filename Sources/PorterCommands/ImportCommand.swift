@@ -180,6 +180,9 @@ public struct ImportCommand: OutputCommand {
         let older = sources.filter { source in
             var isDirectory: ObjCBool = false
             guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            // A pipe or FIFO is read once, by the import itself: its head is not looked at first.
+            var info = stat()
+            guard stat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
             return db.olderFixtureVersion(at: URL(fileURLWithPath: source)) != nil
         }
         guard let first = older.first else { return nil }

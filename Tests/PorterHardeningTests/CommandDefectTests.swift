@@ -65,6 +65,31 @@ struct CommandDefectTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
+    @Test func pipesAndFIFOsAreReadOnceAsStreams() throws {
+        let dir = try TempDir("fifo")
+        let lines = (1...5).map { "{\"_id\": {\"$oid\": \"\(String(format: "%024x", 0xf1f0 + $0))\"}, \"name\": \"d\($0)\", \"vaccinated\": true}" }
+        try lines.joined(separator: "\n").write(toFile: dir.path("dogs.json"), atomically: true, encoding: .utf8)
+        // A named FIFO (it used to hang) and /dev/stdin (it used to import 0 documents), format by content.
+        let fifo = dir.path("dogs.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let db = try dir.copyDatabase(Self.migration.appendingPathComponent("v1.porter").path, to: "a.porter")
+        let feeder = try RunningChild("/bin/sh", ["-c", "cat '\(dir.path("dogs.json"))' > '\(fifo)'"])
+        let viaFIFO = try RunningChild.run(Hardening.porter!, ["import", db, fifo, "--class", "Dog", "--fill-missing", "--quiet"], timeout: 60)
+        _ = feeder.wait(timeout: 5)
+        #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
+        #expect(viaFIFO.stdout.contains("Imported 5 documents (Dog 5)"), "\(viaFIFO.stdout)")
+        let db2 = try dir.copyDatabase(Self.migration.appendingPathComponent("v1.porter").path, to: "b.porter")
+        // Standard input a pipe, named /dev/stdin.
+        let pipe = dir.path("stdin.fifo")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let stdinFeeder = try RunningChild("/bin/sh", ["-c", "cat '\(dir.path("dogs.json"))' > '\(pipe)'"])
+        let viaStdin = try RunningChild.run(Hardening.porter!, ["import", db2, "/dev/stdin", "--class", "Dog", "--fill-missing", "--quiet"],
+                                            stdinPath: pipe, timeout: 60)
+        _ = stdinFeeder.wait(timeout: 5)
+        #expect(viaStdin.status == 0, "\(viaStdin.stderr)")
+        #expect(viaStdin.stdout.contains("Imported 5 documents (Dog 5)"), "\(viaStdin.stdout)")
+    }
+
     @Test func theBackupOfASparseRealmFileIsSparse() throws {
         let dir = try TempDir("sparse")
         let realm = dir.path("app.realm")
