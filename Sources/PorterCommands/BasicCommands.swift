@@ -14,11 +14,25 @@ public struct CreateCommand: OutputCommand {
     @Option(name: .long, help: "porter (default: a Porter database) or realm (a Realm file of file format 24).") public var format: String = "porter"
     /// The key of a created Realm file.
     @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the new Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var encryptionKey: String?
+    /// `--wait`: how long to wait for another writer.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors (an unknown format, a key where none applies or of the wrong length): exit code 64.
+    public func validate() throws {
+        guard format == "porter" || format == "realm" else { throw ValidationError("unknown --format '\(format)' (use porter or realm)") }
+        if let encryptionKey {
+            guard format == "realm" else { throw ValidationError("--encryption-key applies to --format realm") }
+            do { _ = try EncryptionOptions.parseHex(encryptionKey, source: "--encryption-key") } catch let error as PorterError {
+                throw ValidationError(error.headline)
+            }
+        }
+    }
+
     /// Creates the file.
     public func run(output: CommandOutput) throws {
+        writer.apply(sweeping: database)
         let schemaValue = try Schema(contentsOfFile: schema)
         do {
             switch format {
@@ -28,6 +42,11 @@ public struct CreateCommand: OutputCommand {
                 output.out("Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
             case "realm":
                 try schemaValue.validate()
+                guard !FileManager.default.fileExists(atPath: database) else {
+                    throw PorterError(.io, "file already exists", location: database)
+                }
+                let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+                defer { lock.release() }
                 guard !FileManager.default.fileExists(atPath: database) else {
                     throw PorterError(.io, "file already exists", location: database)
                 }

@@ -15,6 +15,18 @@ public struct EncryptionOptions: ParsableArguments {
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors (both options, a key that is not 128 hex digits): exit code 64.
+    public func validate() throws {
+        if encryptionKey != nil && encryptionKeyFile != nil {
+            throw ValidationError("pass --encryption-key or --encryption-key-file, not both")
+        }
+        if let hex = encryptionKey {
+            do { _ = try Self.parseHex(hex, source: "--encryption-key") } catch let error as PorterError {
+                throw ValidationError(error.headline)
+            }
+        }
+    }
+
     /// The key, or nil when none was given.
     /// - Throws: ``PorterError/Code/usage`` for a malformed key or both options at once.
     public func key() throws -> [UInt8]? {

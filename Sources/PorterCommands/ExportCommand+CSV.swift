@@ -11,12 +11,8 @@ extension ExportCommand {
     /// `--format csv --class C --out FILE.csv`: one class as one CSV file, written under a
     /// temporary name and renamed into place (replacing a file only with `--force`).
     func exportCSVFile(to path: String, output: CommandOutput) throws {
-        guard classes.count == 1, let className = classes.first else {
-            throw PorterError(.usage, "--out \(path) is one CSV file: pass exactly one --class (or --out FOLDER for one <Class>.csv per class)")
-        }
-        for (given, name) in [(archive != nil, "--archive"), (array, "--array")] where given {
-            throw PorterError(.usage, "\(name) does not apply to --format csv")
-        }
+        // validate() made sure of exactly one --class and no option of other formats.
+        guard let className = classes.first else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw PorterError(.io, "is a folder: name a file, or leave out the .csv extension", location: path) }

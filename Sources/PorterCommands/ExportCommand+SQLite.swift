@@ -6,10 +6,8 @@ extension ExportCommand {
     /// `--format sqlite`: one relational SQLite file (a table per class, child tables for
     /// collections and embedded objects), written atomically.
     func exportSQLite(output: CommandOutput) throws {
-        guard let out, out != "-" else { throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite") }
-        for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (outEncryptionKey != nil, "--out-encryption-key")] where given {
-            throw PorterError(.usage, "\(name) does not apply to --format sqlite")
-        }
+        // validate() made sure of one --out file and no option of other formats.
+        guard let out else { return }
         let options = ExportOptions(classes: classes)
         let store = try StoreFile.open(database, encryption: encryption)
         let exporter: Exporter

@@ -44,21 +44,66 @@ public struct ExportCommand: OutputCommand {
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// `--skip-check`.
     @OptionGroup var check: SkipCheckOption
+    /// `--wait`: how long to wait for another writer of a `--format realm` output file.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors, before anything is opened: exit code 64 through ArgumentParser.
+    public func validate() throws {
+        do { try checkArguments() } catch let error as PorterError { throw ValidationError(error.headline) }
+    }
+
+    /// The checks of the arguments alone (no file is opened).
+    private func checkArguments() throws {
+        if format == "realm" {
+            guard let out, out != "-" else { throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm") }
+            for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
+                throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
+            }
+            _ = try outputKey()
+            return
+        }
+        if format == "sqlite" {
+            guard let out, out != "-" else { throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite") }
+            let given = [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (outEncryptionKey != nil, "--out-encryption-key")]
+            for (given, name) in given where given { throw PorterError(.usage, "\(name) does not apply to --format sqlite") }
+            return
+        }
+        if format == "csv", let out, out.lowercased().hasSuffix(".csv") {
+            guard classes.count == 1 else {
+                throw PorterError(.usage, "--out \(out) is one CSV file: pass exactly one --class "
+                    + "(or --out FOLDER for one <Class>.csv per class)")
+            }
+            for (given, name) in [(archive != nil, "--archive"), (array, "--array")] where given {
+                throw PorterError(.usage, "\(name) does not apply to --format csv")
+            }
+            return
+        }
+        if force {
+            throw PorterError(.usage, "--force applies to --format sqlite and to one --format csv file "
+                + "(export folders are never overwritten file by file)")
+        }
+        if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
+        let outputFormat = try InterchangeFormats.outputFormat(named: format)
+        if array && outputFormat.fileExtension != "json" {
+            throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
+        }
+        if archive != nil, out != nil { throw PorterError(.usage, "--archive writes one file: leave out --out") }
+        if archive == nil, out == nil {
+            throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]")
+        }
+        if out == "-", classes.count != 1 { throw PorterError(.usage, "--out - streams exactly one class: pass one --class") }
+    }
+
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
+        writer.apply(sweeping: format == "realm" ? out : archive)
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
         if format == "realm" { return try exportRealmFile(output: output) }
         if format == "sqlite" { return try exportSQLite(output: output) }
         if format == "csv", let out, out.lowercased().hasSuffix(".csv") { return try exportCSVFile(to: out, output: output) }
-        if force { throw PorterError(.usage, "--force applies to --format sqlite and to one --format csv file (export folders are never overwritten file by file)") }
-        if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
         let outputFormat = format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
-        if array && outputFormat.fileExtension != "json" {
-            throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
-        }
         let exportOptions = ExportOptions(classes: classes, array: array, gzip: gzip)
         let exporter: Exporter
         let count: (String) throws -> Int
@@ -137,9 +182,12 @@ public struct ExportCommand: OutputCommand {
         for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
             throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
         }
-        guard !FileManager.default.fileExists(atPath: out) else {
-            throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
-        }
+        let exists = PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
+        guard !FileManager.default.fileExists(atPath: out) else { throw exists }
+        // Two exports to one new file: the second waits, then finds the file there.
+        let lock = try RealmFileLock(realmFile: out, wait: writer.wait)
+        defer { lock.release() }
+        guard !FileManager.default.fileExists(atPath: out) else { throw exists }
         let key = try outputKey()
         let store = try StoreFile.open(database, encryption: encryption)
         switch store {

@@ -45,21 +45,15 @@ public struct ImportCommand: OutputCommand {
     @OptionGroup public var encryption: EncryptionOptions
     /// `--skip-check`.
     @OptionGroup var check: SkipCheckOption
+    /// `--wait`: how long to wait for another writer.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
     /// Imports, printing every problem as `FILE:DOC#:field.path: message`.
     public func run(output: CommandOutput) throws {
-        guard let importMode = ImportMode(rawValue: mode) else {
-            throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
-        }
-        guard maxErrors >= 1 else { throw PorterError(.usage, "--max-errors must be at least 1") }
-        if sources.contains("-") && className == nil {
-            throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
-        }
-        if sources.isEmpty && archive == nil {
-            throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
-        }
+        writer.apply(sweeping: database)
+        let importMode = try checkArguments()
         let key = try encryption.key()
         try InputCheck.require(database, key: key, skip: check.skipCheck)
         if FileManager.default.fileExists(atPath: database), StoredFileKind.of(path: database) != .porterDatabase,
@@ -85,6 +79,26 @@ public struct ImportCommand: OutputCommand {
         output.out("Imported \(report.summary) into \(database) (mode \(importMode.rawValue))")
     }
 
+    /// Argument errors, before anything is opened: exit code 64 through ArgumentParser.
+    public func validate() throws {
+        do { _ = try checkArguments() } catch let error as PorterError { throw ValidationError(error.headline) }
+    }
+
+    /// The import mode, after the checks that need no file.
+    private func checkArguments() throws -> ImportMode {
+        guard let importMode = ImportMode(rawValue: mode) else {
+            throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
+        }
+        guard maxErrors >= 1 else { throw PorterError(.usage, "--max-errors must be at least 1") }
+        if sources.contains("-") && className == nil {
+            throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
+        }
+        if sources.isEmpty && archive == nil {
+            throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
+        }
+        return importMode
+    }
+
     /// Imports into a Realm file: its objects are copied into a private Porter database, the
     /// sources imported there with the same rules, and the result written back as a new Realm file
     /// (format 24, same schema version and key) that replaces the original atomically.
@@ -93,6 +107,9 @@ public struct ImportCommand: OutputCommand {
             throw PorterError(.usage, "--schema does not apply to a Realm file: change its schema with 'porter migrate'", location: database)
         }
         let key = try encryption.key()
+        // Held until the new file is in place: the file read below is the one replaced.
+        let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+        defer { lock.release() }
         let file = try RealmFile(path: database, encryptionKey: key)
         var stored = file.schema
         stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0
@@ -166,6 +183,9 @@ public struct ImportCommand: OutputCommand {
         let older = sources.filter { source in
             var isDirectory: ObjCBool = false
             guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            // A pipe or FIFO is read once, by the import itself: its head is not looked at first.
+            var info = stat()
+            guard stat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
             return db.olderFixtureVersion(at: URL(fileURLWithPath: source)) != nil
         }
         guard let first = older.first else { return nil }

@@ -45,6 +45,11 @@ public struct MigrateCommand: ParsableCommand {
     @OptionGroup public var encryption: EncryptionOptions
     /// `--skip-check`.
     @OptionGroup var check: SkipCheckOption
+    /// `--wait`: how long to wait for another writer.
+    @OptionGroup public var writer: WaitOption
+    /// Accept dropping a synced Realm file's sync history.
+    @Flag(name: .long, help: "Migrate a synced Realm file although its sync history is dropped (the app must then sync anew).")
+    public var dropSyncHistory = false
 
     /// ArgumentParser requirement.
     public init() {}
@@ -52,6 +57,7 @@ public struct MigrateCommand: ParsableCommand {
     /// Runs the migration and prints the summary.
     public func run() throws {
         try reportingErrors {
+            writer.apply(sweeping: database)
             guard FileManager.default.fileExists(atPath: database) else {
                 throw PorterError(.io, "no such database file", location: database)
             }
@@ -65,6 +71,9 @@ public struct MigrateCommand: ParsableCommand {
             let key = try encryption.key()
             try InputCheck.require(database, key: key, skip: check.skipCheck)
             if StoredFileKind.of(path: database) == .realmFile || key != nil {
+                let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+                defer { lock.release() }
+                try refuseDroppingSyncHistory(key: key)
                 let report = try RealmFileMigration.migrate(database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
                 if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                 print(report.text)
@@ -75,6 +84,18 @@ public struct MigrateCommand: ParsableCommand {
             if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             print(report.text)
         }
+    }
+
+    /// A synced Realm file's history (history type 3 or 4) is not carried into the migrated file:
+    /// refused unless `--drop-sync-history`, then a warning.
+    private func refuseDroppingSyncHistory(key: [UInt8]?) throws {
+        let history = try RealmFile(path: database, encryptionKey: key).historyType
+        guard history == 3 || history == 4 else { return }
+        guard dropSyncHistory else {
+            throw PorterError(.usage, "holds sync history (a synced Realm file), which migrating would drop: pass "
+                              + "--drop-sync-history to migrate it anyway (the app then syncs it anew)", location: database)
+        }
+        CommandOutput.standard.err("porter: warning: \(database): its sync history is dropped (--drop-sync-history)")
     }
 
     /// Progress on a terminal: one line, rewritten in place.

@@ -32,6 +32,8 @@ public struct PlanCommand: ParsableCommand {
     public var reverse = false
     /// Output file.
     @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public var output: String?
+    /// The key of an encrypted Realm file on the old side.
+    @OptionGroup public var encryption: EncryptionOptions
 
     /// ArgumentParser requirement.
     public init() {}
@@ -40,7 +42,7 @@ public struct PlanCommand: ParsableCommand {
     public func run() throws {
         try reportingErrors {
             if reverse { return try writeReverse() }
-            let oldSchema = try loadSchema(old)
+            let oldSchema = try loadSchema(old, key: try encryption.key())
             let newSchema = try loadSchema(new)
             try newSchema.validate()
             let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)

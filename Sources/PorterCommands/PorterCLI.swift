@@ -72,12 +72,14 @@ public func reportingErrors(_ output: CommandOutput = .standard, _ body: () thro
     do {
         try body()
     } catch let error as PorterError {
+        SignalCleanup.yieldToSignal()
         output.err("porter: error: \(error.headline)")
         for line in error.details { output.err("  \(line)") }
         throw ExitCode(1)
     } catch let error as ExitCode {
         throw error
     } catch {
+        SignalCleanup.yieldToSignal()
         output.err("porter: error: \(error)")
         throw ExitCode(1)
     }

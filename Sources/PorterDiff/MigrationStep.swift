@@ -136,14 +136,32 @@ public struct FillArgument: Sendable, Hashable {
     /// `Class.property`.
     public var subject: String { "\(className).\(property)" }
 
+    /// The 16 MB limit on a string or data value, which a fill obeys as every stored value does.
+    static let maxValueBytes = 16 * 1024 * 1024
+
+    static func checkedSize(_ value: Value, _ subject: String) throws -> Value {
+        let size: Int
+        switch value {
+        case .string(let s): size = s.utf8.count
+        case .data(let d): size = d.count
+        default: return value
+        }
+        guard size <= maxValueBytes else {
+            throw PorterError(.usage, "cannot fill '\(subject)': the value of \(size) bytes exceeds the 16 MB limit")
+        }
+        return value
+    }
+
     /// The value, typed by the property in `target`.
     /// - Throws: ``PorterError/Code/usage`` when the property does not exist or the value does not fit.
     public func value(in target: Schema) throws -> Value {
         guard let property = target[className]?.property(named: self.property), !property.isComputed else {
             throw PorterError(.usage, "cannot fill '\(subject)': the target schema has no such property")
         }
-        if let json = try? JSONValue.parse(text), let value = try? FillValueJSON.value(from: json, for: property) { return value }
-        if let value = try? FillValueJSON.value(from: .string(text), for: property) { return value }
+        if let json = try? JSONValue.parse(text), let value = try? FillValueJSON.value(from: json, for: property) {
+            return try Self.checkedSize(value, subject)
+        }
+        if let value = try? FillValueJSON.value(from: .string(text), for: property) { return try Self.checkedSize(value, subject) }
         throw PorterError(.usage, "cannot fill '\(subject)' with '\(text)': not a value of type '\(property.type.rawValue)'")
     }
 }

@@ -89,7 +89,10 @@ enum PlanJSONReader {
                 throw failure("property '\(className).\(name)' is not in the target schema", at: here)
             }
             do {
-                return .fill(className: className, property: name, value: try FillValueJSON.value(from: valueJSON, for: property))
+                let value = try FillValueJSON.value(from: valueJSON, for: property)
+                // The 16 MB limit of every stored value (a plan is edited by hand).
+                _ = try FillArgument.checkedSize(value, "\(className).\(name)")
+                return .fill(className: className, property: name, value: value)
             } catch let error as PorterError {
                 throw failure(error.message, at: here + ".value")
             }

@@ -28,7 +28,9 @@ extension Importer {
         }
         let input: ByteInput
         do {
-            input = try ByteInput(path: source.path)
+            // /dev/stdin is the descriptor already open, not a new open of what it names (a FIFO
+            // reopened after its writer finished would wait forever).
+            input = source.path == "/dev/stdin" ? ByteInput.standardInput() : try ByteInput(path: source.path)
         } catch let error as PorterError {
             problems.add(source: source.path, label: "", message: error.message)
             return

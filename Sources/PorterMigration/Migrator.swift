@@ -35,6 +35,19 @@ public enum Migrator {
         return report
     }
 
+    /// Migrates an open database (a private one in memory, say) as
+    /// ``migrate(databaseAt:to:plans:renames:options:block:)`` migrates a file, without a block.
+    @discardableResult
+    package static func migrate(_ database: Database, to schema: Schema, plans: [MigrationPlan] = [], renames: RenameSet = RenameSet(),
+                                options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
+        let started = Date()
+        try schema.validate()
+        var report = try migrateExisting(database.path, to: schema, plans: plans, renames: renames, options: options, block: nil,
+                                         database: database)
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
     /// Whether opening the file with `schema` needs a migration: a non-automatic change or a
     /// different schema version. False for a missing file.
     public static func needsMigration(databaseAt path: String, schema: Schema) throws -> Bool {
@@ -44,14 +57,20 @@ public enum Migrator {
     }
 
     private static func migrateExisting(_ path: String, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
-                                        options: MigrationOptions, block: MigrationBlock?) throws -> MigrationReport {
-        var db: Database? = try Database.open(at: path)
+                                        options: MigrationOptions, block: MigrationBlock?,
+                                        database: Database? = nil) throws -> MigrationReport {
+        var db: Database? = try database ?? Database.open(at: path)
+        // The write lock for the whole run, taken before the schema is read: a second migration
+        // (or any writer) waits, and then starts from what this one committed.
+        try db?.beginWrite()
+        defer { db?.cancelWrite() }
         guard let stored = db?.schema else { throw PorterError(.io, "cannot open database", location: path) }
         if options.deleteDatabaseIfMigrationNeeded,
            stored.version != schema.version || SchemaDiff.compare(stored, schema).contains(where: { !$0.isAutomatic }) {
             if options.dryRun {
                 return MigrationReport(path: path, outcome: .recreated, fromVersion: stored.version, toVersion: schema.version)
             }
+            db?.cancelWrite()
             db = nil
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             _ = try Database.create(at: path, schema: schema)
@@ -72,14 +91,15 @@ public enum Migrator {
             }
         }
         if let backupPath = options.backupPath {
-            try db.backup(to: backupPath)
+            // Through a second connection: SQLite's backup refuses a source connection with a
+            // write transaction open; nothing is written yet, so it copies the state migrated.
+            try Database.open(at: path, readOnly: true).backup(to: backupPath)
             report.backupPath = backupPath
         }
         // The old file, as the block sees it: a read snapshot taken before anything is written.
         let old: Database? = block == nil || automaticOnly ? nil : try Database.open(at: path, readOnly: true)
         if let old { try MigrationStorage(old).beginSnapshot() }
         defer { if let old { MigrationStorage(old).endSnapshot() } }
-        try db.beginWrite()
         do {
             var classRenames: [String: String] = [:]
             for (index, step) in steps.enumerated() {

@@ -29,12 +29,8 @@ enum PageDecryptor {
         let blocks = (totalPages + pagesPerBlock) / (pagesPerBlock + 1)
         let dataPages = totalPages - blocks
         guard dataPages > 0 else { return nil }
-        var template = Array((NSTemporaryDirectory() + "/porter-realm-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let fd = try PlainPages.anonymousFile()
         defer { close(fd) }
-        // Unlinked at once: nothing is left behind whatever happens next.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         guard let cipher = EVP_CIPHER_CTX_new() else { return nil }
         defer { EVP_CIPHER_CTX_free(cipher) }
         let aesKey = Array(key[0..<32]), macKey = Array(key[32..<64])

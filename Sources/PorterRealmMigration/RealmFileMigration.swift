@@ -30,6 +30,7 @@ public enum RealmFileMigration {
                                                          renames: renames, options: options, backup: { try copyAtomically(path, to: $0) }) {
             return report
         }
+        // An encrypted file's objects stay in memory: nothing decrypted reaches the disk.
         let scratch = try RealmScratchDatabase(file, schema: stored)
         defer { scratch.remove() }
         scratch.close()
@@ -37,7 +38,11 @@ public enum RealmFileMigration {
         scratchOptions.backupPath = nil
         var report: MigrationReport
         do {
-            report = try Migrator.migrate(databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
+            if scratch.isInMemory, let db = scratch.database {
+                report = try Migrator.migrate(db, to: schema, plans: plans, renames: renames, options: scratchOptions)
+            } else {
+                report = try Migrator.migrate(databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
+            }
         } catch var error as PorterError {
             // The private copy is an implementation detail: errors name the user's file.
             if let location = error.location, location.hasPrefix(scratch.path) {
@@ -51,7 +56,8 @@ public enum RealmFileMigration {
             try copyAtomically(path, to: backup)
             report.backupPath = backup
         }
-        let migrated = try Database.open(at: scratch.path, readOnly: true)
+        let migrated = try scratch.isInMemory ? scratch.database ?? Database.open(at: scratch.path, readOnly: true)
+            : Database.open(at: scratch.path, readOnly: true)
         try RealmFileOutput.write(migrated, to: path, encryptionKey: key)
         return report
     }
@@ -61,7 +67,8 @@ public enum RealmFileMigration {
         let temporary = to + ".porter-tmp"
         do {
             try? FileManager.default.removeItem(atPath: temporary)
-            try FileManager.default.copyItem(atPath: from, toPath: temporary)
+            // Holes stay holes: a sparse file's backup is sparse too.
+            try SparseCopy.copy(from, to: temporary)
             guard rename(temporary, to) == 0 else {
                 throw PorterError(.io, "cannot write the backup: \(String(cString: strerror(errno)))", location: to)
             }

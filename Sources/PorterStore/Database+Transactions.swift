@@ -13,7 +13,17 @@ extension Database {
         guard writeDepth == 0 else {
             throw PorterError(.usage, "a write transaction is already open on this database", location: path)
         }
-        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch let error as PorterError where error.code == .busy {
+            throw Database.otherWriterError(path)
+        }
+        do {
+            try refreshSchemaUnderWriteLock()
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
         writeDepth = 1
         schemaReplacedInWrite = false
     }

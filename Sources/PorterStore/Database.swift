@@ -41,6 +41,9 @@ public final class Database {
     /// The last ``stateStamp``, and the statement count it was taken at (`.max`: none yet).
     @exclusivity(unchecked) var cachedStamp = DatabaseStateStamp(localChanges: 0, dataVersion: 0, epoch: 0)
     @exclusivity(unchecked) var cachedStampSteps = UInt64.max
+    /// SQLite's `data_version` when the stored schema was last read under the write lock (nil:
+    /// not yet); see ``refreshSchemaUnderWriteLock()``.
+    var schemaDataVersion: Int64?
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }
@@ -61,17 +64,29 @@ public final class Database {
         if FileManager.default.fileExists(atPath: path) {
             throw PorterError(.io, "refusing to overwrite an existing file", location: path)
         }
-        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        do {
-            try initialize(connection, schema: schema, wal: true)
-        } catch {
-            // A half-created file is worse than none.
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-wal")
-            try? FileManager.default.removeItem(atPath: path + "-shm")
-            throw error
+        // Made under a temporary name beside it and linked into place: a killed or failed create
+        // leaves no half-made database at `path`, and of two creates racing one fails cleanly.
+        let temporary = TemporaryFiles.besideName(for: path)
+        TemporaryFiles.register(temporary, sideFiles: true)
+        defer { TemporaryFiles.remove(temporary, sideFiles: true) }
+        try createClosed(at: temporary, displayPath: path, schema: schema)
+        guard link(temporary, path) == 0 else {
+            let reason = errno
+            if reason == EEXIST { throw PorterError(.io, "refusing to overwrite an existing file", location: path) }
+            // A file system without hard links: a rename, after one more look.
+            if reason == EPERM || reason == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 {
+                return try open(at: path)
+            }
+            throw PorterError(.io, "cannot create the database: \(String(cString: strerror(reason)))", location: path)
         }
-        return Database(connection: connection, path: path, schema: schema, readOnly: false)
+        return try open(at: path)
+    }
+
+    /// Creates and initialises a database file at `path` and closes it again (its WAL checkpointed
+    /// into the file and removed by the close).
+    private static func createClosed(at path: String, displayPath: String, schema: Schema) throws {
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, displayPath: displayPath)
+        try initialize(connection, schema: schema, wal: true)
     }
 
     /// Opens an in-memory database. Instances opened with the same `identifier` share their data
@@ -102,7 +117,7 @@ public final class Database {
     /// index changes) → applied; anything else → ``PorterError/Code/migrationRequired`` listing each change.
     /// A file that is not a Porter database is never written to.
     public static func open(at path: String, schema requested: Schema? = nil, readOnly: Bool = false,
-                            busyTimeout: TimeInterval = 5) throws -> Database {
+                            busyTimeout: TimeInterval = Database.writerWait) throws -> Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PorterError(.io, "no such database file", location: path)
         }

@@ -77,7 +77,7 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return PorterError(.busy, "database is busy: another connection is writing to it (\(context))", location: path)
+            return Database.otherWriterError(path)
         case SQLITE_NOTADB:
             return PorterError(.notADatabase, "file is not a Porter database (\(message))", location: path)
         case SQLITE_CORRUPT:

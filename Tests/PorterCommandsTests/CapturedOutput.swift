@@ -28,6 +28,8 @@ final class CapturedOutput: Sendable {
         } catch let exit as ExitCode {
             return (exit.rawValue, captured)
         } catch {
+            // An argument error (ArgumentParser's validation): its message, as the CLI prints it.
+            captured.output.err(PorterCLI.message(for: error))
             return (PorterCLI.exitCode(for: error).rawValue, captured)
         }
     }

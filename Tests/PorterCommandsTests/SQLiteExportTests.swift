@@ -244,7 +244,7 @@ import Testing
         let source = Self.realmDir.appendingPathComponent("inner-nodes.realm").path
         let args = arguments.map { $0 == "x.sqlite" ? dir.appendingPathComponent($0).path : $0 }
         let run = CapturedOutput.run(["export", source, "--format", "sqlite", "--quiet"] + args)
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         #expect(run.output.stderr.contains(message), "\(run.output.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
@@ -254,7 +254,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--out",
                                       dir.appendingPathComponent("out").path, "--force"])
-        #expect(run.status == 1)
+        #expect(run.status == 64)
         #expect(run.output.stderr.contains("--force applies to --format sqlite"), "\(run.output.stderr)")
     }
 

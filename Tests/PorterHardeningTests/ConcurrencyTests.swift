@@ -3,7 +3,7 @@ import Porter
 import Testing
 
 /// Two connections writing one file: the second waits for the busy timeout, then fails with a
-/// clear "database is busy" error; nothing is corrupted.
+/// clear "another porter process is writing FILE" error; nothing is corrupted.
 @Suite struct ConcurrencyTests {
     @Test func secondWriterFailsWithBusyAfterTimeout() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-busy-\(UUID().uuidString)")
@@ -20,7 +20,7 @@ import Testing
             try second.beginWrite()
         } catch let error as PorterError {
             #expect(error.code == .busy)
-            #expect(error.message.contains("database is busy"))
+            #expect(error.message.contains("another porter process is writing"))
         }
         // A reader sees the old state until the writer commits.
         #expect(try second.count("A") == 0)

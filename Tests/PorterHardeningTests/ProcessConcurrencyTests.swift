@@ -3,7 +3,7 @@ import Porter
 import Testing
 
 /// Real processes on one file: a second writer waits for the busy timeout and then fails with a
-/// clear "database is busy" error (or proceeds when the lock is released in time), and readers
+/// clear "another porter process is writing FILE" error (or proceeds when the lock is released in time), and readers
 /// never see a half-done import or migration.
 @Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
 struct ProcessConcurrencyTests {
@@ -34,7 +34,7 @@ struct ProcessConcurrencyTests {
         #expect(holder.isRunning)
         let importer = try Hardening.porter(["import", db, export, "--mode", "upsert"])
         #expect(importer.status == 1)
-        #expect(importer.stderr.contains("database is busy"), "stderr: \(importer.stderr)")
+        #expect(importer.stderr.contains("another porter process is writing \(db)"), "stderr: \(importer.stderr)")
         #expect(importer.stderr.split(separator: "\n").count == 1, "one clear line, got: \(importer.stderr)")
         // The holder still commits: its object is there, and nothing of the failed import.
         #expect(try DatabaseState.verify(db) == before, "the held transaction is not visible before it commits")

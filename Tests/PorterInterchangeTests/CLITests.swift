@@ -114,10 +114,16 @@ import Testing
         #expect(piped.stdout.hasPrefix("Imported 2 documents (User 2)"))
         let again = try #require(try Self.porter(["import", copy, "-", "--class", "User", "--mode", "upsert"], stdin: users.stdoutData))
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(try Self.porter(["export", db, "--out", "-"])?.stderr == "porter: error: --out - streams exactly one class: pass one --class\n")
-        #expect(try Self.porter(["import", copy, "-"])?.stderr == "porter: error: reading stdin ('-') needs --class to name the documents' class\n")
-        #expect(try Self.porter(["export", db, "--out", dir.path("x"), "--format", "xml"])?.stderr
-                == "porter: error: unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)\n")
+        // Argument errors: exit code 64, ArgumentParser's "Error: " line, then usage.
+        for (arguments, message) in [
+            (["export", db, "--out", "-"], "--out - streams exactly one class: pass one --class"),
+            (["import", copy, "-"], "reading stdin ('-') needs --class to name the documents' class"),
+            (["export", db, "--out", dir.path("x"), "--format", "xml"], "unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)"),
+        ] {
+            let run = try #require(try Self.porter(arguments))
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.hasPrefix("Error: \(message)\n"), "\(run.stderr)")
+        }
     }
 
     @Test func createdDatabaseIsRemovedWhenItsImportFails() throws {

@@ -61,7 +61,9 @@ public struct RealmFileWriter {
                                 _ body: (WriterOutput) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".porter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = TemporaryFiles.besideName(for: path)
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         do {
             let output = try WriterOutput(path: temporary, encryptionKey: encryptionKey)
             try body(output)

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Porter's temporary files: named after the process that makes them (so leftovers of a killed
+/// run are recognised by a dead PID), registered while they exist (so a caught SIGINT, SIGTERM
+/// or SIGHUP removes them), and swept by the next command on the same file or folder.
+package enum TemporaryFiles {
+    /// The registered paths; the flag says whether SQLite's `-wal`, `-shm`, `-journal` go too.
+    nonisolated(unsafe) private static var registered: [String: Bool] = [:]
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counter: UInt32 = 0
+
+    /// `.NAME.porter-PID-N.tmp` beside `path`: a new, unique name in the same folder (so a
+    /// rename or link into place never crosses file systems).
+    package static func besideName(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let number = lock.withLock { () -> UInt32 in
+            counter &+= 1
+            return counter
+        }
+        return folder + "/." + url.lastPathComponent + ".porter-\(getpid())-\(number)-\(UInt16.random(in: 0...UInt16.max)).tmp"
+    }
+
+    /// The prefix of temporary folders in `$TMPDIR`: `porter-realm-PID-`.
+    package static var temporaryFolderPrefix: String { "porter-realm-\(getpid())-" }
+
+    /// Registers `path` for removal on a caught signal.
+    package static func register(_ path: String, sideFiles: Bool = false) {
+        lock.withLock { registered[path] = sideFiles }
+    }
+
+    /// Forgets `path` (it was renamed into place or removed).
+    package static func unregister(_ path: String) {
+        lock.withLock { _ = registered.removeValue(forKey: path) }
+    }
+
+    /// Removes `path` (a file or folder, with SQLite's side files when asked) and forgets it.
+    package static func remove(_ path: String, sideFiles: Bool = false) {
+        unregister(path)
+        removeItem(path, sideFiles: sideFiles)
+    }
+
+    private static func removeItem(_ path: String, sideFiles: Bool) {
+        try? FileManager.default.removeItem(atPath: path)
+        if sideFiles {
+            for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        }
+    }
+
+    /// Removes every registered path (on a caught signal, before the process ends).
+    package static func removeAll() {
+        let all = lock.withLock { () -> [String: Bool] in
+            defer { registered.removeAll() }
+            return registered
+        }
+        for (path, sideFiles) in all { removeItem(path, sideFiles: sideFiles) }
+    }
+
+    /// Whether a process with this id is gone.
+    static func isDead(_ pid: pid_t) -> Bool {
+        pid > 0 && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// The PID in `NAME.porter-PID-N.tmp`-style names, after `marker`.
+    static func pid(in name: Substring, after marker: String) -> pid_t? {
+        guard let range = name.range(of: marker) else { return nil }
+        let digits = name[range.upperBound...].prefix { $0.isNumber }
+        return pid_t(digits)
+    }
+
+    /// Removes leftovers of killed Porter runs beside `path` (`.NAME.porter-PID-N.tmp` and its
+    /// side files, whose PID is dead); returns what it removed.
+    @discardableResult
+    package static func sweepLeftovers(beside path: String) -> [String] {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".porter-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard rest.contains(".tmp"), let pid = pid(in: name[...], after: prefix), isDead(pid) else { continue }
+            let full = folder + "/" + name
+            if (try? FileManager.default.removeItem(atPath: full)) != nil { removed.append(full) }
+        }
+        return removed
+    }
+
+    /// Removes `porter-realm-PID-*` folders of killed runs from the temporary folder.
+    @discardableResult
+    package static func sweepTemporaryFolder() -> [String] {
+        let folder = NSTemporaryDirectory()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix("porter-realm-") {
+            guard let pid = pid(in: name[...], after: "porter-realm-"), isDead(pid) else { continue }
+            let full = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            if (try? FileManager.default.removeItem(atPath: full)) != nil { removed.append(full) }
+        }
+        return removed
+    }
+}
