@@ -266,3 +266,30 @@ actor FriendStore {
         #expect(asked[1].1 * 2 > asked[1].0)
     }
 }
+
+@Suite struct ThreadSafeTests {
+    final class Holder: @unchecked Sendable {
+        @ThreadSafe var friend: Friend?
+        @ThreadSafe var everyone: Results<Friend>?
+    }
+
+    @Test func threadSafePropertiesResolveOnAnotherThread() async throws {
+        let config = Realm.Configuration(inMemoryIdentifier: "threadsafe-\(UUID().uuidString)", objectTypes: [Friend.self])
+        let realm = try await Realm(configuration: config)
+        let ann = Friend(value: ["name": "Ann"])
+        try realm.write { realm.add(ann) }
+        let holder = Holder()
+        holder.friend = ann
+        holder.everyone = realm.objects(Friend.self)
+        let names: [String] = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: [holder.friend?.name ?? "nil", "\(holder.everyone?.count ?? -1)"])
+            }
+        }
+        #expect(names == ["Ann", "1"])
+        try realm.write { realm.delete(ann) }
+        #expect(holder.friend == nil)
+        holder.friend = nil
+        #expect(holder.friend == nil)
+    }
+}
