@@ -158,7 +158,8 @@ public struct GeoPolygon: GeoShape, Hashable {
         for i in 0..<ring.count {
             let (a, b) = (ring[i], ring[j])
             if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-                let crossing = (b.longitude - a.longitude) * (point.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude
+                let slope = (b.longitude - a.longitude) / (b.latitude - a.latitude)
+                let crossing = slope * (point.latitude - a.latitude) + a.longitude
                 if point.longitude < crossing { inside.toggle() }
             }
             j = i

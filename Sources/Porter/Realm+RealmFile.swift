@@ -17,7 +17,9 @@ extension Realm {
         case .porterDatabase: return false
         case .other:
             guard configuration.encryptionKey != nil,
-                  let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return false }
+                  let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+                return false
+            }
             return size > 0 && size % 4096 == 0
         }
     }
@@ -32,9 +34,10 @@ extension Realm {
     static func openRealmCoreFile(_ configuration: Configuration, _ types: [ObjectBase.Type]) throws -> Database {
         let path = configuration.resolvedFileURL?.path ?? ""
         guard configuration.readOnly else {
-            throw PorterError(.usage, "this is a Realm file, which Porter's typed API opens read-only: open it with "
-                              + "Realm.Configuration(fileURL:readOnly: true, objectTypes: …), or import it into a Porter "
-                              + "database to change it (porter import app.porter '\(path)' --create)", location: path)
+            throw PorterError(.usage, "this is a Realm file, which Porter's typed API opens read-only: open it "
+                              + "with Realm.Configuration(fileURL:readOnly: true, objectTypes: …), or import it into "
+                              + "a Porter database to change it (porter import app.porter '\(path)' --create)",
+                              location: path)
         }
         let key = configuration.encryptionKey.map { [UInt8]($0) }
         if let key, key.count != 64 {
@@ -52,7 +55,8 @@ extension Realm {
                 merged.upsert(cls)
                 continue
             }
-            for property in cls.properties where property.type == .linkingObjects && inFile.property(named: property.name) == nil {
+            let computed = cls.properties.filter { $0.type == .linkingObjects }
+            for property in computed where inFile.property(named: property.name) == nil {
                 inFile.properties.append(property)
             }
             merged.upsert(inFile)

@@ -39,7 +39,8 @@ extension Realm {
     /// Opens a realm confined to `actor` (Realm's actor-isolated realm): it has a connection of
     /// its own, so it can be used from the actor whichever thread the actor runs on.
     /// - Throws: what ``init(configuration:)`` throws.
-    public convenience init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
+    public convenience init<A: Actor>(configuration: Configuration = .defaultConfiguration,
+                                      actor: isolated A) async throws {
         try self.init(configuration: configuration, sharing: false)
     }
 

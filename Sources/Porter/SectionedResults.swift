@@ -19,16 +19,18 @@ extension Results where Element: Object {
 
     /// The results sorted by persisted properties and grouped into sections by a key path
     /// (Realm's `sectioned(by:sortDescriptors:)`).
-    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>,
-                                                         sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+    public func sectioned<Key: _Persistable & Hashable>(
+        by keyPath: KeyPath<Element, Key>, sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, Element> {
         SectionedResults(base: sortDescriptors.isEmpty ? self : sorted(by: sortDescriptors)) { $0[keyPath: keyPath] }
     }
 
     /// The results sorted by `sortDescriptors` and grouped into sections by the key `block`
     /// computes for each object (Realm's `sectioned(by:sortDescriptors:)` with a block, e.g. the
     /// first letter of a name). Sections are in the order of their first object.
-    public func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key,
-                                                         sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+    public func sectioned<Key: _Persistable & Hashable>(
+        by block: @escaping (Element) -> Key, sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, Element> {
         SectionedResults(base: sortDescriptors.isEmpty ? self : sorted(by: sortDescriptors), key: block)
     }
 }
