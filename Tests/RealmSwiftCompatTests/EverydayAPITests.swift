@@ -27,9 +27,11 @@ class Zeroed: Object {
     @Persisted var id = ObjectId()
 }
 
+private let everydayTypes: [ObjectBase.Type] = [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self]
+
 private func everydayRealm(_ name: String = #function) throws -> Realm {
     try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "\(name)-\(UUID().uuidString)",
-                                                 objectTypes: [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self]))
+                                                 objectTypes: everydayTypes))
 }
 
 @Suite struct EverydayAPITests {
@@ -80,7 +82,8 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         let config = Realm.Configuration(inMemoryIdentifier: "eq-\(UUID().uuidString)", objectTypes: [Friend.self])
         let a = try Realm(configuration: config)
         let b = try Realm(configuration: config)
-        let other = try Realm(configuration: .init(inMemoryIdentifier: "eq-other-\(UUID().uuidString)", objectTypes: [Friend.self]))
+        let other = try Realm(configuration: .init(inMemoryIdentifier: "eq-other-\(UUID().uuidString)",
+                                                   objectTypes: [Friend.self]))
         #expect(a == b)
         #expect(a != other)
     }
@@ -117,7 +120,8 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         }
         #expect(list.items.value(forKey: "title") as! [String] == ["a", "b"])
         #expect(realm.objects(ChecklistItem.self).value(forKey: "title") as! [String] == ["a", "b"])
-        #expect(realm.objects(Friend.self).where { $0.name == "Bob" }.value(forKeyPath: "friend.name") as! [String] == ["Ann"])
+        #expect(realm.objects(Friend.self).where { $0.name == "Bob" }.value(forKeyPath: "friend.name") as! [String]
+                == ["Ann"])
         try realm.write { list.items.setValue("z", forKey: "title") }
         #expect(list.items.map(\.title) == ["z", "z"])
     }
@@ -149,7 +153,8 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         #expect(byGroup[0].map(\.name).sorted() == ["Al", "Alma"])
         #expect(byGroup[IndexPath(item: 0, section: 1)].group == "work")
         let byLetter = realm.objects(Friend.self).sectioned(by: { String($0.name.first!) },
-                                                            sortDescriptors: [SortDescriptor(keyPath: "name", ascending: true)])
+                                                            sortDescriptors: [SortDescriptor(keyPath: "name",
+                                                                                             ascending: true)])
         #expect(byLetter.allKeys == ["A", "B", "C"])
         #expect(byLetter.map(\.count) == [2, 1, 1])
         #expect(byLetter[0].key == "A")
@@ -224,7 +229,8 @@ actor FriendStore {
     var realm: Realm!
 
     init(identifier: String) async throws {
-        realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [Friend.self]), actor: self)
+        realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [Friend.self]),
+                                actor: self)
     }
 
     func add(name: String) async throws {
@@ -274,7 +280,8 @@ actor FriendStore {
     }
 
     @Test func threadSafePropertiesResolveOnAnotherThread() async throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "threadsafe-\(UUID().uuidString)", objectTypes: [Friend.self])
+        let config = Realm.Configuration(inMemoryIdentifier: "threadsafe-\(UUID().uuidString)",
+                                         objectTypes: [Friend.self])
         let realm = try await Realm(configuration: config)
         let ann = Friend(value: ["name": "Ann"])
         try realm.write { realm.add(ann) }

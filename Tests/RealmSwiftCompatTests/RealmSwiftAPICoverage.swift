@@ -16,7 +16,8 @@ import Testing
                                          objectTypes: [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self])
         config.schemaVersion = 1
         _ = (config.fileURL, config.inMemoryIdentifier, config.encryptionKey, config.readOnly, config.objectTypes,
-             config.migrationBlock, config.deleteRealmIfMigrationNeeded, config.shouldCompactOnLaunch, config.seedFilePath)
+             config.migrationBlock, config.deleteRealmIfMigrationNeeded, config.shouldCompactOnLaunch,
+             config.seedFilePath)
         _ = Realm.Configuration.defaultConfiguration
         // Realm.swift: opening
         let realm = try await Realm(configuration: config)
@@ -25,7 +26,8 @@ import Testing
         #expect(!Realm.fileExists(for: config))
         _ = (realm.schema, realm.configuration, realm.isEmpty)
         // Writes
-        let id: Realm.AsyncTransactionId = realm.writeAsync({ realm.add(Friend(value: ["name": "a"])) }, onComplete: nil)
+        let id: Realm.AsyncTransactionId = realm.writeAsync({ realm.add(Friend(value: ["name": "a"])) },
+                                                            onComplete: nil)
         _ = id
         let begun = realm.beginAsyncWrite { realm.add(Friend(value: ["name": "b"])) }
         realm.commitAsyncWrite(allowGrouping: false) { _ in }
@@ -72,7 +74,8 @@ import Testing
         #expect(map == Map(["a": 1, "b": 3]))
         // SectionedResults.swift
         try realm.write { realm.add(Friend(value: ["name": "f", "group": "g"])) }
-        let sections: SectionedResults<String, Friend> = realm.objects(Friend.self).sectioned(by: \.group, ascending: true)
+        let sections: SectionedResults<String, Friend> = realm.objects(Friend.self).sectioned(by: \.group,
+                                                                                              ascending: true)
         let section: ResultsSection<String, Friend> = sections[0]
         _ = (sections.allKeys, sections.realm, sections.isFrozen, sections.freeze(), sections.thaw(),
              section.key, section.id, section[0], sections[IndexPath(item: 0, section: 0)])
@@ -91,7 +94,8 @@ import Testing
 actor CoverageActor {
     func count(_ identifier: String) async throws -> Int {
         let types: [ObjectBase.Type] = [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self]
-        let realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, schemaVersion: 1, objectTypes: types),
+        let realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, schemaVersion: 1,
+                                                         objectTypes: types),
                                     actor: self)
         return realm.objects(ChecklistItem.self).count
     }
