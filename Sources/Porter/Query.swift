@@ -289,6 +289,8 @@ indirect enum QueryPredicate {
     case not(QueryPredicate)
     case constant(Bool)
     case invalid(String)
+    /// Realm's `geoWithin` (Geospatial.swift): the point stored at the path is within the shape.
+    case geoWithin(QueryPath, any GeoShape)
 }
 
 /// Comparison and string operators.

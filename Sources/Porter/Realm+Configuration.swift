@@ -40,6 +40,9 @@ extension Realm {
         public var encryptionKey: Data?
         /// A file copied to ``fileURL`` when no file exists there yet (a bundled initial realm).
         public var seedFilePath: URL?
+        /// Called when the file is first opened in this process with its size and the bytes its
+        /// data uses; returning true compacts the file before use (Realm's `shouldCompactOnLaunch`).
+        public var shouldCompactOnLaunch: ((_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
 
         /// A configuration, with Realm's parameters in Realm's order (Sync's are not part of Porter).
         /// `objectTypes` nil or empty means every model class the code uses: a class is added to
@@ -47,6 +50,7 @@ extension Realm {
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
                     encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
                     migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+                    shouldCompactOnLaunch: ((Int, Int) -> Bool)? = nil,
                     objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil) {
             // As in Realm, an in-memory configuration has no file URL.
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
@@ -58,6 +62,7 @@ extension Realm {
             self.readOnly = readOnly
             self.migrationBlock = migrationBlock
             self.seedFilePath = seedFilePath
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
         }
 
         /// The file path used when ``fileURL`` is nil.

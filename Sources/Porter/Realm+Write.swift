@@ -33,6 +33,10 @@ extension Realm {
         pendingWriteError = nil
         core.writeAttachment = WriteAttachment()
         objectHoldingInWrite = []
+        if let refusal = core.writeRefusal {
+            pendingWriteError = refusal
+            return
+        }
         do {
             try database.beginWrite()
         } catch {

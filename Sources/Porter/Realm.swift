@@ -76,6 +76,19 @@ public final class Realm {
     /// Opens a realm; with `sharing` false it gets a connection of its own even when this
     /// thread has the file open (for realms confined to a dispatch queue rather than a thread).
     init(configuration: Configuration, sharing: Bool) throws {
+        // A Realm Core file (told by content) is read natively, read-only (Realm+RealmFile.swift).
+        if Realm.isRealmCoreFile(configuration) {
+            var seenTypes = Set<ObjectIdentifier>()
+            let types = configuration.objectTypes.filter { seenTypes.insert(ObjectIdentifier($0)).inserted }
+            let database = try Realm.openRealmCoreFile(configuration, types)
+            self.configuration = configuration
+            self.core = RealmCore(database: database, typesByName: Dictionary(types.map { ($0.className(), $0) },
+                                                                              uniquingKeysWith: { first, _ in first }))
+            core.notifier.seen = database.changeToken
+            core.writeRefusal = PorterError(.usage, "Can't perform transactions on read-only Realms.",
+                                            location: configuration.resolvedFileURL?.path ?? "")
+            return
+        }
         if configuration.encryptionKey != nil {
             throw PorterError(.usage, "encrypted realms are not supported: Porter's files are not encrypted; open the realm without an encryptionKey",
                               location: configuration.resolvedFileURL?.path ?? configuration.inMemoryIdentifier ?? "")
@@ -91,6 +104,7 @@ public final class Realm {
         try Realm.copySeedFile(configuration)
         let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
         let database = try Realm.openDatabase(configuration, schema)
+        try Realm.compactOnLaunchIfAsked(configuration, database)
         self.core = RealmCore(database: database, typesByName: Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first }))
         core.notifier.seen = database.changeToken
         if sharing { RealmCore.remember(core, for: configuration) }

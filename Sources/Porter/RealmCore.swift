@@ -19,6 +19,11 @@ final class RealmCore {
     @exclusivity(unchecked) var pendingWriteError: PorterError?
     var lastReadError: PorterError?
     let notifier = RealmNotifier()
+    /// The open transaction `beginAsyncWrite` began, and the last identifier handed out.
+    var asyncWriteId: UInt32?
+    var lastAsyncWriteId: UInt32 = 0
+    /// Why this realm cannot write (a Realm Core file read into memory), thrown by every write.
+    var writeRefusal: PorterError?
 
     init(database: Database, typesByName: [String: ObjectBase.Type]) {
         self.database = database

@@ -139,6 +139,14 @@ struct QueryEvaluator {
         case .not(let operand): return try all().subtracting(try keys(operand))
         case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
+        case .geoWithin(let path, let shape):
+            // Object by object through the typed objects (Geospatial.swift): points are embedded objects.
+            try validate(path, purpose: "query")
+            let keyPath = path.components.joined(separator: ".")
+            return try all().filter { key in
+                let object = try? realm.managedObject(for: ObjectLink(schema.name, key))
+                return geoPoint(of: object?.value(forKeyPath: keyPath)).map(shape.contains) ?? false
+            }
         }
     }
 

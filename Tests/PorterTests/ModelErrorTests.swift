@@ -79,7 +79,7 @@ final class EngineRules: Object {
 
     @Test func addingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit-add", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit-add", schemaVersion: 3, objectTypes: fixtureTypes))
             realm.add(Dog())
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -88,7 +88,7 @@ final class EngineRules: Object {
 
     @Test func deletingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit-delete", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit-delete", schemaVersion: 3, objectTypes: fixtureTypes))
             try realm.write { realm.add(Dog()) }
             realm.delete(realm.objects(Dog.self)[0])
         }
@@ -98,7 +98,7 @@ final class EngineRules: Object {
 
     @Test func settingAManagedPropertyOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
             let dog = Dog()
             try realm.write { try realm.add(dog) }
             dog.name = "Outside"
@@ -109,7 +109,7 @@ final class EngineRules: Object {
 
     @Test func changingAManagedListOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
             let dog = Dog()
             try realm.write { try realm.add(dog) }
             dog.tags.insert("outside")

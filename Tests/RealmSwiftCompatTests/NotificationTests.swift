@@ -107,7 +107,7 @@ import RealmSwift
     @Test func deliveryOnADispatchQueue() async throws {
         let name = "queue-\(UUID().uuidString)"
         let config = Realm.Configuration(inMemoryIdentifier: name, objectTypes: [Dog.self, Person.self, Address.self])
-        let realm = try Realm(configuration: config)
+        let realm = try await Realm(configuration: config)
         let queue = DispatchQueue(label: "observer")
         let received = Received()
         let token = realm.objects(Dog.self).observe(on: queue) { change in
