@@ -1,4 +1,4 @@
-import CBSON
+import PorterCBSON
 import Foundation
 import PorterInterchange
 

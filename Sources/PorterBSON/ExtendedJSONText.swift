@@ -1,4 +1,4 @@
-import CBSON
+import PorterCBSON
 import Foundation
 
 /// Extended JSON text of a BSON document, byte for byte what libbson 1.x's

@@ -1,4 +1,4 @@
-import CZlib
+import PorterCZlib
 import Foundation
 
 /// Deflates a byte stream into gzip (RFC 1952 header and CRC-32, via zlib's `windowBits` 31),

@@ -1,4 +1,4 @@
-import CJSONC
+import PorterCJSONC
 import Foundation
 import PorterInterchange
 

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Inserts objects of one class through statements prepared once: the import fast path.

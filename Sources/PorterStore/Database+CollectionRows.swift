@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Row-level helpers behind the element operations of `Database+Collections.swift`.

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Streams the objects of one top-level class for an export, with every statement prepared once.

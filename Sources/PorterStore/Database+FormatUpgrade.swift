@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Brings files of an older Porter file format up to ``Database/fileFormatVersion`` when they are

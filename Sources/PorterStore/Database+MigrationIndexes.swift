@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Index primitives of the migration runtime. SQLite cannot drop or rename an indexed column,

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Links held inside lists and dictionaries nested in `mixed` values: found with SQL's `instr` on

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Reads that lazy query results need (every key of a class, one property's values for all

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Whole rows of objects, for callers that keep an object's values as long as nothing changed

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// A Porter database file ("realm file"): one SQLite file holding a schema, its version, and objects.

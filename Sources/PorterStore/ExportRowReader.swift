@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// Reads one class's rows for ``ExportCursor``: the column list (with one `LEFT JOIN` per to-one

@@ -1,4 +1,4 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
 
 /// SQLite must copy buffers we bind: they are Swift temporaries.
