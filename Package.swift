@@ -4,17 +4,17 @@ import PackageDescription
 /// Test targets, one per module plus end-to-end tests that run the built `porter` binary.
 let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterModelTests", ["PorterModel"]),
-    ("PorterStoreTests", ["PorterStore"]),
-    ("PorterDiffTests", ["PorterDiff", "PorterStore"]),
-    ("PorterMigrationTests", ["PorterMigration"]),
-    ("PorterInterchangeTests", ["PorterInterchange", "PorterBSON", "PorterJSON"]),
-    ("PorterTests", ["Porter"]),
+    ("PorterStoreTests", ["PorterModel", "PorterStore"]),
+    ("PorterDiffTests", ["PorterModel", "PorterDiff", "PorterStore"]),
+    ("PorterMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration"]),
+    ("PorterInterchangeTests", ["PorterModel", "PorterDocument", "PorterStore", "PorterInterchange", "PorterBSON", "PorterJSON"]),
+    ("PorterTests", ["Porter", "PorterStore"]),
     ("PorterCommandsTests", ["PorterCommands"]),
     ("PorterEndToEndTests", ["PorterModel"]),
-    ("PorterHardeningTests", ["Porter"]),
-    ("PorterRealmFileTests", ["PorterRealmFile"]),
-    ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
-    ("PorterRealmMigrationTests", ["PorterRealmMigration"]),
+    ("PorterHardeningTests", ["Porter", "PorterStore"]),
+    ("PorterRealmFileTests", ["PorterModel", "PorterRealmFile"]),
+    ("PorterRealmFileWriterTests", ["PorterModel", "PorterRealmFile"]),
+    ("PorterRealmMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterRealm"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
 ]
@@ -42,21 +42,37 @@ let package = Package(
         .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The stack (README, "Layout"; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
+        // module depends only on modules of lower layers.
+        // Vocabulary: values, schemas and their comparison; the document vocabulary of every format.
         .target(name: "PorterModel"),
-        .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "PorterCSQLite"]),
-        .target(name: "PorterDiff", dependencies: ["PorterModel"]),
+        .target(name: "PorterDocument", dependencies: ["PorterModel", "PorterCZlib"]),
+        // Engines: Porter's database on SQLite, Realm Core files, BSON and JSON.
+        .target(name: "PorterStore", dependencies: ["PorterModel", "PorterCSQLite"]),
         // Reads (formats 20–24) and writes (format 24) Realm Core files natively, no realm-core;
         // the only libcrypto user (encrypted files).
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "PorterCCrypto"]),
+        .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterDocument", "PorterCBSON"]),
+        .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
+        // Operations: diff reports and plans; the migration runtime; import and export.
+        .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
-        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile", "PorterCZlib"]),
-        .target(name: "PorterRealmMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterInterchange"]),
-        .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterCBSON"]),
-        .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "PorterCJSONC"]),
-        .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),
+        .target(name: "PorterInterchange", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON",
+        ]),
+        // The bridge: everything that joins Realm files to the rest.
+        .target(name: "PorterRealm", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterDiff", "PorterMigration",
+            "PorterInterchange",
+        ]),
+        // Faces: the typed API (and RealmSwift, its Realm-named twin), the commands, the executable.
+        .target(name: "Porter", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterDiff",
+            "PorterMigration", "PorterInterchange",
+        ]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [
-            "Porter", "PorterRealmMigration",
+            "Porter", "PorterRealm",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "PorterTool", dependencies: ["PorterCommands"]),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
-import PorterRealmMigration
+import PorterRealm
 
 /// `porter migrate DB --to NEW.json`: migrates a database in one transaction, with checks.
 public struct MigrateCommand: ParsableCommand {

@@ -1,5 +1,8 @@
 import Foundation
 import PorterRealmFile
+import PorterDocument
+import PorterModel
+import PorterStore
 
 extension Importer {
     /// Whether a source is a Realm file: `T-DB` at offset 16, or, when a key was given, a file

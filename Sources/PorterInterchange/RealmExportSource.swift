@@ -1,5 +1,6 @@
 import Foundation
 import PorterRealmFile
+import PorterModel
 
 /// One class of a Realm file, read for an export: the Realm file's values in the shapes a Porter
 /// database's cursor gives, so the same mapping rules write the same bytes for the same objects.

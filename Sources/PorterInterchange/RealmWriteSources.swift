@@ -1,5 +1,7 @@
 import Foundation
 import PorterRealmFile
+import PorterModel
+import PorterStore
 
 /// A Porter database as the source of a Realm file: objects in key order, links by object key,
 /// embedded objects inline.

@@ -1,5 +1,6 @@
 import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Inserts objects of one class through statements prepared once: the import fast path.
 ///

@@ -1,5 +1,6 @@
 import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Streams the objects of one top-level class for an export, with every statement prepared once.
 ///

@@ -1,6 +1,6 @@
 import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Storage-level primitives for the migration runtime (PorterMigration), kept apart from the
 /// object API: they work on tables and columns as they physically are, which during a migration

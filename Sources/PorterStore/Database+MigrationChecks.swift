@@ -1,6 +1,6 @@
 import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// The checks a migration runs before it commits, as streaming SQL over the final tables.
 extension MigrationStorage {

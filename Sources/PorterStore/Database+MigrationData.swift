@@ -1,6 +1,6 @@
 import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Values that could not be converted: how many, and which objects (a bounded sample).
 public struct ConversionFailures: Sendable, Equatable {

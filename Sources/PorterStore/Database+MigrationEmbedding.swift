@@ -1,6 +1,6 @@
 import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// What turning a class embedded did.
 public struct EmbeddingOutcome: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Index primitives of the migration runtime. SQLite cannot drop or rename an indexed column,
 /// and Porter's index names carry class and property names, so a migration drops the indexes a

@@ -1,6 +1,6 @@
 import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Link-level migration primitives: `mixed` links that name a class, embedded objects owned by a
 /// property that goes away, and deleting a class's objects.

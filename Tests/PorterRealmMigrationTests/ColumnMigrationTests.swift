@@ -4,7 +4,7 @@ import PorterMigration
 import PorterModel
 import PorterRealmFile
 import Testing
-@testable import PorterRealmMigration
+@testable import PorterRealm
 
 /// One migration of the fixture, run both ways.
 struct ColumnScenario: CustomTestStringConvertible, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterStore
 
 extension Database {
     /// Loads a fixture file (`{ "schemaVersion": 1, "Person": [ … ], "Dog": [ … ] }`) with the

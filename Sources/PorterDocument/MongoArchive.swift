@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// mongodump's `--archive` format, as mongo-tools defines it (`common/archive/spec.md`,
 /// `archive.go`, `prelude.go`, `multiplexer.go`, `demultiplexer.go`):

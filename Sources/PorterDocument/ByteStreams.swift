@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PorterModel
 
 /// A buffered byte writer over a file descriptor or memory; every failure is a ``PorterError``
 /// naming the destination (disk full, closed pipe, …), never a crash.

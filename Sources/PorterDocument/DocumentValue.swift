@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// One value of a decoded input document, before it is read against the schema.
 ///
@@ -96,14 +97,14 @@ public struct Document: Sendable, Equatable {
 }
 
 /// Two lowercase hex digits.
-func hexByte(_ b: UInt8) -> String {
+package func hexByte(_ b: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
 }
 
 /// A string cut to 60 characters for messages, with control characters escaped so a message
 /// stays on one line.
-func abbreviated(_ s: String) -> String {
+package func abbreviated(_ s: String) -> String {
     var out = ""
     var count = 0
     for scalar in s.unicodeScalars {

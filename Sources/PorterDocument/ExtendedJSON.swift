@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Reading Extended JSON type wrappers (`{"$oid": …}`, `{"$date": …}`, …) out of JSON documents,
 /// per the Extended JSON v2 specification (canonical and relaxed), plus the legacy forms that

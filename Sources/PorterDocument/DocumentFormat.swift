@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Receives documents from the exporter as a stream of calls, one document at a time, and writes
 /// them in one format. The exporter decides *what* a document holds (the mapping rules); an
 /// encoder decides only how each value is spelled.

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension ExtendedJSON {
     /// `{"$binary": {"base64": …, "subType": …}}` (keys in any order).
@@ -125,7 +126,7 @@ extension ExtendedJSON {
 }
 
 /// The value of one ASCII hex digit.
-func hexNibbleValue(_ c: UInt8) -> UInt8? {
+package func hexNibbleValue(_ c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10

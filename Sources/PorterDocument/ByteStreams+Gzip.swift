@@ -1,5 +1,6 @@
 import PorterCZlib
 import Foundation
+import PorterModel
 
 /// Deflates a byte stream into gzip (RFC 1952 header and CRC-32, via zlib's `windowBits` 31),
 /// chunk by chunk, so memory stays bounded whatever the size.
