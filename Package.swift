@@ -68,7 +68,7 @@ let package = Package(
         // Faces: the typed API (and RealmSwift, its Realm-named twin), the commands, the executable.
         .target(name: "Porter", dependencies: [
             "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterDiff",
-            "PorterMigration", "PorterInterchange",
+            "PorterMigration", "PorterInterchange", "PorterRealm",
         ]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [

@@ -8,3 +8,4 @@
 @_exported import PorterRealmFile
 @_exported import PorterBSON
 @_exported import PorterJSON
+@_exported import PorterRealm

@@ -5,15 +5,15 @@ import PorterStore
 
 /// A Porter database as the source of a Realm file: objects in key order, links by object key,
 /// embedded objects inline.
-public struct DatabaseRealmWriteSource: RealmWriteSource {
+package struct DatabaseRealmWriteSource: RealmWriteSource {
     /// The database read (inside one read transaction of the caller's).
-    public let database: Database
+    package let database: Database
 
     /// Reads `database`.
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Streams a class's objects as the writer wants them.
-    public func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+    package func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
         try database.enumerate(className) { object in
             var values: [RealmValue] = []
             values.reserveCapacity(object.values.count)
@@ -31,7 +31,7 @@ public struct DatabaseRealmWriteSource: RealmWriteSource {
         case .set(let elements) where property.collection == .set, .list(let elements) where property.collection == .set:
             return .set(try elements.map { try element($0, property) })
         case .map(let entries) where property.collection == .map:
-            return .dictionary(try entries.keys.sorted(by: ExportOrder.utf8Less).map {
+            return .dictionary(try entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
                 RealmDictionaryEntry(key: $0, value: try element(entries[$0] ?? .null, property))
             })
         default:
@@ -54,54 +54,25 @@ public struct DatabaseRealmWriteSource: RealmWriteSource {
 }
 
 /// A Realm file as the source of another (a rewrite: compacted, upgraded to format 24).
-public struct RealmFileWriteSource: RealmWriteSource {
+package struct RealmFileWriteSource: RealmWriteSource {
     /// The file read.
-    public let file: RealmFile
+    package let file: RealmFile
 
     /// Reads `file`.
-    public init(file: RealmFile) { self.file = file }
+    package init(file: RealmFile) { self.file = file }
 
     /// Streams a class's objects as stored.
-    public func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+    package func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
         guard let table = file.table(named: className) else { return }
         try file.forEachObject(in: table) { try body($0.key, $0.values) }
     }
 }
 
-extension RealmValues {
-    /// A Porter value (a scalar, a link, or a collection nested in a mixed) as a Realm file holds it.
-    /// - Throws: ``PorterError`` for a value a Realm file cannot hold, naming `location`.
-    public static func realm(_ value: Value, location: String) throws -> RealmValue {
-        switch value {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .float(let f): return .float(f)
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
-        case .data(let d): return .binary(d)
-        case .date(let t): return .timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds)
-        case .decimal128(let d): return .decimal128(d)
-        case .objectId(let o): return .objectId(o)
-        case .uuid(let u): return .uuid(u)
-        case .link(let link): return .link(className: link.className, key: link.key.rawValue)
-        case .list(let elements): return .list(try elements.map { try realm($0, location: location) })
-        case .set(let elements): return .set(try elements.map { try realm($0, location: location) })
-        case .map(let entries):
-            return .dictionary(try entries.keys.sorted(by: ExportOrder.utf8Less).map {
-                RealmDictionaryEntry(key: $0, value: try realm(entries[$0] ?? .null, location: location))
-            })
-        case .object:
-            throw PorterError(.notADatabase, "an embedded object where a value is stored", location: location)
-        }
-    }
-}
-
 /// Writing Realm files (file format 24) from a Porter database or another Realm file.
-public enum RealmFileOutput {
+package enum RealmFileOutput {
     /// Writes every object of `database` to a new Realm file at `path`, at the database's schema
     /// version, atomically (a temporary file, fsync, rename); encrypted with `encryptionKey`.
-    public static func write(_ database: Database, to path: String, encryptionKey: [UInt8]? = nil) throws {
+    package static func write(_ database: Database, to path: String, encryptionKey: [UInt8]? = nil) throws {
         try database.read {
             let writer = RealmFileWriter(schema: database.schema, schemaVersion: database.schemaVersion)
             try writer.write(to: path, source: DatabaseRealmWriteSource(database: database), encryptionKey: encryptionKey)
@@ -109,14 +80,14 @@ public enum RealmFileOutput {
     }
 
     /// Rewrites a Realm file as a new format-24 file at `path` (compacted; older formats upgraded).
-    public static func write(_ file: RealmFile, schema: Schema? = nil, to path: String, encryptionKey: [UInt8]? = nil) throws {
+    package static func write(_ file: RealmFile, schema: Schema? = nil, to path: String, encryptionKey: [UInt8]? = nil) throws {
         let schema = schema ?? file.schema
         let writer = RealmFileWriter(schema: schema, schemaVersion: file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version)
         try writer.write(to: path, source: RealmFileWriteSource(file: file), encryptionKey: encryptionKey)
     }
 
     /// The number of objects of top-level classes (for summaries).
-    public static func topLevelCount(_ database: Database) throws -> Int {
+    package static func topLevelCount(_ database: Database) throws -> Int {
         try database.schema.classes.filter { !$0.isEmbedded }.reduce(0) { $0 + (try database.count($1.name)) }
     }
 }
