@@ -136,9 +136,9 @@ package func hexNibbleValue(_ c: UInt8) -> UInt8? {
 }
 
 /// UUID conversions shared by the readers and writers of every format.
-public enum UUIDCodec {
+package enum UUIDCodec {
     /// Parses exactly `8-4-4-4-12` hexadecimal digits (either case).
-    public static func parse(_ text: String) -> UUID? {
+    package static func parse(_ text: String) -> UUID? {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return nil }
         var out = [UInt8]()
@@ -158,7 +158,7 @@ public enum UUIDCodec {
     }
 
     /// Parses exactly 32 hexadecimal digits without dashes (Python's `uuid.hex`).
-    public static func parse(hex32 text: String) -> UUID? {
+    package static func parse(hex32 text: String) -> UUID? {
         let bytes = Array(text.utf8)
         guard bytes.count == 32 else { return nil }
         var out = [UInt8]()
@@ -171,17 +171,17 @@ public enum UUIDCodec {
     }
 
     /// The 16 bytes of a UUID in canonical (network) order, as BSON subtype 4 stores them.
-    public static func bytes(_ u: UUID) -> [UInt8] {
+    package static func bytes(_ u: UUID) -> [UInt8] {
         withUnsafeBytes(of: u.uuid) { Array($0) }
     }
 
     /// A UUID from exactly 16 bytes in canonical order.
-    public static func uuid<C: Collection>(bytes: C) -> UUID? where C.Element == UInt8 {
+    package static func uuid<C: Collection>(bytes: C) -> UUID? where C.Element == UInt8 {
         guard bytes.count == 16 else { return nil }
         let b = Array(bytes)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
     /// The canonical lowercase string.
-    public static func string(_ u: UUID) -> String { u.uuidString.lowercased() }
+    package static func string(_ u: UUID) -> String { u.uuidString.lowercased() }
 }
