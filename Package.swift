@@ -18,7 +18,9 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
 ]
-let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
+let testTargets: [Target] = testTargetSpecs.map {
+    .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])
+}
 
 let package = Package(
     name: "Porter",
@@ -84,6 +86,8 @@ let package = Package(
         // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
         .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench",
                          exclude: ["README.md"]),
+        // Helpers every test target shares (not a product): shared fixture files, and more.
+        .target(name: "PorterTestSupport", path: "Tests/PorterTestSupport"),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 
