@@ -26,18 +26,16 @@ public struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "The new schema file.") public var to: String
     /// Plans to apply.
     @Option(name: .customLong("plan"), help: ArgumentHelp("A plan from 'porter plan' (repeat for a chain).", valueName: "plan.json")) public var plans: [String] = []
-    /// Property renames.
-    @Option(name: .customLong("rename"), help: ArgumentHelp("Rename a property.", valueName: "Class.old=new")) public var renames: [String] = []
-    /// Class renames.
-    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Rename a class.", valueName: "Old=New")) public var classRenames: [String] = []
-    /// Fill values.
-    @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
     /// Dry run.
     @Flag(name: .long, help: "Run the whole migration and its checks, then roll back.") public var dryRun = false
     /// Backup path.
     @Option(name: .long, help: "Copy the database here first (must not exist).") public var backup: String?
     /// Accept data loss.
     @Flag(name: .long, help: "Accept destructive changes that nothing covers.") public var allowDataLoss = false
+    /// Renames.
+    @OptionGroup public var renaming: RenameOptions
+    /// Fill values.
+    @OptionGroup public var filling: FillOptions
     /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
     @OptionGroup public var encryption: EncryptionOptions
 
@@ -52,9 +50,9 @@ public struct MigrateCommand: ParsableCommand {
             }
             let schema = try loadSchema(to)
             let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
-            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let renameSet = try renaming.renameSet()
             let options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
-                                           fills: try fills.map(FillArgument.init(parsing:)),
+                                           fills: try filling.arguments(),
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
             let key = try encryption.key()
             if StoredFileKind.of(path: database) == .realmFile || key != nil {
