@@ -4,21 +4,23 @@ import PackageDescription
 /// Test targets, one per module plus end-to-end tests that run the built `porter` binary.
 let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterModelTests", ["PorterModel"]),
-    ("PorterStoreTests", ["PorterStore"]),
-    ("PorterDiffTests", ["PorterDiff", "PorterStore"]),
-    ("PorterMigrationTests", ["PorterMigration"]),
-    ("PorterInterchangeTests", ["PorterInterchange", "PorterBSON", "PorterJSON"]),
-    ("PorterTests", ["Porter"]),
+    ("PorterStoreTests", ["PorterModel", "PorterStore"]),
+    ("PorterDiffTests", ["PorterModel", "PorterDiff", "PorterStore"]),
+    ("PorterMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration"]),
+    ("PorterInterchangeTests", ["PorterModel", "PorterDocument", "PorterStore", "PorterInterchange", "PorterBSON", "PorterJSON"]),
+    ("PorterTests", ["Porter", "PorterStore"]),
     ("PorterCommandsTests", ["PorterCommands"]),
     ("PorterEndToEndTests", ["PorterModel"]),
-    ("PorterHardeningTests", ["Porter"]),
-    ("PorterRealmFileTests", ["PorterRealmFile"]),
-    ("PorterRealmFileWriterTests", ["PorterRealmFile"]),
-    ("PorterRealmMigrationTests", ["PorterRealmMigration"]),
+    ("PorterHardeningTests", ["Porter", "PorterStore"]),
+    ("PorterRealmFileTests", ["PorterModel", "PorterRealmFile"]),
+    ("PorterRealmFileWriterTests", ["PorterModel", "PorterRealmFile"]),
+    ("PorterRealmMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterRealm"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
 ]
-let testTargets: [Target] = testTargetSpecs.map { .testTarget(name: $0.name, dependencies: $0.dependencies) }
+let testTargets: [Target] = testTargetSpecs.map {
+    .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])
+}
 
 let package = Package(
     name: "Porter",
@@ -29,45 +31,63 @@ let package = Package(
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
         .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
-        .executable(name: "porter", targets: ["porter"]),
+        .executable(name: "porter", targets: ["PorterTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
-        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "PorterCSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "PorterCBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
+        .systemLibrary(name: "PorterCJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The stack (README, "Layout"; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
+        // module depends only on modules of lower layers.
+        // Vocabulary: values, schemas and their comparison; the document vocabulary of every format.
         .target(name: "PorterModel"),
-        .target(name: "PorterStore", dependencies: ["PorterModel", "PorterDiff", "CSQLite"]),
-        .target(name: "PorterDiff", dependencies: ["PorterModel"]),
+        .target(name: "PorterDocument", dependencies: ["PorterModel", "PorterCZlib"]),
+        // Engines: Porter's database on SQLite, Realm Core files, BSON and JSON.
+        .target(name: "PorterStore", dependencies: ["PorterModel", "PorterCSQLite"]),
         // Reads (formats 20–24) and writes (format 24) Realm Core files natively, no realm-core;
         // the only libcrypto user (encrypted files).
-        .target(name: "PorterRealmFile", dependencies: ["PorterModel", "CCrypto"]),
+        .target(name: "PorterRealmFile", dependencies: ["PorterModel", "PorterCCrypto"]),
+        .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterDocument", "PorterCBSON"]),
+        .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
+        // Operations: diff reports and plans; the migration runtime; import and export.
+        .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
-        .target(name: "PorterInterchange", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile", "CZlib"]),
-        .target(name: "PorterRealmMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterInterchange"]),
-        .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "CBSON"]),
-        .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterStore", "PorterInterchange", "PorterBSON", "CJSONC"]),
-        .target(name: "Porter", dependencies: ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterInterchange", "PorterBSON", "PorterJSON"]),
+        .target(name: "PorterInterchange", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON",
+        ]),
+        // The bridge: everything that joins Realm files to the rest.
+        .target(name: "PorterRealm", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterDiff", "PorterMigration",
+            "PorterInterchange",
+        ]),
+        // Faces: the typed API (and RealmSwift, its Realm-named twin), the commands, the executable.
+        .target(name: "Porter", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterDiff",
+            "PorterMigration", "PorterInterchange", "PorterRealm",
+        ]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [
-            "Porter", "PorterRealmMigration",
+            "Porter", "PorterRealm",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "porter", dependencies: ["PorterCommands"]),
+        .executableTarget(name: "PorterTool", dependencies: ["PorterCommands"]),
 
         // Benchmarks (`make bench`). The reference loops use the C APIs directly on purpose: they
         // are the physical floor Porter is measured against, not part of the product.
-        .target(name: "PorterBenchReference", dependencies: ["CSQLite", "CBSON"], path: "Benchmarks/Reference"),
+        .target(name: "PorterBenchReference", dependencies: ["PorterCSQLite", "PorterCBSON"], path: "Benchmarks/Reference"),
         .executableTarget(name: "porter-bench", dependencies: ["Porter", "PorterBenchReference"], path: "Benchmarks/PorterBench"),
         // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
         .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench",
                          exclude: ["README.md"]),
+        // Helpers every test target shares (not a product): shared fixture files, and more.
+        .target(name: "PorterTestSupport", path: "Tests/PorterTestSupport"),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 

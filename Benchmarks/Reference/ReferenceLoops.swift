@@ -1,5 +1,5 @@
-import CBSON
-import CSQLite
+import PorterCBSON
+import PorterCSQLite
 import Foundation
 
 /// Minimal loops written directly against the C APIs: the floor Porter's own operations are

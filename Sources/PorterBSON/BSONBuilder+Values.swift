@@ -1,6 +1,7 @@
-import CBSON
+import PorterCBSON
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 extension BSONBuilder {
     /// The last millisecond libbson may print as an ISO date in relaxed mode (9999-12-31T23:59:59.999Z).

@@ -1,6 +1,6 @@
-import CBSON
+import PorterCBSON
 import Foundation
-import PorterInterchange
+import PorterModel
 
 /// Builds one BSON document at a time with libbson's append API.
 ///

@@ -1,6 +1,7 @@
-import CBSON
+import PorterCBSON
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// One-document conversions, for tools and tests.
 public enum BSONCodec {

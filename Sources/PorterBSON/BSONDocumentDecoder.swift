@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
 
 /// Reads concatenated BSON documents (a mongodump `.bson` file) from a stream.
 ///

@@ -1,6 +1,7 @@
-import CBSON
+import PorterCBSON
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// Writes documents as concatenated BSON (as mongodump does) or as Extended JSON text (libbson's
 /// canonical or relaxed conversion of the same BSON document), one per line or as an array.

@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
 
 /// BSON files: concatenated documents, as mongodump writes them (`Class.bson`).
 public struct BSONFormat: DocumentOutputFormat, DocumentInputFormat {

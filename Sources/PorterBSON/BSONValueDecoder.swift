@@ -1,6 +1,7 @@
-import CBSON
+import PorterCBSON
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// Decodes one BSON document (already framed) into a ``Document`` with libbson's iterator.
 ///

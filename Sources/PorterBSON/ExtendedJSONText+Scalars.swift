@@ -1,4 +1,5 @@
 import PorterModel
+
 /// String escaping exactly as libbson's `bson_utf8_escape_for_json`: `"` and `\` get a
 /// backslash; backspace, form feed, newline, carriage return and tab their short escapes; other
 /// bytes below 0x20 (NUL included) `\u00xx` in lowercase hex; everything else, DEL and non-ASCII

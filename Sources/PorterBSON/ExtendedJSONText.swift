@@ -1,5 +1,6 @@
-import CBSON
+import PorterCBSON
 import Foundation
+import PorterModel
 
 /// Extended JSON text of a BSON document, byte for byte what libbson 1.x's
 /// `bson_as_relaxed_extended_json` / `bson_as_canonical_extended_json` return, written natively.

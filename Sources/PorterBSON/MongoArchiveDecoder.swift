@@ -1,5 +1,6 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// mongodump `--archive` files (plain; gzip is undone before the format is chosen), recognized by
 /// their magic number. Each document's class is its collection's name.

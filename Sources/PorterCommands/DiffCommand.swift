@@ -24,13 +24,11 @@ public struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.") public var format: OutputFormat = .text
     /// Exit with 2 when there are changes.
     @Flag(name: .long, help: "Exit with 0 when there are no changes, 2 when there are, 1 on error.") public var exitCode = false
-    /// Property renames to apply before comparing.
-    @Option(name: .customLong("rename"), help: ArgumentHelp("Treat a property as renamed.", valueName: "Class.old=new")) public var renames: [String] = []
-    /// Class renames to apply before comparing.
-    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Treat a class as renamed.", valueName: "Old=New")) public var classRenames: [String] = []
 
     /// What a Realm file does not store.
     @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults).", valueName: "models.json")) public var models: String?
+    /// Renames to apply before comparing.
+    @OptionGroup public var renaming: RenameOptions
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
 
@@ -57,7 +55,7 @@ public struct DiffCommand: ParsableCommand {
             let modelSchema = try loadModels(models)
             let oldSchema = try loadSchema(old, key: try key(for: old), models: modelSchema)
             let newSchema = try loadSchema(new, key: try key(for: new), models: modelSchema)
-            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let renameSet = try renaming.renameSet()
             var report = try DiffReport(old: oldSchema, new: newSchema, renames: renameSet)
             if !isSchemaFile(old) {
                 switch try StoreFile.open(old, key: try key(for: old)) {

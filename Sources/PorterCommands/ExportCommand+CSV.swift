@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 extension ExportCommand {
     /// The `--fields` list.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 extension ExportCommand {
     /// `--format sqlite`: one relational SQLite file (a table per class, child tables for

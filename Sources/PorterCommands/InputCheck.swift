@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 /// `--skip-check`: shared by the commands that write a database or export one.
 struct SkipCheckOption: ParsableArguments {

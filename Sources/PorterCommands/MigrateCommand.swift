@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
-import PorterRealmMigration
+import PorterRealm
 
 /// `porter migrate DB --to NEW.json`: migrates a database in one transaction, with checks.
 public struct MigrateCommand: ParsableCommand {
@@ -26,12 +26,6 @@ public struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: "The new schema file.") public var to: String
     /// Plans to apply.
     @Option(name: .customLong("plan"), help: ArgumentHelp("A plan from 'porter plan' (repeat for a chain).", valueName: "plan.json")) public var plans: [String] = []
-    /// Property renames.
-    @Option(name: .customLong("rename"), help: ArgumentHelp("Rename a property.", valueName: "Class.old=new")) public var renames: [String] = []
-    /// Class renames.
-    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Rename a class.", valueName: "Old=New")) public var classRenames: [String] = []
-    /// Fill values.
-    @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
     /// Dry run.
     @Flag(name: .long, help: "Run the whole migration and its checks, then roll back.") public var dryRun = false
     /// Backup path.
@@ -41,6 +35,10 @@ public struct MigrateCommand: ParsableCommand {
     /// Accept a lower schema version (a down migration).
     @Flag(name: .long, help: "Accept a schema version lower than the file's (a down migration with a downward plan).")
     public var allowDowngrade = false
+    /// Renames.
+    @OptionGroup public var renaming: RenameOptions
+    /// Fill values.
+    @OptionGroup public var filling: FillOptions
     /// The key of an encrypted Realm file (the migrated file is encrypted with it too).
     @OptionGroup public var encryption: EncryptionOptions
     /// `--skip-check`.
@@ -63,9 +61,9 @@ public struct MigrateCommand: ParsableCommand {
             }
             let schema = try loadSchema(to)
             let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
-            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let renameSet = try renaming.renameSet()
             var options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
-                                           fills: try fills.map(FillArgument.init(parsing:)),
+                                           fills: try filling.arguments(),
                                            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
             options.allowDowngrade = allowDowngrade
             let key = try encryption.key()

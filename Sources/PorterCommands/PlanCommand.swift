@@ -19,12 +19,10 @@ public struct PlanCommand: ParsableCommand {
     @Argument(help: "The old schema: a database file or a schema file.") public var old: String
     /// The new side.
     @Argument(help: "The new schema file.") public var new: String
-    /// Property renames.
-    @Option(name: .customLong("rename"), help: ArgumentHelp("Rename a property.", valueName: "Class.old=new")) public var renames: [String] = []
-    /// Class renames.
-    @Option(name: .customLong("rename-class"), help: ArgumentHelp("Rename a class.", valueName: "Old=New")) public var classRenames: [String] = []
+    /// Renames.
+    @OptionGroup public var renaming: RenameOptions
     /// Fill values.
-    @Option(name: .customLong("fill"), help: ArgumentHelp("Value for nulls of a property made required, or for existing objects of an added one.", valueName: "Class.property=VALUE")) public var fills: [String] = []
+    @OptionGroup public var filling: FillOptions
     /// Cover destructive changes.
     @Flag(name: .long, help: "Cover destructive changes with deleteData operations.") public var allowDataLoss = false
     /// Write the inverse of the plan `old` (back to the schema file `new`, the one it was made from).
@@ -45,9 +43,9 @@ public struct PlanCommand: ParsableCommand {
             let oldSchema = try loadSchema(old, key: try encryption.key())
             let newSchema = try loadSchema(new)
             try newSchema.validate()
-            let renameSet = try RenameSet(propertyArguments: renames, classArguments: classRenames)
+            let renameSet = try renaming.renameSet()
             let (plan, warnings) = try MigrationPlan.make(from: oldSchema, to: newSchema, renames: renameSet,
-                                                          fills: try fills.map(FillArgument.init(parsing:)), allowDataLoss: allowDataLoss)
+                                                          fills: try filling.arguments(), allowDataLoss: allowDataLoss)
             for warning in warnings { CommandOutput.standard.err("porter: warning: \(warning)") }
             if let output {
                 do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 extension StoreFile {
     /// Opens a Realm file read-only; when the reader refuses it, the error says why the file will

@@ -4,6 +4,7 @@ import Porter
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import PorterRealm
 #endif
 
 /// Rewrites a Realm file in place (rekey, encrypt, decrypt, compact): the new file is written

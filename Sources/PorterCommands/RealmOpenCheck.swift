@@ -4,6 +4,7 @@ import Porter
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import PorterRealm
 #endif
 
 /// Whether another process has a Realm file open, told by its `.lock` file the way realm-core

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 /// `porter rekey FILE.realm`: changes, adds or removes a Realm file's encryption key, in place and atomically.
 public struct RekeyCommand: OutputCommand {

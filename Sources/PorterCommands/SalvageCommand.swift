@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 /// `porter salvage damaged.realm --out recovered.realm`: recovers everything readable of a damaged
 /// Realm file and says exactly what was lost. The input is only read.

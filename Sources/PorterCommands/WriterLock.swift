@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 /// `--wait SECONDS`: how long a writing command waits for another writer of the same file.
 public struct WaitOption: ParsableArguments {

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Data-aware diagnostics: what the old database's data says about each change.
 extension DiffReport {
     /// How many examples diagnostics keep.

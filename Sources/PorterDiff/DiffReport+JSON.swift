@@ -1,3 +1,5 @@
+import PorterModel
+
 /// The machine-readable form of a diff (`porter diff --format json`).
 extension DiffReport {
     /// The report as JSON: both sides, a summary, the changes (code, severity, class, property,

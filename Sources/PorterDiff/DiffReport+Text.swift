@@ -1,3 +1,5 @@
+import PorterModel
+
 /// The human-readable form of a diff (`porter diff --format text`).
 extension DiffReport {
     /// The report as text: a summary line, one line per change (severity, code, Realm's message)

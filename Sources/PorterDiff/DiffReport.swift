@@ -1,3 +1,5 @@
+import PorterModel
+
 /// What the data of a database says about one change.
 public struct ChangeDiagnostics: Sendable, Hashable {
     /// Objects of the affected class.

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Fill values in plan files are written the way schema files write defaults (ISO 8601 dates,
 /// hex ObjectIds, decimal strings, …), typed by the property they fill. Reading and writing go
 /// through the schema-file default-value codec, so both file kinds always agree.

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Plan files: JSON read with the same care as schema files (unknown keys, missing fields and bad
 /// types are errors naming `operations[3]` and the field), written in a stable order.

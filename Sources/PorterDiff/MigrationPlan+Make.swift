@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Writing plans (`porter plan`).
 extension MigrationPlan {
     /// A plan from `old` to `new`: the requested renames, a `convert` for every type change that

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Checking a plan against the schema it is applied to, operation by operation.
 extension MigrationPlan {
     /// The executable step of this plan for a file whose schema is `current`.

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A migration plan: how to bring a file from one schema to another, written so a person can read
 /// and edit it (`porter plan` writes one, `porter migrate --plan` applies it).
 ///

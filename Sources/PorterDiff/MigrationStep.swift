@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A conversion resolved against both schemas.
 public struct ResolvedConversion: Sendable, Hashable {
     /// The class (new name).

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Turns a parsed plan file into a ``MigrationPlan``, checking its shape: every problem names its
 /// place (`operations[3].rule`) and says what was expected.
 enum PlanJSONReader {

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A schema change as a plan lists it: the kind (`removeProperty`, …), its class and property,
 /// and the descriptive fields written with it (types, Realm's message). Plans are re-diffed when
 /// applied, so a listed change is a checked statement, not an instruction: it must match a change

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A removed and an added property (or class) that look like one rename. Reported with a hint;
 /// never applied unless the user asks for it.
 public struct LikelyRename: Sendable, Hashable {

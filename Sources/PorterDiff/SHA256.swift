@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A small SHA-256 (FIPS 180-4) so plan and schema checksums need no package dependency.
 ///
 /// Used only for fingerprints (`sha256:<hex>`), never for security decisions.

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// The old schema with renames applied, and the changes that remain between it and the new one.
 public struct RenamedDiff: Sendable, Hashable {
     /// The old schema after the renames: what the file looks like once they are applied.

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A property rename: `className.from` becomes `className.to`. `className` is the class's name in
 /// the new schema (after any class rename); the old name of a renamed class is accepted too.
 public struct PropertyRename: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+import PorterModel
+import PorterDocument
+import PorterStore
 /// An output format whose encoder needs the exported class before the first document (CSV: its
 /// header line names the columns, which come from the schema, not from the documents).
 public protocol ClassOutputFormat: DocumentOutputFormat {

@@ -1,3 +1,5 @@
+import PorterModel
+
 /// What the reader needs to know about one class, computed once per import: properties by
 /// name and position, each link property's target, and the primary key.
 final class ClassReadPlan {

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// The entries of a folder to import, sorted by what they are: class files (`.bson`, `.json`,
 /// and the same gzipped), mongodump metadata files, database subfolders (of a mongodump root),

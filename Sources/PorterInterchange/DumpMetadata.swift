@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// `<Collection>.metadata.json`: what mongodump writes beside each `.bson` file (and inside an
 /// archive's prelude) and mongorestore reads to recreate a collection's indexes and options.

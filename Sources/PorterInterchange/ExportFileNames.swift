@@ -1,4 +1,6 @@
 import Foundation
+import PorterDocument
+import PorterModel
 
 /// File names of class files: the class name, with every byte that could escape the output
 /// folder, hide the file, or confuse a shell or another OS written as `%XX`.

@@ -1,4 +1,6 @@
 import Foundation
+import PorterDocument
+import PorterModel
 
 /// The document mapping rules of an export: turns stored objects into encoder calls.
 ///

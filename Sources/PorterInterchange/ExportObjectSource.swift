@@ -1,4 +1,6 @@
 import Foundation
+import PorterModel
+import PorterStore
 
 /// The objects of one top-level class as an export reads them, whatever file holds them (a Porter
 /// database or a Realm file), so that both go through the same mapping rules and give the same bytes.

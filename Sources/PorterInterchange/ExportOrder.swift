@@ -1,4 +1,6 @@
 import Foundation
+import PorterDocument
+import PorterModel
 
 /// The one deterministic order in which set elements are exported: by kind first (null, bool,
 /// int, float, double, string, data, date, decimal128, objectId, uuid, links), then by value.

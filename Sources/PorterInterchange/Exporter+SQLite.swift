@@ -1,4 +1,7 @@
 import Foundation
+import PorterModel
+import PorterDocument
+import PorterStore
 
 extension Exporter {
     /// Writes the exported classes as one relational SQLite file at `path` (see

@@ -1,5 +1,8 @@
 import Foundation
 import PorterRealmFile
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Exports a database (a Porter database or a Realm file): `schema.json` plus one file per
 /// top-level class, in one format.

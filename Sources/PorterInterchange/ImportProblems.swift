@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Collects import errors, one line each as `FILE:DOC#:field.path: message`, up to a limit.
 struct ImportProblems {
     let limit: Int

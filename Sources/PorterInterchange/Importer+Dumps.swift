@@ -1,4 +1,6 @@
 import Foundation
+import PorterDocument
+import PorterModel
 
 /// mongodump roots and metadata files.
 extension Importer {

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// A property of an imported object waiting for forward references, with where it came from.
 struct PendingEntry {

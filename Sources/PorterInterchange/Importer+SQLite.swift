@@ -1,4 +1,7 @@
 import Foundation
+import PorterModel
+import PorterDocument
+import PorterStore
 
 extension Importer {
     /// Every top-level class of a relational SQLite export (`--format sqlite`), as documents in

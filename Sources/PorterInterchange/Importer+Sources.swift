@@ -1,5 +1,7 @@
 import Foundation
 import PorterRealmFile
+import PorterDocument
+import PorterModel
 
 extension Importer {
     /// A file, a folder of class files, or standard input.

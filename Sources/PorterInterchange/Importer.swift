@@ -1,4 +1,7 @@
 import Foundation
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// One thing to import: a file, an export folder, or `-` for standard input.
 public struct ImportSource: Sendable, Equatable {

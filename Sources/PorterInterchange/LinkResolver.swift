@@ -1,4 +1,7 @@
 import Foundation
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// A `_key` label of an object of a class without a primary key: any int or string, scoped to
 /// one import.

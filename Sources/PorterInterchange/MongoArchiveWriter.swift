@@ -1,4 +1,5 @@
 import Foundation
+import PorterDocument
 
 /// Writes an archive that mongorestore reads: the prelude first, then each collection as one
 /// segment (header, documents, terminator) and its EOF header with the documents' CRC.

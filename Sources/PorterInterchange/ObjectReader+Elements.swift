@@ -1,4 +1,6 @@
 import Foundation
+import PorterDocument
+import PorterModel
 
 extension ObjectReader {
     /// One value or collection element of `property`; nil after recording an error.

@@ -1,4 +1,7 @@
 import Foundation
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// What reading one document produced.
 struct ReadObject {

@@ -1,5 +1,6 @@
 import Foundation
 import PorterRealmFile
+import PorterModel
 
 /// One class of a Realm file, read for an export: the Realm file's values in the shapes a Porter
 /// database's cursor gives, so the same mapping rules write the same bytes for the same objects.
@@ -94,54 +95,6 @@ final class RealmExportSource: ExportObjectSource {
             return .link(link)
         default:
             return try RealmValues.scalar(stored, location: file.path)
-        }
-    }
-}
-
-/// Conversions between a Realm file's values and Porter's.
-public enum RealmValues {
-    /// A scalar (or null); links and collections are the caller's.
-    /// - Throws: ``PorterError`` (`notADatabase`) for a link or collection, naming `location`.
-    public static func scalar(_ stored: RealmValue, location: String) throws -> Value {
-        switch stored {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .float(let f): return .float(f)
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
-        case .binary(let d): return .data(d)
-        case .timestamp(let seconds, let nanoseconds): return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
-        case .decimal128(let d): return .decimal128(d)
-        case .objectId(let o): return .objectId(o)
-        case .uuid(let u): return .uuid(u)
-        case .link, .embedded, .list, .set, .dictionary:
-            throw PorterError(.notADatabase, "unexpected \(kind(stored)) where a single value is stored", location: location)
-        }
-    }
-
-    /// A `mixed` value: a scalar, a link to any class, or a list or dictionary nested in it.
-    static func mixed(_ stored: RealmValue, location: String) throws -> Value {
-        switch stored {
-        case .link(let className, let key): return .link(ObjectLink(className, ObjectKey(key)))
-        case .list(let elements): return .list(try elements.map { try mixed($0, location: location) })
-        case .dictionary(let entries):
-            var map: [String: Value] = [:]
-            map.reserveCapacity(entries.count)
-            for entry in entries { map[entry.key] = try mixed(entry.value, location: location) }
-            return .map(map)
-        default: return try scalar(stored, location: location)
-        }
-    }
-
-    static func kind(_ stored: RealmValue) -> String {
-        switch stored {
-        case .link: return "link"
-        case .embedded: return "embedded object"
-        case .list: return "list"
-        case .set: return "set"
-        case .dictionary: return "dictionary"
-        default: return "value"
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import PorterModel
+import PorterDocument
+import PorterStore
 
 /// The tables of a relational SQLite export (`--format sqlite`), derived from the schema alone so
 /// that the writer and the reader agree on every name.

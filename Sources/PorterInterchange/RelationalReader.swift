@@ -1,4 +1,7 @@
 import Foundation
+import PorterModel
+import PorterDocument
+import PorterStore
 
 /// Reads a relational SQLite export (`--format sqlite`) back as documents in the shape of every
 /// other export (links by primary key or `_key`, embedded objects nested, links in `mixed` as

@@ -1,4 +1,7 @@
 import Foundation
+import PorterModel
+import PorterDocument
+import PorterStore
 
 /// Writes objects, one at a time, into the tables of a ``RelationalLayout`` (the relational
 /// SQLite export). Values come from an ``ExportObjectSource``, in the shapes every export reads.

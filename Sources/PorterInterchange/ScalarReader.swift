@@ -1,4 +1,7 @@
 import Foundation
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// A problem with one field of one document; `path` is the dotted field path.
 struct FieldError: Error {

@@ -1,5 +1,6 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// What a JSON fixture file says about itself: the `schemaVersion` it declares and the schema it
 /// carries in its `schema` member (the schema it was written with, so an older fixture can be

@@ -1,6 +1,7 @@
-import CJSONC
+import PorterCJSONC
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// Parses one JSON document with json-c's tokener (strict mode, UTF-8 validated, depth-limited)
 /// and converts it to a ``Document``, reading Extended JSON wrappers on the way.

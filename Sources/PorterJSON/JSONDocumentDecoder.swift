@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
 
 /// Reads JSON documents — plain, relaxed or canonical Extended JSON, in any mix — from one
 /// document per line, a JSON array, or a fixture file, one document at a time.

@@ -1,6 +1,5 @@
 import Foundation
-import PorterBSON
-import PorterInterchange
+import PorterDocument
 
 /// Plain, schema-typed JSON output (`--format json`) and the JSON reader for every JSON flavour:
 /// plain, relaxed and canonical Extended JSON, line-delimited, arrays and fixture files.
@@ -32,25 +31,5 @@ public struct JSONFormat: DocumentOutputFormat, DocumentInputFormat {
         guard !prefix.contains(0) else { return false }
         let significant = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return significant.first == UInt8(ascii: "{") || significant.first == UInt8(ascii: "[")
-    }
-}
-
-/// The formats Porter ships, by command-line name.
-public enum InterchangeFormats {
-    /// Output formats: `bson`, `json`, `ejson` (relaxed), `ejson-canonical`.
-    public static let output: [DocumentOutputFormat] = [
-        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true), CSVFormat(),
-    ]
-
-    /// Input readers: BSON, and JSON for every JSON flavour.
-    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat(), CSVFormat()]
-
-    /// The output format named `name`.
-    /// - Throws: ``PorterError/Code/usage`` listing the known names.
-    public static func outputFormat(named name: String) throws -> DocumentOutputFormat {
-        guard let format = output.first(where: { $0.name == name }) else {
-            throw PorterError(.usage, "unknown export format '\(name)' (known: \(output.map(\.name).joined(separator: ", ")))")
-        }
-        return format
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
 
 /// A sliding window over a byte stream: bytes from `start` to `end` are buffered; reading more
 /// moves the unread bytes to the front first, so memory holds one document at a time.

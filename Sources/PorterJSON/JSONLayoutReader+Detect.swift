@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterModel
 
 extension JSONLayoutReader {
     /// Decides between an array, a fixture object and line-delimited documents from the first

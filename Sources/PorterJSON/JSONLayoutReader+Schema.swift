@@ -1,5 +1,6 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 extension JSONLayoutReader {
     /// Reads the `schema` member of a fixture (at the current position, an object): the schema the

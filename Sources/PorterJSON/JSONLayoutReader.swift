@@ -1,5 +1,6 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// Walks the top level of a JSON source and hands out one document at a time, whatever its
 /// layout: one document per line (or any whitespace), a JSON array of documents, or a fixture

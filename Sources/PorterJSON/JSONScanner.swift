@@ -1,5 +1,5 @@
 import Foundation
-import PorterInterchange
+import PorterDocument
 
 /// One document's bytes as found by the splitter, with what the scan learned about it.
 struct JSONElement {

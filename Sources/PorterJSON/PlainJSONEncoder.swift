@@ -1,6 +1,7 @@
-import CJSONC
+import PorterCJSONC
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// Writes documents as plain, schema-typed JSON with json-c, for people and fixtures.
 ///

@@ -1,6 +1,7 @@
-import CJSONC
+import PorterCJSONC
 import Foundation
-import PorterInterchange
+import PorterDocument
+import PorterModel
 
 /// The plain JSON spelling of each value, built as json-c objects.
 enum PlainJSONForms {

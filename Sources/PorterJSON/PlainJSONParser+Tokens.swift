@@ -2,8 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PorterInterchange
 import PorterModel
+import PorterDocument
 
 extension PlainJSONParser {
     /// The string at `i` (on its opening quote); nil when json-c must decide.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PorterInterchange
+import PorterDocument
 
 /// A native parser for the JSON that json-c reads the same way, so most documents skip json-c's
 /// tree (about 30,000 instructions for an 11-field document, mostly allocations).

@@ -1,4 +1,6 @@
 import Foundation
+import PorterModel
+import PorterStore
 
 /// What a migration block works with, shaped like Realm's `Migration`: the old file (read-only,
 /// old schema) and the new one (being written, new schema), paired by object key.

@@ -1,3 +1,6 @@
+import PorterModel
+import PorterStore
+
 /// The checks that run after every step, before the transaction commits: primary keys unique,
 /// required values present, links resolvable, embedded objects with exactly one parent. Each
 /// failure names objects; any failure rolls the migration back.

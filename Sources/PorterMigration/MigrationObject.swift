@@ -1,3 +1,6 @@
+import PorterModel
+import PorterStore
+
 /// An object inside a migration block, Realm's `MigrationObject` (a dynamic object): the old one
 /// reads the file as it was, with the old schema; the new one reads and writes the file being
 /// migrated, with the new schema.

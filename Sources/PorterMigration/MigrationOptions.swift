@@ -1,3 +1,5 @@
+import PorterDiff
+
 /// The user's migration function, Realm's `MigrationBlock`: called once, inside the migration's
 /// write transaction, with the migration and the file's old schema version. Throwing rolls back
 /// everything.

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Conversions between stored values and the Swift values Realm's migration API uses
 /// (`oldObject["name"] as! String`, `newObject["fullName"] = "\(first) \(last)"`).

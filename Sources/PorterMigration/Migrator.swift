@@ -1,4 +1,7 @@
 import Foundation
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// The migration runtime: brings a database file to a new schema, applying plans, renames,
 /// conversions and the migration block in one write transaction, then checks the result.

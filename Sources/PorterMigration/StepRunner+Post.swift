@@ -1,4 +1,7 @@
 import Foundation
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// The post-migration pass and the data-loss guard of a step.
 extension StepRunner {

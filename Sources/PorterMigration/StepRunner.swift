@@ -1,4 +1,7 @@
 import Foundation
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// Runs one ``MigrationStep`` inside the open write transaction, in realm-core's two passes:
 /// the pre-migration pass (renames, deletions, new classes and properties, conversions, fills)

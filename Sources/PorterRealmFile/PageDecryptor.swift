@@ -1,4 +1,4 @@
-import CCrypto
+import PorterCCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc

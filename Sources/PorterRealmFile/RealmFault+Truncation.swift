@@ -1,3 +1,4 @@
+import PorterModel
 extension RealmFault {
     /// A file shorter than its own header or top array says: a copy cut short (the usual cause),
     /// or, rarely, a file copied while an app was still writing it.

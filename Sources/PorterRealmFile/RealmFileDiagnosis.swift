@@ -1,4 +1,4 @@
-import CCrypto
+import PorterCCrypto
 import Foundation
 import PorterModel
 

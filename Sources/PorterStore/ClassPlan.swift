@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Everything the object operations need to know about one class, computed once per schema:
 /// which properties are columns and which are collection tables, and the SQL to use.
 final class ClassPlan {

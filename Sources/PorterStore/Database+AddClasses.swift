@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension Database {
     /// Adds classes the file does not have yet (an automatic schema change, as opening with a

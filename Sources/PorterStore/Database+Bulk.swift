@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Inserts objects of one class through statements prepared once: the import fast path.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// SQL is built per call, no savepoint is taken, no link target is looked up. Embedded objects
 /// (`.object` values) are inserted with their parent. Use it inside one write transaction that is
 /// rolled back on any error: a failed call may leave partial rows behind.
-public final class BulkInserter {
+package final class BulkInserter {
     let database: Database
     let plan: ClassPlan
     private let insertStatement: SQLiteStatement
@@ -28,7 +29,7 @@ public final class BulkInserter {
     private var existsStatement: SQLiteStatement?
 
     /// Prepares the statements for `className` (top-level or embedded).
-    public init(database: Database, className: String) throws {
+    package init(database: Database, className: String) throws {
         self.database = database
         plan = try database.plan(for: className)
         insertStatement = try database.connection.prepare(plan.insertSQL)
@@ -57,14 +58,14 @@ public final class BulkInserter {
     /// Inserts one object: `fields` by position in the class's declared properties (as
     /// `ObjectSchema.properties` lists them; nil takes the default); returns its key.
     /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
-    public func insert(fields: [Value?]) throws -> ObjectKey {
+    package func insert(fields: [Value?]) throws -> ObjectKey {
         try insert(fields: fields, preferredKey: nil)
     }
 
     /// Inserts one object, under `preferredKey` when the class has no primary key and no object
     /// holds that key yet (so an object read from a Realm file keeps its object key, which exports
     /// write as `_key`); otherwise under a new key. Returns the key used.
-    public func insert(fields: [Value?], preferredKey: Int64?) throws -> ObjectKey {
+    package func insert(fields: [Value?], preferredKey: Int64?) throws -> ObjectKey {
         try database.requireWrite()
         guard fields.count == plan.schema.properties.count else {
             throw PorterError(.usage, "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
@@ -123,7 +124,7 @@ public final class BulkInserter {
 
     /// Inserts one object: `values` by property name (missing ones take their default); returns its key.
     /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
-    public func insert(_ values: [String: Value]) throws -> ObjectKey {
+    package func insert(_ values: [String: Value]) throws -> ObjectKey {
         try database.requireWrite()
         for (i, property) in plan.columns.enumerated() {
             try bind(values[property.name] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
@@ -194,7 +195,7 @@ public final class BulkInserter {
 }
 
 /// Finds objects by primary key through one prepared statement (no SQL built per lookup).
-public final class PrimaryKeyLookup {
+package final class PrimaryKeyLookup {
     let database: Database
     let property: Property
     private let byValue: SQLiteStatement
@@ -202,7 +203,7 @@ public final class PrimaryKeyLookup {
 
     /// Prepares the lookup for a class with a primary key.
     /// - Throws: ``PorterError/Code/usage`` when the class has none.
-    public init(database: Database, className: String) throws {
+    package init(database: Database, className: String) throws {
         self.database = database
         let plan = try database.plan(for: className)
         guard let pk = plan.primaryKey else {
@@ -215,7 +216,7 @@ public final class PrimaryKeyLookup {
     }
 
     /// The object whose primary key is `value` (typed as the primary-key property), if any.
-    public func key(_ value: Value) throws -> ObjectKey? {
+    package func key(_ value: Value) throws -> ObjectKey? {
         let statement = value.isNull ? byNull : byValue
         if !value.isNull { StorageCodec.bind(value, type: property.type, to: statement, at: 1) }
         defer { sqlite3_reset(statement.handle) }

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Row-level helpers behind the element operations of `Database+Collections.swift`.
 ///

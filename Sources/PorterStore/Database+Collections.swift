@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Element-level operations on list, set and map properties: what the typed layer's live `List`,
 /// `MutableSet` and `Map` need so that `append`, `remove(at:)` or `map["k"] = v` touch only the

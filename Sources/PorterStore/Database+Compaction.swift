@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension Database {
     /// The database file's size in bytes and the bytes its data uses (the rest is free pages a

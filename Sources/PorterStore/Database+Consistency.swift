@@ -1,5 +1,5 @@
 import Foundation
-import PorterDiff
+import PorterModel
 
 extension Database {
     /// Checks that the file is sound and that its objects obey the schema it stores; returns one

@@ -1,5 +1,5 @@
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// The storage-shape checks of ``Database/checkConsistency()``: tables and columns against the
 /// stored schema, storage classes of values, and collection rows without an owner.

@@ -1,6 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// The value checks of ``Database/checkConsistency()`` beyond storage classes: the bytes inside
 /// `mixed` blobs, UTF-8 text and the 16 MB limit, dictionary keys, set uniqueness and list

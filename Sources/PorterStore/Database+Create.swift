@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 extension Database {
     /// Creates an object of a top-level class from property values; missing values take their

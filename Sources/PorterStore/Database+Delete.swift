@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension Database {
     /// Deletes an object with Realm's semantics: to-one links and `mixed` values pointing at it

@@ -1,6 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// The data facts diffs and migrations need, read with SQL that streams: counts come from
 /// aggregate queries, and value checks step through one statement without materializing a class.

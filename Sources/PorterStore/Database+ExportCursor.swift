@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Streams the objects of one top-level class for an export, with every statement prepared once.
 ///
@@ -8,15 +9,15 @@ import Foundation
 /// query), or its object key as `.int` when the target class has no primary key. Embedded
 /// objects come back as `.link` values to read with ``embedded(_:)``; links held by `mixed`
 /// values stay `.link` values, whose exported key ``exportedKey(of:)`` gives.
-public final class ExportCursor {
+package final class ExportCursor {
     /// The class.
-    public let className: String
+    package let className: String
     /// Stored properties in schema order (parallel to ``values``).
-    public let properties: [Property]
+    package let properties: [Property]
     /// The current object's key.
-    @exclusivity(unchecked) public private(set) var key = ObjectKey(0)
+    @exclusivity(unchecked) package private(set) var key = ObjectKey(0)
     /// The current object's values.
-    @exclusivity(unchecked) public private(set) var values: [Value] = []
+    @exclusivity(unchecked) package private(set) var values: [Value] = []
 
     let database: Database
     private let reader: ExportRowReader
@@ -25,7 +26,7 @@ public final class ExportCursor {
     private var keyLookups: [String: (pk: Property?, statement: SQLiteStatement?)] = [:]
 
     /// Prepares the cursor over `className`, in object-key order.
-    public init(database: Database, className: String) throws {
+    package init(database: Database, className: String) throws {
         self.database = database
         self.className = className
         let plan = try database.plan(for: className)
@@ -35,7 +36,7 @@ public final class ExportCursor {
     }
 
     /// Moves to the next object; false at the end.
-    public func next() throws -> Bool {
+    package func next() throws -> Bool {
         guard try scan.step() else { return false }
         key = ObjectKey(scan.int64(0))
         try reader.read(scan, key, into: &values)
@@ -43,7 +44,7 @@ public final class ExportCursor {
     }
 
     /// An embedded object's stored properties and values (same conventions), or nil when absent.
-    public func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])? {
+    package func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])? {
         let entry: (reader: ExportRowReader, byKey: SQLiteStatement)
         if let cached = embeddedReaders[link.className] {
             entry = cached
@@ -61,7 +62,7 @@ public final class ExportCursor {
     /// What an export writes for a link held by a mixed value: the target's primary key, or its
     /// object key for a class without one.
     /// - Throws: ``PorterError/Code/notADatabase`` when the target does not exist.
-    public func exportedKey(of link: ObjectLink) throws -> Value {
+    package func exportedKey(of link: ObjectLink) throws -> Value {
         let entry: (pk: Property?, statement: SQLiteStatement?)
         if let cached = keyLookups[link.className] {
             entry = cached

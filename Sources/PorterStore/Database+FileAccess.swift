@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PorterModel
 
 extension Database {
     /// What SQLite should open for `path`, decided before SQLite touches anything, so that

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Brings files of an older Porter file format up to ``Database/fileFormatVersion`` when they are
 /// opened for writing (read-only opens read every older encoding as it is and change nothing).

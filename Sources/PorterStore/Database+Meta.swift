@@ -1,6 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 extension Database {
     /// Reads and checks the stored schema. Refuses files that are not Porter databases, are corrupt,

@@ -1,20 +1,20 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Storage-level primitives for the migration runtime (PorterMigration), kept apart from the
 /// object API: they work on tables and columns as they physically are, which during a migration
 /// is neither the old nor the new schema. Every primitive must run inside a write transaction
 /// (except the snapshot ones), and rows are processed in key order in bounded batches or through
 /// one streaming statement, never a whole class at once.
-public struct MigrationStorage {
+package struct MigrationStorage {
     /// The database the primitives work on.
-    public let database: Database
+    package let database: Database
     /// Rows per batch when a primitive reads and rewrites the same table.
-    public static let batchSize = 2_000
+    package static let batchSize = 2_000
 
     /// Wraps a database.
-    public init(_ database: Database) { self.database = database }
+    package init(_ database: Database) { self.database = database }
 
     var connection: SQLiteConnection { database.connection }
     var ddl: SchemaDDL { SchemaDDL(connection: connection) }
@@ -23,28 +23,28 @@ public struct MigrationStorage {
 
     /// Starts a read transaction and pins its snapshot, so this connection keeps seeing the file
     /// as it was even while another connection writes (WAL). Ends with ``endSnapshot()``.
-    public func beginSnapshot() throws {
+    package func beginSnapshot() throws {
         try connection.execute("BEGIN DEFERRED")
         _ = try connection.scalar("SELECT count(*) FROM _porter_meta")
     }
 
     /// Ends the snapshot started by ``beginSnapshot()``.
-    public func endSnapshot() {
+    package func endSnapshot() {
         if connection.inTransaction { try? connection.execute("COMMIT") }
     }
 
     // MARK: - What is physically there
 
     /// Whether the class has a table.
-    public func hasTable(_ className: String) throws -> Bool {
+    package func hasTable(_ className: String) throws -> Bool {
         try database.storageTableExists(StorageLayout.table(className))
     }
 
     /// The class table's columns (without `_key`).
-    public func columns(_ className: String) throws -> [String] { try database.storageColumns(className) }
+    package func columns(_ className: String) throws -> [String] { try database.storageColumns(className) }
 
     /// Names of the properties that have a collection table for this class.
-    public func collectionProperties(_ className: String) throws -> [String] {
+    package func collectionProperties(_ className: String) throws -> [String] {
         let prefix = StorageLayout.collectionTable(className, "")
         let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
         stmt.bind(1, int: Int64(prefix.utf8.count))
@@ -55,14 +55,14 @@ public struct MigrationStorage {
     }
 
     /// Whether the property has storage: a column, or a collection table.
-    public func hasStorage(_ className: String, _ property: String, collection: Bool) throws -> Bool {
+    package func hasStorage(_ className: String, _ property: String, collection: Bool) throws -> Bool {
         collection ? try database.storageTableExists(StorageLayout.collectionTable(className, property))
             : try columns(className).contains(property)
     }
 
     /// Up to `limit` object keys of a class greater than `after` and at most `upTo`, in order:
     /// for walking a class that is being modified without seeing objects created meanwhile.
-    public func keys(_ className: String, after: Int64, upTo: Int64, limit: Int) throws -> [ObjectKey] {
+    package func keys(_ className: String, after: Int64, upTo: Int64, limit: Int) throws -> [ObjectKey] {
         let stmt = try connection.cached("SELECT _key FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key > ? AND _key <= ? ORDER BY _key LIMIT ?")
         stmt.bind(1, int: after)
         stmt.bind(2, int: upTo)
@@ -74,7 +74,7 @@ public struct MigrationStorage {
     }
 
     /// The largest object key of a class, if it has objects.
-    public func maxKey(_ className: String) throws -> Int64? {
+    package func maxKey(_ className: String) throws -> Int64? {
         let stmt = try connection.prepare("SELECT max(_key) FROM \(quoteIdentifier(StorageLayout.table(className)))")
         guard try stmt.step(), stmt.type(0) != SQLITE_NULL else { return nil }
         return stmt.int64(0)
@@ -83,10 +83,10 @@ public struct MigrationStorage {
     // MARK: - Classes
 
     /// Creates a class's tables and indexes.
-    public func createClass(_ cls: ObjectSchema) throws { try ddl.createClass(cls) }
+    package func createClass(_ cls: ObjectSchema) throws { try ddl.createClass(cls) }
 
     /// Drops a class's table and every collection table it has.
-    public func dropClass(_ className: String) throws {
+    package func dropClass(_ className: String) throws {
         for property in try collectionProperties(className) {
             try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property)))")
         }
@@ -95,7 +95,7 @@ public struct MigrationStorage {
 
     /// Renames a class's tables (indexes must have been dropped) and rewrites `mixed` links that
     /// name it, in every property of `mixedSources`.
-    public func renameClass(from: String, to: String, mixedSources: [LinkSource]) throws {
+    package func renameClass(from: String, to: String, mixedSources: [LinkSource]) throws {
         for property in try collectionProperties(from) {
             try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(from, property))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(to, property)))")
         }
@@ -110,7 +110,7 @@ public struct MigrationStorage {
     /// Adds storage for a property; existing objects get `fill`, or the property's default (null
     /// for optional properties and links, empty for collections). A value SQL can write as a
     /// literal becomes the column's default, so existing rows are not rewritten.
-    public func addProperty(_ className: String, _ property: Property, fill: Value? = nil) throws {
+    package func addProperty(_ className: String, _ property: Property, fill: Value? = nil) throws {
         let value = fill ?? Database.defaultValue(for: property)
         if !property.isCollection, !value.isNull, let literal = try sqlLiteral(value, type: property.type) {
             try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name)) DEFAULT \(literal)")
@@ -145,7 +145,7 @@ public struct MigrationStorage {
     }
 
     /// Drops a property's column (and every index on it) or collection table.
-    public func dropProperty(_ className: String, _ name: String, collection: Bool) throws {
+    package func dropProperty(_ className: String, _ name: String, collection: Bool) throws {
         if collection {
             try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, name)))")
         } else if try columns(className).contains(name) {
@@ -158,7 +158,7 @@ public struct MigrationStorage {
 
     /// Renames a property's column or collection table. Its indexes, named after the property,
     /// are dropped; ``createIndexes(_:collections:)`` makes them again under the new name.
-    public func renameProperty(_ className: String, from: String, to: String, collection: Bool) throws {
+    package func renameProperty(_ className: String, from: String, to: String, collection: Bool) throws {
         try dropPropertyIndexes(className, from)
         if collection {
             try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, to)))")
@@ -170,7 +170,7 @@ public struct MigrationStorage {
     /// Sets every null of a property (every null element of a collection) to `value`; returns
     /// how many were filled.
     @discardableResult
-    public func fillNulls(_ className: String, _ property: Property, with value: Value) throws -> Int {
+    package func fillNulls(_ className: String, _ property: Property, with value: Value) throws -> Int {
         let (table, column) = property.isCollection
             ? (StorageLayout.collectionTable(className, property.name), "value")
             : (StorageLayout.table(className), property.name)

@@ -1,12 +1,12 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// The checks a migration runs before it commits, as streaming SQL over the final tables.
 extension MigrationStorage {
     /// Objects whose single-value property is null (or, for a collection, that hold a null element).
     /// `byIdentity` names objects as conversion failures do (`_id 'a'`, `_key 3`), else `Class(3)`.
-    public func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount {
+    package func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount {
         let slot = slot(className, property)
         guard try exists(slot, collection: property.isCollection, className: className) else { return SampledCount(count: 0) }
         let stmt = try connection.prepare("SELECT \(slot.owner) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) IS NULL ORDER BY \(slot.owner)")
@@ -21,7 +21,7 @@ extension MigrationStorage {
     }
 
     /// Null counts of several single-value properties of a class, in one pass over its table.
-    public func nullCounts(_ className: String, _ properties: [Property]) throws -> [Int] {
+    package func nullCounts(_ className: String, _ properties: [Property]) throws -> [Int] {
         let present = Set(try columns(className))
         let wanted = properties.filter { !$0.isCollection && present.contains($0.name) }
         guard !wanted.isEmpty else { return properties.map { _ in 0 } }
@@ -34,7 +34,7 @@ extension MigrationStorage {
     }
 
     /// Links of a property (link, collection of links, or `mixed`) whose target object does not exist.
-    public func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
+    package func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
         let slot = slot(className, property)
         var result = SampledCount(count: 0)
         guard try exists(slot, collection: property.isCollection, className: className) else { return result }
@@ -76,5 +76,5 @@ extension MigrationStorage {
     }
 
     /// `PRAGMA integrity_check` problems (empty when the file is sound).
-    public func integrityProblems() throws -> [String] { try database.sqliteIntegrityCheck() }
+    package func integrityProblems() throws -> [String] { try database.sqliteIntegrityCheck() }
 }

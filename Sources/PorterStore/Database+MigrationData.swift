@@ -1,15 +1,15 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Values that could not be converted: how many, and which objects (a bounded sample).
-public struct ConversionFailures: Sendable, Equatable {
+package struct ConversionFailures: Sendable, Equatable {
     /// How many values failed.
-    public var count = 0
+    package var count = 0
     /// Up to ``MigrationStorage/sampleLimit`` lines such as `_id 4242: 'abc' is not an integer`.
-    public var sample: [String] = []
+    package var sample: [String] = []
     /// The first few objects and values, as the one-line message shows them (`_id 4242: 2.5`).
-    public var shortSample: [String] = []
+    package var shortSample: [String] = []
 
     mutating func add(_ line: String) {
         count += 1
@@ -33,10 +33,10 @@ public struct ConversionFailures: Sendable, Equatable {
 
 extension MigrationStorage {
     /// How many examples failures and checks keep.
-    public static let sampleLimit = 10
+    package static let sampleLimit = 10
 
     /// Reports `(done, total)` while a primitive works through a class.
-    public typealias Progress = (_ done: Int, _ total: Int) -> Void
+    package typealias Progress = (_ done: Int, _ total: Int) -> Void
 
     /// Converts the values of `from` (stored under `from.name`) into `to`'s type and shape, in
     /// place: a single value, element-wise for lists, sets and maps, or a single value into a list
@@ -45,7 +45,7 @@ extension MigrationStorage {
     ///   convert (after scanning all of them, so the count is complete); nothing is left half done
     ///   as long as the caller rolls back.
     @discardableResult
-    public func convert(_ className: String, from: Property, to: Property, rule: ConversionRule, fill: Value?,
+    package func convert(_ className: String, from: Property, to: Property, rule: ConversionRule, fill: Value?,
                         progress: Progress? = nil) throws -> Int {
         var failures = ConversionFailures()
         func convertOne(_ value: Value, owner: Int64, element: Bool) -> Value? {
@@ -268,7 +268,7 @@ extension MigrationStorage {
 
     /// Replaces a property's storage with fresh storage for `to`, every object getting `to`'s
     /// default (a type change nothing converts: realm-core's behaviour).
-    public func resetProperty(_ className: String, from: Property, to: Property) throws {
+    package func resetProperty(_ className: String, from: Property, to: Property) throws {
         try dropProperty(className, from.name, collection: from.isCollection)
         try addProperty(className, to)
     }

@@ -1,13 +1,13 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// What turning a class embedded did.
-public struct EmbeddingOutcome: Sendable, Equatable {
+package struct EmbeddingOutcome: Sendable, Equatable {
     /// Objects without a parent that were deleted.
-    public var orphansDeleted = 0
+    package var orphansDeleted = 0
     /// Copies made of objects that had several parents (one per extra parent).
-    public var copiesMade = 0
+    package var copiesMade = 0
 }
 
 /// Turning a top-level class into an embedded one (realm-core's `Table::set_table_type` with
@@ -19,7 +19,7 @@ extension MigrationStorage {
     /// objects are copied deeply (their own embedded objects too).
     /// - Throws: ``PorterError/Code/migrationFailed`` with realm-core's messages for mixed links,
     ///   and for orphans when `deleteOrphans` is false.
-    public func makeEmbedded(_ className: String, sources: [LinkSource], deleteOrphans: Bool) throws -> EmbeddingOutcome {
+    package func makeEmbedded(_ className: String, sources: [LinkSource], deleteOrphans: Bool) throws -> EmbeddingOutcome {
         var mixed = SampledCount(count: 0)
         for source in sources where source.property.type == .mixed {
             try database.mixedLinks(to: className, from: source, into: &mixed, sampleLimit: 1)

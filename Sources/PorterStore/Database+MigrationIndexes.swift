@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Index primitives of the migration runtime. SQLite cannot drop or rename an indexed column,
 /// and Porter's index names carry class and property names, so a migration drops the indexes a
@@ -7,7 +8,7 @@ import Foundation
 extension MigrationStorage {
     /// Drops every index on a class's table and collection tables (SQLite cannot drop or rename
     /// an indexed column, and index names follow class and property names).
-    public func dropIndexes(_ className: String) throws {
+    package func dropIndexes(_ className: String) throws {
         var tables = [StorageLayout.table(className)]
         tables += try collectionProperties(className).map { StorageLayout.collectionTable(className, $0) }
         for table in tables {
@@ -20,13 +21,13 @@ extension MigrationStorage {
     }
 
     /// Drops only a class's primary-key index (so duplicates may exist while a migration runs).
-    public func dropPrimaryKeyIndex(_ className: String) throws {
+    package func dropPrimaryKeyIndex(_ className: String) throws {
         try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(className)))")
     }
 
     /// Creates the indexes `cls` declares (primary key, indexed and link columns, and, with
     /// `collections`, those of its collection tables). Existing class-table indexes are kept.
-    public func createIndexes(_ cls: ObjectSchema, collections: Bool = true) throws {
+    package func createIndexes(_ cls: ObjectSchema, collections: Bool = true) throws {
         try ddl.createIndexes(cls)
         for property in cls.persistedProperties where property.isCollection && collections {
             try ddl.createCollectionIndexes(cls.name, property)
@@ -34,20 +35,20 @@ extension MigrationStorage {
     }
 
     /// Drops the indexes named after a property (its column index, or its collection table's).
-    public func dropPropertyIndexes(_ className: String, _ property: String) throws {
+    package func dropPropertyIndexes(_ className: String, _ property: String) throws {
         try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property)))")
         try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property)))")
     }
 
     /// Whether an index with this name exists.
-    public func hasIndex(_ name: String) throws -> Bool {
+    package func hasIndex(_ name: String) throws -> Bool {
         let stmt = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
         stmt.bind(1, text: name)
         return try stmt.step()
     }
 
     /// Whether the class's unique primary-key index exists.
-    public func hasPrimaryKeyIndex(_ className: String) throws -> Bool {
+    package func hasPrimaryKeyIndex(_ className: String) throws -> Bool {
         try hasIndex(StorageLayout.primaryKeyIndex(className))
     }
 

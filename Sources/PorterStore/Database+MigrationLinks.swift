@@ -1,6 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
-import PorterDiff
+import PorterModel
 
 /// Link-level migration primitives: `mixed` links that name a class, embedded objects owned by a
 /// property that goes away, and deleting a class's objects.
@@ -70,7 +70,7 @@ extension MigrationStorage {
 
     /// Removes `mixed` links to objects of `className` from every property of `sources`
     /// (nulls single values, removes collection elements): before the class's table goes away.
-    public func removeMixedLinks(to className: String, sources: [LinkSource]) throws {
+    package func removeMixedLinks(to className: String, sources: [LinkSource]) throws {
         for source in sources { try rewriteMixedLinks(in: source, from: className) { _ in .null } }
     }
 
@@ -79,7 +79,7 @@ extension MigrationStorage {
     /// its values and would otherwise be left without a parent. `embeddedClass` must be in the
     /// database's current schema. Returns how many were deleted.
     @discardableResult
-    public func deleteEmbedded(ownedBy className: String, _ property: Property, embeddedClass: String) throws -> Int {
+    package func deleteEmbedded(ownedBy className: String, _ property: Property, embeddedClass: String) throws -> Int {
         let slot = slot(className, property)
         guard try exists(slot, collection: property.isCollection, className: className),
               try hasTable(embeddedClass) else { return 0 }
@@ -114,7 +114,7 @@ extension MigrationStorage {
 
     /// Deletes every object of a class (with Realm's clean-up of links to them and of the
     /// embedded objects they own); the class must be in the database's current schema.
-    public func deleteAllObjects(_ className: String) throws {
+    package func deleteAllObjects(_ className: String) throws {
         let schema = database.schema
         guard let cls = schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the schema")

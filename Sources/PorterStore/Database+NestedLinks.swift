@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Links held inside lists and dictionaries nested in `mixed` values: found with SQL's `instr` on
 /// the blob (``NestedMixedCodec``), then decoded and rewritten in Swift, a batch at a time.

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Reads that lazy query results need (every key of a class, one property's values for all
 /// objects), a token that changes whenever the data may have changed, and savepoints for

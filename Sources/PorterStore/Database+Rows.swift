@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Whole rows of objects, for callers that keep an object's values as long as nothing changed
 /// (Porter's managed objects), and a cheap stamp that tells when something did.

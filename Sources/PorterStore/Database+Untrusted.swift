@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// A Porter database is a file that may come from anywhere, so every connection is opened
 /// untrusted (``SQLiteConnection``: defensive mode, no extension loading, `trusted_schema` off) and

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension Database {
     /// Sets one property of an existing object. Replacing an embedded object (or an embedded

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 extension Database {
     /// Strings and data are limited to 16 MB, as in Realm.

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// One writer at a time: how long a writer waits for another's write lock, the message when it
 /// gives up, and the schema a write transaction starts from.

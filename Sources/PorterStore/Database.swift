@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// A Porter database file ("realm file"): one SQLite file holding a schema, its version, and objects.
 ///

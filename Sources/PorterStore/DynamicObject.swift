@@ -1,3 +1,5 @@
+import PorterModel
+
 /// A snapshot of one stored object read through the dynamic API: its class, key and stored
 /// property values in declared order. Links (and embedded objects) are `.link` values; use
 /// ``Database/snapshot(_:_:)`` for embedded objects materialized as nested `.object` values.

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// Reads one class's rows for ``ExportCursor``: the column list (with one `LEFT JOIN` per to-one
 /// link to a class with a primary key) and one prepared statement per collection property.

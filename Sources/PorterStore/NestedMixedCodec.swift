@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// How a `mixed` cell holds a nested list or dictionary (file format 2): one blob,
 /// `tag` + `payload`, where the tag is ``StorageCodec/MixedTag/list`` or ``StorageCodec/MixedTag/map``.

@@ -1,5 +1,6 @@
-import CSQLite
+import PorterCSQLite
 import Foundation
+import PorterModel
 
 /// One value of a plain SQLite file's cell, as SQLite stores it.
 package enum SQLiteCell: Equatable, Sendable {

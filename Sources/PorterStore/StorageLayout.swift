@@ -1,3 +1,5 @@
+import PorterModel
+
 /// Names of the SQLite tables, columns and indexes that hold a schema's objects.
 ///
 /// Each class `C` is a table `class_C` with an `_key INTEGER PRIMARY KEY AUTOINCREMENT` (so keys are

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Strict checks of stored bytes that the readers decode leniently: every `mixed` blob (tag,
 /// exact payload length, nested collections walked to the end), UTF-8 text and map keys.

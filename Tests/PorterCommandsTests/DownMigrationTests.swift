@@ -3,7 +3,7 @@ import PorterCommands
 import PorterDiff
 import PorterMigration
 import PorterModel
-import PorterRealmMigration
+import PorterRealm
 import PorterStore
 import Testing
 

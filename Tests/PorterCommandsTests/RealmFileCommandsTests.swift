@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterCommands
 import Testing
 
@@ -25,15 +26,15 @@ import Testing
             Fixture(path: at("every-type.realm"), dump: at("every-type.expected.json")),
             Fixture(path: at("every-type-encrypted.realm"), keyHex: key100To163, dump: at("every-type-encrypted.expected.json")),
             Fixture(path: at("inner-nodes.realm"), dump: at("inner-nodes.expected.json")),
-            Fixture(path: at("shared/dev-encrypted-realm-docs.realm"), keyHex: keyZeroTo63, dump: at("dev-encrypted-realm-docs.expected.json")),
-            Fixture(path: at("shared/js-bundled.realm"), dump: at("shared/js-bundled.expected.json")),
-            Fixture(path: at("shared/js-simple.realm"), dump: at("shared/js-simple.expected.json")),
-            Fixture(path: at("shared/swift-migration-default-v5.realm"), dump: at("shared/swift-migration-default-v5.expected.json")),
-            Fixture(path: at("shared/core-upgrade-20.realm")),
-            Fixture(path: at("shared/core-upgrade-1000-22.realm")),
-            Fixture(path: at("shared/core-upgrade-1000-23.realm")),
-            Fixture(path: at("shared/core-sync-client-history-011.realm")),
-        ]
+            Fixture(path: SharedRealmFiles.path("dev-encrypted-realm-docs.realm"), keyHex: keyZeroTo63, dump: at("dev-encrypted-realm-docs.expected.json")),
+            Fixture(path: SharedRealmFiles.path("js-bundled.realm"), dump: SharedRealmFiles.path("js-bundled.expected.json")),
+            Fixture(path: SharedRealmFiles.path("js-simple.realm"), dump: SharedRealmFiles.path("js-simple.expected.json")),
+            Fixture(path: SharedRealmFiles.path("swift-migration-default-v5.realm"), dump: SharedRealmFiles.path("swift-migration-default-v5.expected.json")),
+            Fixture(path: SharedRealmFiles.path("core-upgrade-20.realm")),
+            Fixture(path: SharedRealmFiles.path("core-upgrade-1000-22.realm")),
+            Fixture(path: SharedRealmFiles.path("core-upgrade-1000-23.realm")),
+            Fixture(path: SharedRealmFiles.path("core-sync-client-history-011.realm")),
+        ].filter { !$0.path.hasPrefix(SharedRealmFiles.folder.path) || SharedRealmFiles.available }
     }()
 
     /// Exporting a Realm file gives, byte for byte, the export of a Porter database holding the
@@ -111,8 +112,8 @@ import Testing
         return out
     }
 
-    @Test func inspectSaysWhatTheFileIs() throws {
-        let shared = Self.realmDir.appendingPathComponent("shared")
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func inspectSaysWhatTheFileIs() throws {
+        let shared = SharedRealmFiles.folder
         let swift = CapturedOutput.run(["inspect", shared.appendingPathComponent("swift-migration-default-v5.realm").path])
         #expect(swift.status == 0)
         for line in ["File format: 20 (realm-core 10, Realm Swift 10.0–10.7)", "Schema version: 5", "History: local (in-realm)",
@@ -130,10 +131,10 @@ import Testing
         #expect(encrypted.output.stdout.contains("File format: 24"))
     }
 
-    @Test func schemaReportsBacklinksAndModelsNameThem() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func schemaReportsBacklinksAndModelsNameThem() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = Self.realmDir.appendingPathComponent("shared/swift-migration-default-v5.realm").path
+        let file = SharedRealmFiles.folder.appendingPathComponent("swift-migration-default-v5.realm").path
         let bare = CapturedOutput.run(["schema", file])
         #expect(bare.status == 0)
         #expect(bare.output.stderr.contains(#"note: Pet is linked from Person.pets: declare {"type": "linkingObjects", "objectType": "Person", "property": "pets"} in --models to name it"#))
@@ -155,16 +156,16 @@ import Testing
     }
 
     /// Refusals: one line naming the file, exit code 1, the file unchanged, nothing beside it.
-    @Test func brokenAndEncryptedFilesAreRefusedUntouched() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func brokenAndEncryptedFilesAreRefusedUntouched() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Self.realmDir.appendingPathComponent("shared/dev-encrypted-realm-docs.realm")
+        let source = SharedRealmFiles.folder.appendingPathComponent("dev-encrypted-realm-docs.realm")
         let encrypted = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: source, to: encrypted)
         let plain = Self.realmDir.appendingPathComponent("every-type.realm")
         let truncated = dir.appendingPathComponent("truncated.realm")
         try Data(try Data(contentsOf: plain).prefix(4000)).write(to: truncated)
-        let format9 = Self.realmDir.appendingPathComponent("shared/core-encrypted-4k-page.realm").path
+        let format9 = SharedRealmFiles.folder.appendingPathComponent("core-encrypted-4k-page.realm").path
         let format9Key = Array("1234567890123456789012345678901123456789012345678901234567890123".utf8).map { String(format: "%02x", $0) }.joined()
         let wrongKey = String(repeating: "ab", count: 64)
         let cases: [([String], String)] = [
@@ -195,10 +196,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == listing)
     }
 
-    @Test func aKeyFileHoldsRawBytesOrHex() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aKeyFileHoldsRawBytesOrHex() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = Self.realmDir.appendingPathComponent("shared/dev-encrypted-realm-docs.realm").path
+        let file = SharedRealmFiles.folder.appendingPathComponent("dev-encrypted-realm-docs.realm").path
         let raw = dir.appendingPathComponent("key.bin")
         try Data((0..<64).map { UInt8($0) }).write(to: raw)
         let hex = dir.appendingPathComponent("key.txt")
@@ -213,7 +214,7 @@ import Testing
     }
 
     /// A Realm file as an import source is all or nothing like any other.
-    @Test func importFromARealmFileIsAllOrNothing() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func importFromARealmFileIsAllOrNothing() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("app.porter").path
@@ -221,7 +222,7 @@ import Testing
         // Person without Pet: the Realm file's Pet objects have nowhere to go.
         try Data(#"{"schemaVersion": 5, "classes": [{"name": "Person", "properties": {"fullName": "string", "age": "int"}}]}"#.utf8).write(to: schema)
         #expect(CapturedOutput.run(["create", db, "--schema", schema.path]).status == 0)
-        let file = Self.realmDir.appendingPathComponent("shared/swift-migration-default-v5.realm").path
+        let file = SharedRealmFiles.folder.appendingPathComponent("swift-migration-default-v5.realm").path
         let run = CapturedOutput.run(["import", db, file])
         #expect(run.status == 1)
         #expect(run.output.stderr.contains("class 'Pet' of the Realm file is not in the database's schema"), "\(run.output.stderr)")
@@ -230,10 +231,10 @@ import Testing
     }
 
     /// Options that do not fit the files they are given: one line, exit code 1, nothing written.
-    @Test func optionsThatDoNotApplyAreRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func optionsThatDoNotApplyAreRefused() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let realm = Self.realmDir.appendingPathComponent("shared/js-simple.realm").path
+        let realm = SharedRealmFiles.folder.appendingPathComponent("js-simple.realm").path
         let db = dir.appendingPathComponent("app.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", TestFiles.schema]).status == 0)
         let app = dir.appendingPathComponent("app.realm").path

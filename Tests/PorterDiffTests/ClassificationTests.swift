@@ -1,5 +1,6 @@
 import Testing
 @testable import PorterDiff
+import PorterModel
 
 /// Automatic / needs migration / destructive, as realm-core's `needs_migration` and
 /// `verify_no_migration_required` split the kinds, plus Porter's data-loss view.

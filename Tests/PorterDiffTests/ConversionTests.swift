@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterDiff
+import PorterModel
 
 /// Every conversion of the issue (and a few more), on values alone.
 @Suite struct ConversionTests {

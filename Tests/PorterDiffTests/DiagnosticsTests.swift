@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterDiff
 import PorterStore
+import PorterModel
 
 /// Data-aware diagnostics: a diff whose old side is a database says what each change does to
 /// the data in it.

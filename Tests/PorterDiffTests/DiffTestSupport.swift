@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterDiff
 import PorterStore
+import PorterModel
 
 /// A schema from a compact JSON class list: `schema(1, #"{"name": "Dog", "properties": {...}}"#)`.
 func schema(_ version: UInt64 = 0, _ classes: String...) throws -> Schema {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterDiff
+import PorterModel
 
 /// Plans: made from two schemas, written and read back unchanged, validated with errors that
 /// name the operation, and turned into checked steps.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PorterDiff
+import PorterModel
 
 /// realm-core `migrations.cpp` "property renaming" and realm-swift's rename tests, on the pure
 /// rename rules; plus rename detection and the command-line forms.

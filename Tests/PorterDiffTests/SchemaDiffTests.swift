@@ -1,5 +1,6 @@
 import Testing
 @testable import PorterDiff
+import PorterModel
 
 /// realm-core `test/object-store/schema.cpp` "compare()" and the change messages of
 /// `migrations.cpp` "migration: Automatic" / "migration: Manual", adapted to Porter schemas.

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 
 /// Writing Realm files through the built binary: export --format realm, migrate, import into and
@@ -6,7 +7,7 @@ import Testing
 /// `check` and `dump`) while this was developed; here each is read back by Porter's own reader.
 @Suite struct RealmFileWriteTests {
     static let realm = PorterBinary.fixtures.appendingPathComponent("realm")
-    static let swiftV5 = realm.appendingPathComponent("shared/swift-migration-default-v5.realm")
+    static let swiftV5 = SharedRealmFiles.folder.appendingPathComponent("swift-migration-default-v5.realm")
 
     /// Every file of an export folder, by name.
     private func exported(_ source: String, _ dir: URL, _ name: String, extra: [String] = []) throws -> [String: Data] {
@@ -20,12 +21,12 @@ import Testing
         return files
     }
 
-    @Test func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for name in ["every-type.realm", "inner-nodes.realm", "shared/swift-migration-default-v5.realm", "shared/js-simple.realm",
                      "shared/core-upgrade-1000-22.realm", "shared/core-upgrade-20.realm"] {
-            let source = Self.realm.appendingPathComponent(name).path
+            let source = SharedRealmFiles.resolve(name, in: Self.realm)
             let written = dir.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent).path
             let run = try PorterBinary.run(["export", source, "--format", "realm", "--out", written])
             #expect(run.status == 0, "\(name): \(run.stderr)")
@@ -73,7 +74,7 @@ import Testing
         #expect(refused.stderr == "porter: error: \(plain): already exists: Porter does not overwrite a file with an export; remove it or choose another --out\n")
     }
 
-    @Test func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")
@@ -103,7 +104,7 @@ import Testing
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "app.realm.lock", "app.v5.realm", "v6.json", "out"])
     }
 
-    @Test func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")
@@ -158,7 +159,7 @@ import Testing
 
     /// The scenario: a plan with a rename, a conversion, a fill and a class made embedded
     /// (its orphans deleted), applied to a real Realm Swift file.
-    @Test func aPlanMakesAClassEmbeddedInARealmFile() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aPlanMakesAClassEmbeddedInARealmFile() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")

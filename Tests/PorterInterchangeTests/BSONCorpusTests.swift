@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Conformance against the BSON corpus (`../shared/bson-corpus`, when present) and a few vectors
 /// of our own: every valid case of a type Porter stores imports into a `mixed` property and

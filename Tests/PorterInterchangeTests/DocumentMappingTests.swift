@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// The document mapping rules, checked byte for byte against an independent BSON encoder.
 @Suite struct DocumentMappingTests {

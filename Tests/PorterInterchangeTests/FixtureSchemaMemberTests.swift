@@ -2,6 +2,8 @@ import Foundation
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterStore
 
 /// The `schema` member of fixture files (the schema a fixture was written with): read by the
 /// streaming reader in any position, ignored by an import at the same version, and peeked by

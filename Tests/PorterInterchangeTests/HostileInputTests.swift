@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Hostile input is rejected quickly, without deep recursion or excessive memory.
 @Suite struct HostileInputTests {

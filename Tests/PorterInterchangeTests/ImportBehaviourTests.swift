@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Links (forward references, cycles, labels), modes, layouts and accepted value forms.
 @Suite struct ImportBehaviourTests {

@@ -3,6 +3,7 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
 
 extension ImportErrorTests {
     static let good = BSONBytes.document { d in d.string("_id", "a"); d.int64("age", 1) }

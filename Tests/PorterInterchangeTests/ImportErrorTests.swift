@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// One rejected input: the file name it is read as, its bytes, and the exact error lines.
 struct RejectedInput: Sendable, CustomTestStringConvertible {

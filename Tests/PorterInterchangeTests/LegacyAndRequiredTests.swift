@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Legacy Extended JSON as pymongo (`json_util.LEGACY_JSON_OPTIONS`) and libbson's legacy
 /// `bson_as_json` write it, and required values on import.

@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// mongodump and mongorestore layouts both ways: dump roots, database folders with metadata,
 /// gzip, archives (hand-built from the specification and Porter's own), and the errors of each.

@@ -3,6 +3,9 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
+import PorterStore
 
 /// Dates with nanoseconds: plain JSON keeps all nine digits both ways; BSON and Extended JSON
 /// hold milliseconds, so finer digits are floored, counted and warned about.

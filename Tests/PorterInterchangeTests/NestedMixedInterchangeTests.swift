@@ -3,6 +3,8 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterModel
+import PorterStore
 
 /// Lists and dictionaries nested in `mixed` values, and nanosecond dates, through every format.
 @Suite struct NestedMixedInterchangeTests {

@@ -2,6 +2,8 @@ import Foundation
 import PorterInterchange
 @testable import PorterJSON
 import Testing
+import PorterDocument
+import PorterModel
 
 /// Documents the native JSON parser reads must come out exactly as json-c reads them, and
 /// everything it declines must still get json-c's value or error: both decoders run over the

@@ -3,6 +3,8 @@ import PorterBSON
 import PorterInterchange
 import PorterJSON
 import Testing
+import PorterModel
+import PorterStore
 
 /// Export → import into an empty database → export gives byte-identical files, in every format.
 @Suite struct RoundTripTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterModel
 
 /// realm-core `migrations.cpp` "object accessors inside migrations" and realm-swift's
 /// `testMigrationObject`: reading the old side, reading and writing the new side, creating

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterModel
+import PorterStore
 
 /// realm-core `migrations.cpp` "migration: Automatic", adapted: the same version allows only
 /// automatic changes; every other change fails with Realm's message and succeeds at a higher version.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
 
 /// Every conversion on a real file: values are converted in place and kept; values that do not
 /// fit fail the migration naming the objects, and nothing changes.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// Classes becoming embedded (realm-core's "changing table to embedded …" sections, with
 /// realm-swift's automatic handling): orphans, objects with several parents, mixed links.

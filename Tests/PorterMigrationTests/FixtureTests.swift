@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// `Fixtures/migration`: one app's v1 and v2 models, the v1 → v2 plan, and a v1 database with
 /// data (`v1.porter`), all produced by ``MigrationFixtures``. The tests check that the committed

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterMigration
 @testable import PorterStore
+import PorterModel
 
 /// A `porter migrate` killed with SIGKILL at any moment leaves the file fully old or fully new.
 @Suite struct KillTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterModel
 
 /// realm-core `migrations.cpp` "migration: Manual", adapted: a change without a version bump fails
 /// with Realm's message and leaves the version; with a bump and a block doing the work, it works.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PorterMigration
 @testable import PorterStore
+import PorterDiff
+import PorterModel
 
 /// A fresh directory under the system temp folder, removed when the value goes away.
 final class MigTempDir {

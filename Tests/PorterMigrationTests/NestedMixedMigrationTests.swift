@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
 
 /// Migrations of `mixed` properties that hold nested lists and dictionaries, and of dates with
 /// nanoseconds.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// Plans applied by the runtime: single plans, chains in version order, checksums, history.
 @Suite struct PlanRuntimeTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
+import PorterStore
 
 /// Porter's deliberate improvements over Realm: required keeps values, nulls need a fill or fail
 /// with their count, conversions keep data, classes leave only through deleteData or a plan,

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterDiff
+import PorterModel
 
 /// realm-core `migrations.cpp` "property renaming" through the migration block, realm-swift's
 /// rename tests, and renames given up front (`--rename`, `--rename-class`).

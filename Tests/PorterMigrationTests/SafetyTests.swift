@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterStore
 
 /// The file is exactly as before after a dry run or a failed migration; backups are consistent
 /// copies; history is recorded only by real runs.

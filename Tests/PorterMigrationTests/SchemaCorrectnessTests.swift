@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterModel
+import PorterStore
 
 /// realm-core `migrations.cpp` "schema correctness during migration": inside the block the old
 /// side has the old schema and version, the new side the new schema; afterwards the file has

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterMigration
+import PorterStore
 
 /// realm-swift `MigrationTests.swift` (and the ObjC `MigrationTests.mm` checklist), adapted:
 /// enumeration, create, delete, deleteData, schemas, deleteRealmIfMigrationNeeded.

@@ -80,7 +80,8 @@ private func parseError(bytes: [UInt8], maxDepth: Int = 512) -> String? {
     @Test func rejectsInvalidUTF8() {
         let quote = UInt8(ascii: "\"")
         #expect(parseError(bytes: [quote, 0xFF, quote]) == "invalid UTF-8 byte 0xFF at line 1, column 2")
-        #expect(parseError(bytes: [quote, 0xC0, 0xAF, quote]) == "invalid UTF-8 byte 0xC0 at line 1, column 2")  // overlong '/'
+        // overlong '/'
+        #expect(parseError(bytes: [quote, 0xC0, 0xAF, quote]) == "invalid UTF-8 byte 0xC0 at line 1, column 2")
         #expect(parseError(bytes: [quote, 0xE0, 0x80, 0xAF, quote]) == "invalid UTF-8 sequence starting with byte 0xE0 at line 1, column 2")
         #expect(parseError(bytes: [quote, 0xED, 0xA0, 0x80, quote]) == "invalid UTF-8 sequence starting with byte 0xED at line 1, column 2")  // UTF-8 surrogate
         #expect(parseError(bytes: [quote, 0xF4, 0x90, 0x80, 0x80, quote]) == "invalid UTF-8 sequence starting with byte 0xF4 at line 1, column 2")  // > U+10FFFF

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 import Testing
 @testable import PorterRealmFile
@@ -28,7 +29,7 @@ struct CoreFileTests {
         }
     }
 
-    @Test func format20TombstonesAndHashedKeys() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format20TombstonesAndHashedKeys() throws {
         try compare("core-upgrade-20")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-20.realm"))
         #expect(file.fileFormat == 20)
@@ -43,7 +44,7 @@ struct CoreFileTests {
         #expect(Set(file.backlinks.map(\.originProperty)) == ["link1", "link2"])
     }
 
-    @Test func format22DictionaryLayoutAndMixedSet() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format22DictionaryLayoutAndMixedSet() throws {
         try compare("core-upgrade-1000-22")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-1000-22.realm"))
         let table = try #require(file.table(named: "table"))
@@ -59,7 +60,7 @@ struct CoreFileTests {
         #expect(table.primaryKey == "id" && !table.properties[0].isIndexed)
     }
 
-    @Test func format23InnerClusterNodesAndStrings() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format23InnerClusterNodesAndStrings() throws {
         try compare("core-upgrade-1000-23")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-1000-23.realm"))
         let table = try #require(file.table(named: "table"))
@@ -80,7 +81,7 @@ struct CoreFileTests {
         #expect(strings.contains(.string(String(repeating: "a", count: 200) + "aaaaʄ")))
     }
 
-    @Test func selectBitChoosesTheCurrentSnapshot() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func selectBitChoosesTheCurrentSnapshot() throws {
         try compare("core-sync-client-history-011")
         let file = try RealmFile(path: Fixture.shared("core-sync-client-history-011.realm"))
         #expect(file.historyType == 3)

@@ -1,11 +1,12 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 import Testing
 @testable import PorterRealmFile
 
 @Suite("Encrypted Realm files (AES-256-CBC + HMAC-SHA224 pages)")
 struct EncryptionTests {
-    @Test func decryptsAFormat24FileAndMatchesTheOracle() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func decryptsAFormat24FileAndMatchesTheOracle() throws {
         let file = try RealmFile(path: Fixture.shared("dev-encrypted-realm-docs.realm"), encryptionKey: Fixture.devKey)
         #expect(file.isEncrypted)
         #expect(file.fileFormat == 24)
@@ -22,7 +23,7 @@ struct EncryptionTests {
         #expect(mine == want, "\(mine.serialized(pretty: true))")
     }
 
-    @Test func wrongKeyIsRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func wrongKeyIsRefused() throws {
         var key = Fixture.devKey
         key[63] ^= 1
         let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("dev-encrypted-realm-docs.realm"), encryptionKey: key) }
@@ -31,19 +32,19 @@ struct EncryptionTests {
         #expect(error.location == Fixture.shared("dev-encrypted-realm-docs.realm"))
     }
 
-    @Test func coreFileDecryptsToFormat9AndIsRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func coreFileDecryptsToFormat9AndIsRefused() throws {
         let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("core-encrypted-4k-page.realm"), encryptionKey: Fixture.coreKey) }
         #expect(error.message == "file format 9 is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
     }
 
-    @Test func encryptedFileWithoutKeyIsRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func encryptedFileWithoutKeyIsRefused() throws {
         for name in ["core-encrypted-4k-page.realm", "dev-encrypted-realm-docs.realm"] {
             let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared(name)) }
             #expect(error.message == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key")
         }
     }
 
-    @Test func plainFileWithKeyIsRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func plainFileWithKeyIsRefused() throws {
         let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("js-simple.realm"), encryptionKey: Fixture.devKey) }
         #expect(error.message == "the file is not encrypted: open it without an encryption key")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 @testable import PorterRealmFile
 
@@ -6,7 +7,8 @@ import PorterModel
 enum Fixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let realm = root.appendingPathComponent("Fixtures/realm")
-    static func shared(_ name: String) -> String { realm.appendingPathComponent("shared/\(name)").path }
+    /// A real Realm file of another project, from `../shared/realm-files`.
+    static func shared(_ name: String) -> String { SharedRealmFiles.path(name) }
     static func own(_ name: String) -> String { realm.appendingPathComponent(name).path }
 
     static func json(_ path: String) throws -> JSONValue {

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 import Testing
 @testable import PorterRealmFile
@@ -70,7 +71,7 @@ struct RefusalTests {
         #expect(temporary() == leftovers, "the decrypted copy is unlinked at once")
     }
 
-    @Test func headerLevelRefusals() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func headerLevelRefusals() throws {
         #expect(try refusal([]) == "file is empty")
         #expect(try refusal(Array(repeating: 0, count: 13)) == "file is truncated: 13 bytes, a Realm file has at least a 24-byte header")
         var rng = SplitMix(seed: 7)
@@ -82,7 +83,7 @@ struct RefusalTests {
         #expect(try refusal(simple)?.hasPrefix("bad mnemonic: bytes 16-19 are 58 2d 44 42") == true)
     }
 
-    @Test func unsupportedFormats() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func unsupportedFormats() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         for format: UInt8 in [9, 11, 25] {
             simple[20] = format
@@ -90,7 +91,7 @@ struct RefusalTests {
         }
     }
 
-    @Test func refsOutOfBoundsNameTheClass() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func refsOutOfBoundsNameTheClass() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
         let topRef = try FileHeader(file.mem).topRef
@@ -105,7 +106,7 @@ struct RefusalTests {
         #expect(message.hasSuffix("is outside the file (size 16384); the file may have changed while reading: copy it with the app closed"))
     }
 
-    @Test func topRefOutsideTheFile() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func topRefOutsideTheFile() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         patch(&simple, at: 0, 0x4000, count: 8)
         #expect(try refusal(simple) == "expected at least 16392 bytes, the file has 16384: the copy was cut short — copy it again with the app closed")
@@ -158,7 +159,7 @@ struct RefusalTests {
         }
     }
 
-    @Test func wrongKeyAndTruncatedEncryptedFile() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func wrongKeyAndTruncatedEncryptedFile() throws {
         var key = Fixture.devKey
         key[0] ^= 0xFF
         let encrypted = try bytes(Fixture.shared("dev-encrypted-realm-docs.realm"))
@@ -169,7 +170,7 @@ struct RefusalTests {
         #expect(try refusal(flipped, key: Fixture.devKey) == "decryption failed: wrong key, or the file is corrupt")
     }
 
-    @Test func checkFindsNothingInGoodFiles() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func checkFindsNothingInGoodFiles() throws {
         for path in [Fixture.own("every-type.realm"), Fixture.own("inner-nodes.realm"), Fixture.shared("core-upgrade-20.realm"),
                      Fixture.shared("core-upgrade-1000-22.realm"), Fixture.shared("core-upgrade-1000-23.realm"),
                      Fixture.shared("swift-migration-default-v5.realm"), Fixture.shared("js-simple.realm"), Fixture.shared("js-bundled.realm"),

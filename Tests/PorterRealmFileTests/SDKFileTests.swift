@@ -1,17 +1,18 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 import Testing
 @testable import PorterRealmFile
 
 @Suite("Realm files written by the SDKs, compared with realm-core's dumps")
 struct SDKFileTests {
-    @Test("dumps equal realm-oracle's", arguments: ["swift-migration-default-v5", "js-simple", "js-bundled"])
+    @Test("dumps equal realm-oracle's", .enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"), arguments: ["swift-migration-default-v5", "js-simple", "js-bundled"])
     func dumpsMatch(name: String) throws {
         let diff = try Fixture.compareDump(Fixture.shared("\(name).realm"), Fixture.shared("\(name).expected.json"))
         #expect(diff == nil, "\(diff?.0 ?? "")\n--- expected ---\n\(diff?.1 ?? "")")
     }
 
-    @Test func theComparisonSeesDifferences() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func theComparisonSeesDifferences() throws {
         // The document comparison is not vacuous: another file's dump, or one changed value, differs.
         #expect(try Fixture.compareDump(Fixture.shared("js-simple.realm"), Fixture.shared("js-bundled.expected.json")) != nil)
         let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
@@ -20,7 +21,7 @@ struct SDKFileTests {
         #expect(DumpCompare.normalizeDump(try JSONValue.parse(text)) != expected)
     }
 
-    @Test func swiftFileSchemaVersionAndEmbedded() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func swiftFileSchemaVersionAndEmbedded() throws {
         let file = try RealmFile(path: Fixture.shared("swift-migration-default-v5.realm"))
         #expect(file.schemaVersion == 5)
         #expect(file.fileFormat == 20)
@@ -32,7 +33,7 @@ struct SDKFileTests {
         #expect(person.properties.map(\.typeShorthand) == ["string", "int", "Address?", "Pet[]"])
     }
 
-    @Test func jsSimpleColumnOrderAndBacklink() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func jsSimpleColumnOrderAndBacklink() throws {
         let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
         let person = try #require(file.table(named: "Person"))
         #expect(person.primaryKey == "name")
@@ -42,7 +43,7 @@ struct SDKFileTests {
         #expect(try file.objectCount(in: person) == 3)
     }
 
-    @Test func jsBundledUpgradedHeaderAndNegativeDates() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func jsBundledUpgradedHeaderAndNegativeDates() throws {
         let file = try RealmFile(path: Fixture.shared("js-bundled.realm"))
         // Header format bytes 23/9: the selected slot 0 says 23. Group slot 0 is a freed table.
         #expect(file.fileFormat == 23)

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterModel
 import Testing
 @testable import PorterRealmFile
@@ -61,11 +62,11 @@ import Testing
         try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(to: path, from: source, classes: identity(source), encryptionKey: key)
     }
 
-    @Test(arguments: copyable)
+    @Test(arguments: copyable.filter { !$0.hasPrefix("shared/") || SharedRealmFiles.available })
     func copyKeepsObjectsAndKeys(_ name: String) throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = try RealmFile(path: Self.realm.appendingPathComponent("\(name).realm").path)
+        let source = try RealmFile(path: SharedRealmFiles.resolve("\(name).realm", in: Self.realm))
         let out = dir.appendingPathComponent("out.realm").path
         try Self.rewrite(source, to: out)
         let copy = try RealmFile(path: out)
@@ -103,11 +104,12 @@ import Testing
     }
 
     /// What a column copy cannot express: refused, nothing written.
-    @Test(arguments: [("shared/swift-migration-default-v5", "file format 20"), ("shared/core-upgrade-20", "file format 20")])
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"),
+          arguments: [("shared/swift-migration-default-v5", "file format 20"), ("shared/core-upgrade-20", "file format 20")])
     func refusesWhatItCannotCopy(_ name: String, _ reason: String) throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = try RealmFile(path: Self.realm.appendingPathComponent("\(name).realm").path)
+        let source = try RealmFile(path: SharedRealmFiles.resolve("\(name).realm", in: Self.realm))
         let error = try #require(throws: RealmRewriteUnsupported.self) { try Self.rewrite(source, to: dir.appendingPathComponent("out.realm").path) }
         #expect(error.reason.contains(reason), "\(error.reason)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterDiff
 import PorterMigration
 import PorterModel
@@ -24,9 +25,9 @@ enum MigrationFixture {
         /// Fixtures/realm/every-type.realm (realm-core-made): every type, `mixed` values linking to two classes.
         static let everyType = Base(realm: directory.deletingLastPathComponent().appendingPathComponent("every-type.realm").path,
                                     schemaFile: "every-type.v7.json", version: 7)
-        /// Real files of older formats (Fixtures/realm/shared): Realm JS's (23), realm-core's upgrade tests' (22, 23).
+        /// Real files of older formats (`../shared/realm-files`): Realm JS's (23), realm-core's upgrade tests' (22, 23).
         static func shared(_ name: String) -> Base {
-            Base(realm: directory.deletingLastPathComponent().appendingPathComponent("shared/\(name).realm").path,
+            Base(realm: SharedRealmFiles.path("\(name).realm"),
                  schemaFile: "\(name).v0.json", version: 0)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// Runs `body` inside an open write transaction and expects it to fail with `code`; checks that
 /// nothing was written (inside the transaction, after committing it, and on a second attempt

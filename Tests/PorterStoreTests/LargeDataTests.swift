@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// Tests that use a lot of memory. Serialized, so the streaming test's resident-memory
 /// measurement never overlaps the 16 MB values of the size-limit tests.

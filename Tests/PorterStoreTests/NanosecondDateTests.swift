@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// Dates keep nanoseconds in the store, sort by time in SQL, and files of format 1 (INTEGER
 /// microseconds, written by Porter at c3f2a87) still read, and convert when opened for writing.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// Lists and dictionaries nested in `mixed` values (Realm's nested collections in `AnyRealmValue`).
 @Suite("Nested collections in mixed")

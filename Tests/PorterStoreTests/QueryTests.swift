@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 @Suite("Finding objects and counting")
 struct QueryTests {

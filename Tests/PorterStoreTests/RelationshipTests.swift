@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 @Suite("Relationships, inverse links and embedded objects")
 struct RelationshipTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// Whether two values are the same, bit for bit: floats and doubles compare by bit pattern (so NaN
 /// equals NaN and -0.0 differs from 0.0), sets compare without regard to order.

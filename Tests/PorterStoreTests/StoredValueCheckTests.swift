@@ -1,3 +1,4 @@
+import PorterModel
 import Foundation
 import Testing
 @testable import PorterStore

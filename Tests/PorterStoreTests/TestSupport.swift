@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 /// A fresh directory under the system temp folder, removed when the value goes away.
 /// Every test makes its own, so tests can run in parallel.

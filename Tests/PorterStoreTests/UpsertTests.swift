@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterStore
+import PorterModel
 
 @Suite("Upsert and update policies")
 struct UpsertTests {

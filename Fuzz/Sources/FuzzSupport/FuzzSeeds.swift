@@ -69,11 +69,15 @@ public enum FuzzSeeds {
         return out
     }
 
-    /// Every committed `.realm` fixture (real SDK and realm-core files, oracle-made ones, the writer's goldens).
+    /// Every committed `.realm` fixture (oracle-made ones, the writer's goldens) and, when
+    /// `../shared/realm-files` is there, the real SDK and realm-core files it holds.
     static func realmFileSeeds() throws -> [Data] {
         var seeds: [Data] = []
-        for folder in ["Fixtures/realm", "Fixtures/realm/shared", "Fixtures/realm/written"] {
-            let dir = FuzzHarness.root.appendingPathComponent(folder)
+        let shared = FuzzHarness.root.deletingLastPathComponent().appendingPathComponent("shared/realm-files")
+        var folders = [FuzzHarness.root.appendingPathComponent("Fixtures/realm"),
+                       FuzzHarness.root.appendingPathComponent("Fixtures/realm/written")]
+        if FileManager.default.fileExists(atPath: shared.path) { folders.append(shared) }
+        for dir in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".realm") {
                 seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))
             }

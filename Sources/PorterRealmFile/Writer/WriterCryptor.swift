@@ -1,4 +1,4 @@
-import CCrypto
+import PorterCCrypto
 import PorterModel
 
 /// realm-core's page encryption (core `util/encrypted_file_mapping.cpp`): the decrypted file is cut

@@ -1,2 +1,0 @@
-// Every module re-exports the shared object engine types so callers need one import.
-@_exported import PorterModel

@@ -1,0 +1,27 @@
+import Foundation
+import PorterDocument
+import PorterStore
+
+extension Database {
+    /// Loads a fixture file (`{ "schemaVersion": 1, "Person": [ … ], "Dog": [ … ] }`) with the
+    /// rules and errors of `porter import`: all or nothing, links by primary key or `_key`,
+    /// forward references and cycles allowed. Class files (`Person.json`, `Person.bson`) work too.
+    ///
+    /// A fixture declaring a `schemaVersion` newer than the database's is refused; an older one is
+    /// read by the current schema (this module cannot see the migration runtime: the typed
+    /// `Realm.importFixtures` migrates an older fixture that carries its schema). A `schema`
+    /// member (the schema the fixture was written with) is shape-checked and otherwise ignored.
+    /// - Throws: ``PorterError/Code/invalidInput`` with one `FILE:DOC#:field.path: message` line
+    ///   per problem in ``PorterError/details``; the database is unchanged.
+    public func importFixtures(at url: URL, options: ImportOptions = ImportOptions()) throws {
+        let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
+        try importer.run([ImportSource(path: url.path)])
+    }
+
+    /// Loads fixture data held in memory; see ``importFixtures(at:options:)``. `name` is used in
+    /// error messages (and, for a class file, names the class).
+    public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions()) throws {
+        let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
+        try importer.run(data: data, name: name)
+    }
+}
