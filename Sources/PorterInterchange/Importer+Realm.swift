@@ -8,9 +8,6 @@ extension Importer {
     /// Whether a source is a Realm file: `T-DB` at offset 16, or, when a key was given, a file
     /// of whole 4096-byte pages that is no other known kind (an encrypted Realm file looks like noise).
     func isRealmFile(_ path: String) -> Bool {
-        // A pipe or FIFO is read once, as a stream: never looked into first (that would consume it).
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
         switch StoredFileKind.of(path: path) {
         case .realmFile: return true
         case .porterDatabase: return false

@@ -17,8 +17,10 @@ extension Importer {
             return
         }
         if isDirectory.boolValue { return try importFolder(source.path, format: format) }
-        if RelationalReader.isExport(source.path) { return try importRelationalSQLite(source.path) }
-        if isRealmFile(source.path) {
+        // A pipe or FIFO is read once, as a stream: never looked into first (that would consume it).
+        let isRegular = Self.isRegularFile(source.path)
+        if isRegular, RelationalReader.isExport(source.path) { return try importRelationalSQLite(source.path) }
+        if isRegular, isRealmFile(source.path) {
             let file: RealmFile
             do {
                 file = try RealmFile(path: source.path, encryptionKey: realmEncryptionKey)
@@ -209,5 +211,14 @@ extension Importer {
     func fileExtension(_ fileName: String) -> String? {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
         return String(fileName[fileName.index(after: dot)...]).lowercased()
+    }
+}
+
+extension Importer {
+    /// Whether `path` names a regular file (not a pipe, FIFO or device), so that its first bytes
+    /// can be looked at before it is read.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
