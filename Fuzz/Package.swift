@@ -18,6 +18,10 @@ let package = Package(
     products: fuzzTargets.map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(path: rootFolder.path)],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [porter]),
-    ] + fuzzTargets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport", porter] + ($0 == "FuzzRealmFile" ? [realmFile] : [])) }
+        .target(name: "FuzzSupport", dependencies: [porter])
+    ]
+        + fuzzTargets.map {
+            .executableTarget(
+                name: $0, dependencies: ["FuzzSupport", porter] + ($0 == "FuzzRealmFile" ? [realmFile] : []))
+        }
 )

@@ -13,7 +13,10 @@ extension BenchRun {
                     let type: PropertyType = [.int, .string, .double, .bool, .date][p % 5]
                     let name = version == 2 && p == 3 ? "renamed\(p)" : "field\(p)"
                     let optional = version == 2 && p == 5 && i % 2 == 0
-                    properties.append(Property(name: name, type: type, optional: optional, indexed: version == 2 && p == 1 && type != .double))
+                    properties.append(
+                        Property(
+                            name: name, type: type, optional: optional,
+                            indexed: version == 2 && p == 1 && type != .double))
                 }
                 if version == 2 { properties.append(Property(name: "added", type: .string, optional: true)) }
                 return ObjectSchema(name: "Class\(i)", properties: properties, primaryKey: "_id")
@@ -23,8 +26,10 @@ extension BenchRun {
         try schema(1).jsonString().write(toFile: "\(dir)/v1.json", atomically: true, encoding: .utf8)
         try schema(2).jsonString().write(toFile: "\(dir)/v2.json", atomically: true, encoding: .utf8)
         let m = try measure(porter, ["diff", "\(dir)/v1.json", "\(dir)/v2.json"])
-        record("diff 500-class schemas", "schema", m, bytes: diskSize("\(dir)/v1.json") + diskSize("\(dir)/v2.json"), objects: 500,
-               note: "no reference")
+        record(
+            "diff 500-class schemas", "schema", m, bytes: diskSize("\(dir)/v1.json") + diskSize("\(dir)/v2.json"),
+            objects: 500,
+            note: "no reference")
     }
 
     /// Typed-model writes, reads and a sorted query through managed objects, on the full N: next
@@ -39,31 +44,42 @@ extension BenchRun {
         let path = "\(dir)/typed.porter"
         let written = try child(["typed-write", String(count), path]) { removeDatabase(path) }
         let refInsert = try child(["ref-insert", path, "\(dir)/reference-insert.porter"])
-        record("typed writes (managed objects)", "flat", written, bytes: diskSize(path), objects: count,
-               reference: ("prepared-insert loop", refInsert), referenceObjects: count)
+        record(
+            "typed writes (managed objects)", "flat", written, bytes: diskSize(path), objects: count,
+            reference: ("prepared-insert loop", refInsert), referenceObjects: count)
         let read = try child(["typed-read", path])
         let scan = try child(["ref-scan", path])
-        record("typed reads (managed objects)", "flat", read, bytes: diskSize(path), objects: count,
-               reference: ("sqlite3_step loop", scan), referenceObjects: count)
+        record(
+            "typed reads (managed objects)", "flat", read, bytes: diskSize(path), objects: count,
+            reference: ("sqlite3_step loop", scan), referenceObjects: count)
         let query = try child(["typed-query", path])
         let refQuery = try child(["ref-query", path])
-        record("typed query+sort, count+first", "flat", query, bytes: diskSize(path), objects: count,
-               reference: ("SQL WHERE/ORDER BY loop", refQuery), referenceObjects: count,
-               note: "realm-core figure not available (realm-oracle bench has no query)")
+        record(
+            "typed query+sort, count+first", "flat", query, bytes: diskSize(path), objects: count,
+            reference: ("SQL WHERE/ORDER BY loop", refQuery), referenceObjects: count,
+            note: "realm-core figure not available (realm-oracle bench has no query)")
         if let core = try realmCoreFigures() {
-            for (operation, m, key, label, target) in [("typed writes vs realm-core", written, "insertSeconds", "realm-core insert (one write)", 3.0),
-                                                       ("typed reads vs realm-core", read, "readAllSeconds", "realm-core read all properties", 10.0)] {
-                let coreRun = Measured(seconds: core[key] as? Double ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
-                record(operation, "flat", m, bytes: diskSize(path), objects: count, reference: (label, coreRun), referenceObjects: objects,
-                       target: target)
+            for (operation, m, key, label, target) in [
+                ("typed writes vs realm-core", written, "insertSeconds", "realm-core insert (one write)", 3.0),
+                ("typed reads vs realm-core", read, "readAllSeconds", "realm-core read all properties", 10.0),
+            ] {
+                let coreRun = Measured(
+                    seconds: core[key] as? Double ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
+                record(
+                    operation, "flat", m, bytes: diskSize(path), objects: count, reference: (label, coreRun),
+                    referenceObjects: objects,
+                    target: target)
             }
         } else {
-            print("  typed rows vs realm-core skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)")
+            print(
+                "  typed rows vs realm-core skipped: realm-oracle not found (../shared/tools/realm-oracle/realm-oracle or $REALM_ORACLE)"
+            )
         }
         let rounds = 20
         let fixture = try child(["fixture-load", String(rounds)])
-        record("fixture load (1,000 objects)", "linked", fixture, bytes: 0, objects: rounds * 1000,
-               note: "in-memory realm, \(String(format: "%.1f", fixture.seconds / Double(rounds) * 1000)) ms per load")
+        record(
+            "fixture load (1,000 objects)", "linked", fixture, bytes: 0, objects: rounds * 1000,
+            note: "in-memory realm, \(String(format: "%.1f", fixture.seconds / Double(rounds) * 1000)) ms per load")
     }
 
     /// pymongo's `bson.encode`/`decode_all` and `json_util` on the same documents, when available.
@@ -71,47 +87,58 @@ extension BenchRun {
         let bsonFile = "\(work)/flat/export-bson/Item.bson"
         guard FileManager.default.fileExists(atPath: bsonFile) else { return }
         let script = """
-        import sys, time, json
-        try:
-            import bson
-            from bson import json_util
-        except ImportError:
-            print(json.dumps({"skipped": "pymongo is not installed"})); sys.exit(0)
-        data = open(sys.argv[1], 'rb').read()
-        t = time.perf_counter(); docs = bson.decode_all(data); decode = time.perf_counter() - t
-        t = time.perf_counter(); out = b''.join(bson.encode(d) for d in docs); encode = time.perf_counter() - t
-        opts = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED)
-        t = time.perf_counter(); text = '\\n'.join(json_util.dumps(d, json_options=opts) for d in docs); dumps = time.perf_counter() - t
-        t = time.perf_counter(); [json_util.loads(line) for line in text.split('\\n')]; loads = time.perf_counter() - t
-        print(json.dumps({"docs": len(docs), "bytes": len(data), "decode": decode, "encode": encode, "dumps": dumps, "loads": loads}))
-        """
+            import sys, time, json
+            try:
+                import bson
+                from bson import json_util
+            except ImportError:
+                print(json.dumps({"skipped": "pymongo is not installed"})); sys.exit(0)
+            data = open(sys.argv[1], 'rb').read()
+            t = time.perf_counter(); docs = bson.decode_all(data); decode = time.perf_counter() - t
+            t = time.perf_counter(); out = b''.join(bson.encode(d) for d in docs); encode = time.perf_counter() - t
+            opts = json_util.JSONOptions(json_mode=json_util.JSONMode.RELAXED)
+            t = time.perf_counter(); text = '\\n'.join(json_util.dumps(d, json_options=opts) for d in docs); dumps = time.perf_counter() - t
+            t = time.perf_counter(); [json_util.loads(line) for line in text.split('\\n')]; loads = time.perf_counter() - t
+            print(json.dumps({"docs": len(docs), "bytes": len(data), "decode": decode, "encode": encode, "dumps": dumps, "loads": loads}))
+            """
         let scriptPath = "\(work)/pymongo_bench.py"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         // The python3 on PATH first (where `pip install pymongo` puts it), then the system one.
-        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
-        guard let python = (searchPath + ["/usr/bin/python3"]).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map {
+            "\($0)/python3"
+        }
+        guard
+            let python = (searchPath + ["/usr/bin/python3"]).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             print("  pymongo comparison skipped: python3 not found")
             return
         }
         let m = try ChildProcess.run(python, [scriptPath, bsonFile])
         guard m.status == 0, let data = m.stdout.data(using: .utf8),
-              let result = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let result = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             print("  pymongo comparison failed: \(m.stderr.prefix(300))")
             return
         }
         if let skipped = result["skipped"] as? String {
             print("  pymongo comparison skipped: \(skipped)")
-            rows.append(ResultRow(operation: "pymongo comparison", shape: "flat", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
-                                  note: "skipped: \(skipped)"))
+            rows.append(
+                ResultRow(
+                    operation: "pymongo comparison", shape: "flat", objects: 0, seconds: 0, bytes: 0, peakRSSBytes: 0,
+                    note: "skipped: \(skipped)"))
             return
         }
         let docs = result["docs"] as? Int ?? 0
         let bytes = result["bytes"] as? Int ?? 0
         func porterRow(_ op: String) -> ResultRow? { rows.first { $0.operation == op && $0.shape == "flat" } }
-        let pairs: [(String, String, String)] = [("export bson", "encode", "pymongo bson.encode"),
-                                                ("import bson", "decode", "pymongo bson.decode_all"),
-                                                ("export ejson", "dumps", "pymongo json_util.dumps"),
-                                                ("import ejson", "loads", "pymongo json_util.loads")]
+        let pairs: [(String, String, String)] = [
+            ("export bson", "encode", "pymongo bson.encode"),
+            ("import bson", "decode", "pymongo bson.decode_all"),
+            ("export ejson", "dumps", "pymongo json_util.dumps"),
+            ("import ejson", "loads", "pymongo json_util.loads"),
+        ]
         for (op, key, label) in pairs {
             guard let porterRow = porterRow(op), let seconds = result[key] as? Double else { continue }
             var row = porterRow
@@ -120,7 +147,10 @@ extension BenchRun {
             row.target = nil
             row.note = "vs pymongo"
             rows.append(row)
-            print(String(format: "  %-28@ flat    %.2f× %@ (%d docs, %d bytes)", op as NSString, row.ratio ?? 0, label, docs, bytes))
+            print(
+                String(
+                    format: "  %-28@ flat    %.2f× %@ (%d docs, %d bytes)", op as NSString, row.ratio ?? 0, label, docs,
+                    bytes))
         }
     }
 
@@ -137,10 +167,15 @@ extension BenchRun {
             }
         }
         let target = try MigrationScenario.writeFiles(shape, dir: dir)
-        let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target)) { try copySource(to: porterCopy) }
+        let m = try measure(porter, MigrationScenario.arguments(database: porterCopy, target: target)) {
+            try copySource(to: porterCopy)
+        }
         let extra = shape == .linked || shape == .onelink ? ["owner"] : (shape == .nested ? ["address"] : [])
-        let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")]) { try copySource(to: referenceCopy) }
-        record("migrate rename+add+convert", shape.rawValue, m, bytes: diskSize(porterCopy),
-               reference: ("SQL table rebuild", reference), target: 3.0)
+        let reference = try child(["ref-migrate", referenceCopy, extra.joined(separator: ",")]) {
+            try copySource(to: referenceCopy)
+        }
+        record(
+            "migrate rename+add+convert", shape.rawValue, m, bytes: diskSize(porterCopy),
+            reference: ("SQL table rebuild", reference), target: 3.0)
     }
 }

@@ -5,11 +5,16 @@ extension BenchRun {
     /// bson` of the same objects (target: within 2×), and `--format csv`.
     mutating func runLeavingRealm(_ shape: Shape, dir: String, source db: String, exportBSON: Measured) throws {
         let sqlite = "\(dir)/export.sqlite"
-        let m = try measure(porter, ["export", db, "--out", sqlite, "--format", "sqlite"]) { try? FileManager.default.removeItem(atPath: sqlite) }
-        record("export sqlite", shape.rawValue, m, bytes: diskSize(sqlite), reference: ("export bson", exportBSON),
-               target: shape.hasInterchangeTargets ? 2.0 : nil)
+        let m = try measure(porter, ["export", db, "--out", sqlite, "--format", "sqlite"]) {
+            try? FileManager.default.removeItem(atPath: sqlite)
+        }
+        record(
+            "export sqlite", shape.rawValue, m, bytes: diskSize(sqlite), reference: ("export bson", exportBSON),
+            target: shape.hasInterchangeTargets ? 2.0 : nil)
         let csv = "\(dir)/export-csv"
-        let c = try measure(porter, ["export", db, "--out", csv, "--format", "csv"]) { try? FileManager.default.removeItem(atPath: csv) }
+        let c = try measure(porter, ["export", db, "--out", csv, "--format", "csv"]) {
+            try? FileManager.default.removeItem(atPath: csv)
+        }
         record("export csv", shape.rawValue, c, bytes: diskSize(csv), reference: ("export bson", exportBSON))
         let copy = "\(dir)/import-sqlite.porter"
         let i = try measure(porter, ["import", copy, sqlite, "--create"]) { removeDatabase(copy) }

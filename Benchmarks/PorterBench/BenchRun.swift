@@ -24,20 +24,25 @@ struct BenchRun {
         selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         porter = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("porter").path
         guard FileManager.default.isExecutableFile(atPath: porter) else {
-            throw BenchError("the porter binary is missing next to porter-bench (\(porter)); build it with 'swift build -c release'")
+            throw BenchError(
+                "the porter binary is missing next to porter-bench (\(porter)); build it with 'swift build -c release'")
         }
     }
 
     /// Runs a child `repeats` times (`prepare` first, each time, to restore its inputs) and keeps
     /// the fastest run, with the highest peak memory of all runs; fails loudly when a run fails
     /// (a benchmark of a failing command means nothing).
-    func measure(_ executable: String, _ args: [String], once: Bool = false, prepare: () throws -> Void = {}) throws -> Measured {
+    func measure(_ executable: String, _ args: [String], once: Bool = false, prepare: () throws -> Void = {}) throws
+        -> Measured
+    {
         var best: Measured?
         for _ in 0..<(once ? 1 : repeats) {
             try prepare()
             var m = try ChildProcess.run(executable, args)
             guard m.status == 0 || (m.status == 2 && args.first == "diff") else {
-                throw BenchError("\(URL(fileURLWithPath: executable).lastPathComponent) \(args.joined(separator: " ")) failed (\(m.status)): \(m.stderr.prefix(500))")
+                throw BenchError(
+                    "\(URL(fileURLWithPath: executable).lastPathComponent) \(args.joined(separator: " ")) failed (\(m.status)): \(m.stderr.prefix(500))"
+                )
             }
             if let previous = best {
                 m.peakRSSBytes = max(m.peakRSSBytes, previous.peakRSSBytes)
@@ -52,20 +57,28 @@ struct BenchRun {
         try measure(selfPath, ["child"] + args, once: once, prepare: prepare)
     }
 
-    mutating func record(_ operation: String, _ shape: String, _ m: Measured, bytes: Int, objects: Int? = nil,
-                         reference: (String, Measured)? = nil, referenceObjects: Int? = nil, target: Double? = nil, note: String? = nil) {
-        let row = ResultRow(operation: operation, shape: shape, objects: objects ?? self.objects, seconds: m.seconds, bytes: bytes,
-                            peakRSSBytes: m.peakRSSBytes, reference: reference?.0, referenceSeconds: reference?.1.seconds,
-                            referenceObjects: referenceObjects, target: target, note: note)
+    mutating func record(
+        _ operation: String, _ shape: String, _ m: Measured, bytes: Int, objects: Int? = nil,
+        reference: (String, Measured)? = nil, referenceObjects: Int? = nil, target: Double? = nil, note: String? = nil
+    ) {
+        let row = ResultRow(
+            operation: operation, shape: shape, objects: objects ?? self.objects, seconds: m.seconds, bytes: bytes,
+            peakRSSBytes: m.peakRSSBytes, reference: reference?.0, referenceSeconds: reference?.1.seconds,
+            referenceObjects: referenceObjects, target: target, note: note)
         rows.append(row)
         let ratio = row.ratio.map { String(format: " (%.2f× %@)", $0, reference!.0) } ?? ""
-        print(String(format: "  %-28@ %-7@ %10.0f obj/s %8.1f MB/s %6.0f MB peak%@", operation as NSString, shape as NSString,
-                     row.objectsPerSecond, row.megabytesPerSecond, Double(m.peakRSSBytes) / 1_048_576, ratio))
+        print(
+            String(
+                format: "  %-28@ %-7@ %10.0f obj/s %8.1f MB/s %6.0f MB peak%@", operation as NSString,
+                shape as NSString,
+                row.objectsPerSecond, row.megabytesPerSecond, Double(m.peakRSSBytes) / 1_048_576, ratio))
     }
 
     mutating func runAll() throws {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        print("porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), best of \(repeats) runs, work folder \(work)")
+        print(
+            "porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), best of \(repeats) runs, work folder \(work)"
+        )
         for shape in shapes { try runShape(shape) }
         try runSchemaDiff()
         try runTypedAndFixtures()
@@ -83,7 +96,10 @@ struct BenchRun {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let db = "\(dir)/source.porter"
         let built = try child(["build", shape.rawValue, String(objects), db], once: true)
-        print(String(format: "%@: built %d objects in %.1f s (%.0f MB on disk)", shape.rawValue, objects, built.seconds, Double(diskSize(db)) / 1_048_576))
+        print(
+            String(
+                format: "%@: built %d objects in %.1f s (%.0f MB on disk)", shape.rawValue, objects, built.seconds,
+                Double(diskSize(db)) / 1_048_576))
 
         let refBSON = try child(["ref-bson", db, shape.rawValue, "\(dir)/reference.bson"])
         let refRow = ("sqlite3+libbson loop", refBSON)
@@ -92,19 +108,26 @@ struct BenchRun {
         var exportBSON: Measured?
         for format in ["bson", "ejson", "ejson-canonical", "json"] {
             let out = "\(dir)/export-\(format)"
-            let m = try measure(porter, ["export", db, "--out", out, "--format", format]) { try? FileManager.default.removeItem(atPath: out) }
-            record("export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
-                   target: shape.hasInterchangeTargets ? exportTargets[format] : nil)
+            let m = try measure(porter, ["export", db, "--out", out, "--format", format]) {
+                try? FileManager.default.removeItem(atPath: out)
+            }
+            record(
+                "export \(format)", shape.rawValue, m, bytes: diskSize(out), reference: refRow,
+                target: shape.hasInterchangeTargets ? exportTargets[format] : nil)
             if format == "bson" { exportBSON = m }
         }
         if let exportBSON { try runLeavingRealm(shape, dir: dir, source: db, exportBSON: exportBSON) }
         let refInsert = try child(["ref-insert", db, "\(dir)/reference-insert.porter"])
-        record("reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.porter"))
+        record(
+            "reference: prepared inserts", shape.rawValue, refInsert, bytes: diskSize("\(dir)/reference-insert.porter"))
         for format in ["bson", "ejson", "json"] {
             let target = "\(dir)/import-\(format).porter"
-            let m = try measure(porter, ["import", target, "\(dir)/export-\(format)", "--create"]) { removeDatabase(target) }
-            record("import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
-                   reference: ("prepared-insert loop", refInsert), target: shape.hasInterchangeTargets ? 2.0 : nil)
+            let m = try measure(porter, ["import", target, "\(dir)/export-\(format)", "--create"]) {
+                removeDatabase(target)
+            }
+            record(
+                "import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
+                reference: ("prepared-insert loop", refInsert), target: shape.hasInterchangeTargets ? 2.0 : nil)
         }
         try runMigration(shape, dir: dir, source: db)
     }

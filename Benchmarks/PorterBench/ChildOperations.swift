@@ -13,11 +13,14 @@ enum ChildOperations {
         }
         switch op {
         case "build":
-            guard let shape = Shape(rawValue: try arg(0)), let count = Int(try arg(1)) else { throw BenchError("build SHAPE N PATH") }
+            guard let shape = Shape(rawValue: try arg(0)), let count = Int(try arg(1)) else {
+                throw BenchError("build SHAPE N PATH")
+            }
             try DatasetBuilder.build(shape, count: count, at: try arg(2))
             print("\(count) \(diskSize(try arg(2)))")
         case "ref-bson":
-            let (docs, bytes) = try ReferenceLoops.bsonExport(database: try arg(0), shape: try arg(1), output: try arg(2))
+            let (docs, bytes) = try ReferenceLoops.bsonExport(
+                database: try arg(0), shape: try arg(1), output: try arg(2))
             print("\(docs) \(bytes)")
         case "ref-insert":
             let rows = try ReferenceLoops.insertCopy(source: try arg(0), destination: try arg(1))

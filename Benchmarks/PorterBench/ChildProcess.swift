@@ -16,7 +16,8 @@ struct Measured {
 enum ChildProcess {
     /// Runs `executable args…`, waits with `wait4`, and returns the measurement.
     static func run(_ executable: String, _ args: [String]) throws -> Measured {
-        let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).out").path
+        let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).out")
+            .path
         let errPath = outPath + ".err"
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
@@ -39,9 +40,10 @@ enum ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Measured(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exitStatus,
-                        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return Measured(
+            seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exitStatus,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 }
 

@@ -25,7 +25,8 @@ struct ResultRow: Codable {
     var megabytesPerSecond: Double { Double(bytes) / 1_048_576 / max(seconds, 1e-9) }
 
     enum CodingKeys: String, CodingKey {
-        case operation, shape, objects, seconds, bytes, peakRSSBytes, reference, referenceSeconds, referenceObjects, target, note
+        case operation, shape, objects, seconds, bytes, peakRSSBytes, reference, referenceSeconds, referenceObjects,
+            target, note
     }
 }
 
@@ -38,23 +39,29 @@ struct MachineInfo: Codable {
 
     static func current() -> MachineInfo {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            ?? "unknown"
         var uts = utsname()
         uname(&uts)
-        let system = withUnsafeBytes(of: &uts.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let system =
+            withUnsafeBytes(of: &uts.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             + " " + withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return MachineInfo(cpu: model ?? "unknown", cores: ProcessInfo.processInfo.activeProcessorCount,
-                           memoryGiB: (Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
-                           system: system)
+        return MachineInfo(
+            cpu: model ?? "unknown", cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryGiB: (Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+            system: system)
     }
 }
 
 /// Prints the table and writes `bench-results.json`.
 enum Report {
     static func format(_ rows: [ResultRow]) -> String {
-        var lines = ["| operation | shape | objects | objects/s | MB/s | peak RSS | reference | ratio | target |",
-                     "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+        var lines = [
+            "| operation | shape | objects | objects/s | MB/s | peak RSS | reference | ratio | target |",
+            "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |",
+        ]
         for r in rows {
             let ratio = r.ratio.map { String(format: "%.2f×", $0) } ?? "–"
             let target: String
@@ -63,7 +70,9 @@ enum Report {
             } else {
                 target = r.note ?? ""
             }
-            lines.append("| \(r.operation) | \(r.shape) | \(r.objects) | \(String(format: "%.0f", r.objectsPerSecond)) | \(String(format: "%.1f", r.megabytesPerSecond)) | \(String(format: "%.0f MB", Double(r.peakRSSBytes) / 1_048_576)) | \(r.reference ?? "–") | \(ratio) | \(target) |")
+            lines.append(
+                "| \(r.operation) | \(r.shape) | \(r.objects) | \(String(format: "%.0f", r.objectsPerSecond)) | \(String(format: "%.1f", r.megabytesPerSecond)) | \(String(format: "%.0f MB", Double(r.peakRSSBytes) / 1_048_576)) | \(r.reference ?? "–") | \(ratio) | \(target) |"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -77,8 +86,9 @@ enum Report {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let out = Output(date: ISO8601DateFormatter().string(from: Date()), objectsPerShape: objects,
-                         machine: .current(), results: rows)
+        let out = Output(
+            date: ISO8601DateFormatter().string(from: Date()), objectsPerShape: objects,
+            machine: .current(), results: rows)
         try encoder.encode(out).write(to: URL(fileURLWithPath: path))
     }
 }

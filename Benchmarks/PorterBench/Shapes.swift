@@ -15,26 +15,27 @@ enum Shape: String, CaseIterable {
             """
         switch self {
         case .flat:
-            return #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "_id", "properties": {\#(scalars)}}]}"#
+            return
+                #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "_id", "properties": {\#(scalars)}}]}"#
         case .onelink:
             return #"""
-            {"schemaVersion": 1, "classes": [
-              {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}},
-              {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "owner": "Owner?"}}]}
-            """#
+                {"schemaVersion": 1, "classes": [
+                  {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}},
+                  {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "owner": "Owner?"}}]}
+                """#
         case .linked:
             return #"""
-            {"schemaVersion": 1, "classes": [
-              {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}},
-              {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "owner": "Owner?", "friends": "Owner[]"}}]}
-            """#
+                {"schemaVersion": 1, "classes": [
+                  {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}},
+                  {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "owner": "Owner?", "friends": "Owner[]"}}]}
+                """#
         case .nested:
             return #"""
-            {"schemaVersion": 1, "classes": [
-              {"name": "Geo", "embedded": true, "properties": {"lat": "double", "lon": "double"}},
-              {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string", "geo": "Geo?"}},
-              {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "address": "Address?", "scores": "int{}", "labels": "string<>"}}]}
-            """#
+                {"schemaVersion": 1, "classes": [
+                  {"name": "Geo", "embedded": true, "properties": {"lat": "double", "lon": "double"}},
+                  {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string", "geo": "Geo?"}},
+                  {"name": "Item", "primaryKey": "_id", "properties": {\#(scalars), "address": "Address?", "scores": "int{}", "labels": "string<>"}}]}
+                """#
         }
     }
 
@@ -89,7 +90,8 @@ enum DatasetBuilder {
             var ownerKeys: [ObjectKey] = []
             if shape == .linked || shape == .onelink {
                 for o in 0..<Shape.ownerCount(count) {
-                    ownerKeys.append(try db.createInBulk("Owner", ["_id": .int(Int64(o)), "name": .string("owner \(o)")]))
+                    ownerKeys.append(
+                        try db.createInBulk("Owner", ["_id": .int(Int64(o)), "name": .string("owner \(o)")]))
                 }
             }
             for i in 0..<count {
@@ -100,9 +102,10 @@ enum DatasetBuilder {
                     values["owner"] = .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
                 case .linked:
                     values["owner"] = .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
-                    values["friends"] = .list((0..<Int(rng.next() % 4)).map { _ in
-                        .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
-                    })
+                    values["friends"] = .list(
+                        (0..<Int(rng.next() % 4)).map { _ in
+                            .link(ObjectLink("Owner", ownerKeys[Int(rng.next() % UInt64(ownerKeys.count))]))
+                        })
                 case .nested:
                     values["address"] = .object([
                         "street": .string("\(i) Main Street"), "city": .string(words[i % 7]),

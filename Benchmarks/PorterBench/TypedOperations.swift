@@ -57,7 +57,8 @@ enum TypedOperations {
         var checksum = 0
         for item in realm.objects(BenchItem.self) {
             checksum &+= item.name.utf8.count &+ item.count &+ Int(item.price) &+ Int(item.ratio)
-            checksum &+= (item.active ? 1 : 0) &+ Int(item.created.timeIntervalSince1970) &+ (item.note?.utf8.count ?? 0)
+            checksum &+=
+                (item.active ? 1 : 0) &+ Int(item.created.timeIntervalSince1970) &+ (item.note?.utf8.count ?? 0)
             checksum &+= Int(item._id.timestamp.timeIntervalSince1970)
             count += 1
         }
@@ -80,16 +81,24 @@ enum TypedOperations {
     static func fixtureData() -> Data {
         var owners: [String] = []
         var pets: [String] = []
-        for o in 0..<100 { owners.append(#"{"_id": \#(o), "name": "owner \#(o)", "pets": [\#((0..<9).map { String(o * 9 + $0) }.joined(separator: ", "))]}"#) }
+        for o in 0..<100 {
+            owners.append(
+                #"{"_id": \#(o), "name": "owner \#(o)", "pets": [\#((0..<9).map { String(o * 9 + $0) }.joined(separator: ", "))]}"#
+            )
+        }
         for p in 0..<900 { pets.append(#"{"_id": \#(p), "name": "pet \#(p)", "age": \#(p % 15), "owner": \#(p / 9)}"#) }
-        return Data(#"{"schemaVersion": 0, "BenchOwner": [\#(owners.joined(separator: ",\n"))], "BenchPet": [\#(pets.joined(separator: ",\n"))]}"#.utf8)
+        return Data(
+            #"{"schemaVersion": 0, "BenchOwner": [\#(owners.joined(separator: ",\n"))], "BenchPet": [\#(pets.joined(separator: ",\n"))]}"#
+                .utf8)
     }
 
     /// Loads the fixture into a fresh in-memory realm `rounds` times; prints `objects bytes`.
     static func fixtureLoad(rounds: Int) throws {
         let data = fixtureData()
         for round in 0..<rounds {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "bench-\(round)", objectTypes: [BenchOwner.self, BenchPet.self]))
+            let realm = try Realm(
+                configuration: .init(
+                    inMemoryIdentifier: "bench-\(round)", objectTypes: [BenchOwner.self, BenchPet.self]))
             try realm.importFixtures(data: data)
             guard realm.objects(BenchPet.self).count == 900 else { throw BenchError("fixture load lost objects") }
         }

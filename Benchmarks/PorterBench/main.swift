@@ -20,10 +20,13 @@ do {
         try ChildOperations.run(Array(arguments.dropFirst()))
     } else {
         let objects = Int(option("--objects", "1000000")) ?? 1_000_000
-        let shapes = option("--shapes", "flat,onelink,linked,nested").split(separator: ",").compactMap { Shape(rawValue: String($0)) }
-        var bench = try BenchRun(objects: objects, shapes: shapes,
-                                 work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
-                                 repeats: Int(option("--repeat", "3")) ?? 3)
+        let shapes = option("--shapes", "flat,onelink,linked,nested").split(separator: ",").compactMap {
+            Shape(rawValue: String($0))
+        }
+        var bench = try BenchRun(
+            objects: objects, shapes: shapes,
+            work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
+            repeats: Int(option("--repeat", "3")) ?? 3)
         try bench.runAll()
     }
 } catch {

@@ -12,7 +12,10 @@ extension ReferenceLoops {
         let dst = try openDatabase(destination)
         defer { sqlite3_close_v2(dst) }
         try execute(dst, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
-        let ddl = try prepareStatement(src, "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'class_%' AND sql IS NOT NULL ORDER BY type DESC")
+        let ddl = try prepareStatement(
+            src,
+            "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'class_%' AND sql IS NOT NULL ORDER BY type DESC"
+        )
         var tables: [String] = []
         var statements: [String] = []
         while sqlite3_step(ddl) == SQLITE_ROW {
@@ -21,8 +24,11 @@ extension ReferenceLoops {
             statements.append(String(cString: sqlite3_column_text(ddl, 2)))
         }
         sqlite3_finalize(ddl)
-        let indexes = try prepareStatement(src, "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'class_%' AND sql IS NOT NULL")
-        while sqlite3_step(indexes) == SQLITE_ROW { statements.append(String(cString: sqlite3_column_text(indexes, 0))) }
+        let indexes = try prepareStatement(
+            src, "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'class_%' AND sql IS NOT NULL")
+        while sqlite3_step(indexes) == SQLITE_ROW {
+            statements.append(String(cString: sqlite3_column_text(indexes, 0)))
+        }
         sqlite3_finalize(indexes)
 
         try execute(dst, "BEGIN IMMEDIATE")
@@ -32,7 +38,9 @@ extension ReferenceLoops {
             let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             let select = try prepareStatement(src, "SELECT * FROM \(quoted)")
             let columns = sqlite3_column_count(select)
-            let insert = try prepareStatement(dst, "INSERT INTO \(quoted) VALUES (\(Array(repeating: "?", count: Int(columns)).joined(separator: ",")))")
+            let insert = try prepareStatement(
+                dst,
+                "INSERT INTO \(quoted) VALUES (\(Array(repeating: "?", count: Int(columns)).joined(separator: ",")))")
             while sqlite3_step(select) == SQLITE_ROW {
                 for c in 0..<columns { sqlite3_bind_value(insert, c + 1, sqlite3_column_value(select, c)) }
                 guard sqlite3_step(insert) == SQLITE_DONE else {
@@ -55,17 +63,23 @@ extension ReferenceLoops {
         defer { sqlite3_close_v2(db) }
         let kept = ["_id", "price", "ratio", "active", "created", "note"] + extraColumns
         let quotedKept = kept.map { "\"\($0)\"" }
-        let newColumns = (["_key INTEGER PRIMARY KEY AUTOINCREMENT", "\"title\"", "\"count\""] + quotedKept + ["\"rank\""]).joined(separator: ", ")
+        let newColumns =
+            (["_key INTEGER PRIMARY KEY AUTOINCREMENT", "\"title\"", "\"count\""] + quotedKept + ["\"rank\""]).joined(
+                separator: ", ")
         let insertColumns = (["_key", "\"title\"", "\"count\""] + quotedKept + ["\"rank\""]).joined(separator: ", ")
-        let selectColumns = (["_key", "\"name\"", "CAST(\"count\" AS TEXT)"] + quotedKept + ["0"]).joined(separator: ", ")
+        let selectColumns = (["_key", "\"name\"", "CAST(\"count\" AS TEXT)"] + quotedKept + ["0"]).joined(
+            separator: ", ")
         try execute(db, "BEGIN IMMEDIATE")
         try execute(db, "CREATE TABLE class_Item_new (\(newColumns))")
-        try execute(db, "INSERT INTO class_Item_new (\(insertColumns)) SELECT \(selectColumns) FROM class_Item ORDER BY _key")
+        try execute(
+            db, "INSERT INTO class_Item_new (\(insertColumns)) SELECT \(selectColumns) FROM class_Item ORDER BY _key")
         let rows = Int(sqlite3_changes(db))
         try execute(db, "DROP TABLE class_Item")
         try execute(db, "ALTER TABLE class_Item_new RENAME TO class_Item")
         try execute(db, "CREATE UNIQUE INDEX \"pk:Item\" ON class_Item (\"_id\")")
-        for column in extraColumns { try execute(db, "CREATE INDEX \"index:Item.\(column)\" ON class_Item (\"\(column)\")") }
+        for column in extraColumns {
+            try execute(db, "CREATE INDEX \"index:Item.\(column)\" ON class_Item (\"\(column)\")")
+        }
         try execute(db, "COMMIT")
         return rows
     }

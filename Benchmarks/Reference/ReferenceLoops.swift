@@ -34,17 +34,31 @@ public enum ReferenceLoops {
         let cols = scalarColumns.map { "i.\"\($0)\"" }.joined(separator: ", ")
         let sql: String
         switch shape {
-        case "linked", "onelink": sql = "SELECT i._key, \(cols), o._id FROM class_Item i LEFT JOIN class_Owner o ON o._key = i.owner ORDER BY i._key"
+        case "linked", "onelink":
+            sql =
+                "SELECT i._key, \(cols), o._id FROM class_Item i LEFT JOIN class_Owner o ON o._key = i.owner ORDER BY i._key"
         case "nested": sql = "SELECT i._key, \(cols), i.address FROM class_Item i ORDER BY i._key"
         default: sql = "SELECT i._key, \(cols) FROM class_Item i ORDER BY i._key"
         }
         let stmt = try prepareStatement(db, sql)
         defer { sqlite3_finalize(stmt) }
-        let friends = shape == "linked" ? try prepareStatement(db, "SELECT o._id FROM \"class_Item.friends\" f JOIN class_Owner o ON o._key = f.value WHERE f._owner = ? ORDER BY f._pos") : nil
-        let address = shape == "nested" ? try prepareStatement(db, "SELECT street, city, geo FROM class_Address WHERE _key = ?") : nil
+        let friends =
+            shape == "linked"
+            ? try prepareStatement(
+                db,
+                "SELECT o._id FROM \"class_Item.friends\" f JOIN class_Owner o ON o._key = f.value WHERE f._owner = ? ORDER BY f._pos"
+            ) : nil
+        let address =
+            shape == "nested"
+            ? try prepareStatement(db, "SELECT street, city, geo FROM class_Address WHERE _key = ?") : nil
         let geo = shape == "nested" ? try prepareStatement(db, "SELECT lat, lon FROM class_Geo WHERE _key = ?") : nil
-        let scores = shape == "nested" ? try prepareStatement(db, "SELECT _key, value FROM \"class_Item.scores\" WHERE _owner = ? ORDER BY _key") : nil
-        let labels = shape == "nested" ? try prepareStatement(db, "SELECT value FROM \"class_Item.labels\" WHERE _owner = ? ORDER BY value") : nil
+        let scores =
+            shape == "nested"
+            ? try prepareStatement(db, "SELECT _key, value FROM \"class_Item.scores\" WHERE _owner = ? ORDER BY _key")
+            : nil
+        let labels =
+            shape == "nested"
+            ? try prepareStatement(db, "SELECT value FROM \"class_Item.labels\" WHERE _owner = ? ORDER BY value") : nil
         defer { [friends, address, geo, scores, labels].forEach { if let s = $0 { sqlite3_finalize(s) } } }
 
         guard let file = fopen(output, "wb") else { throw Failure(description: "cannot write \(output)") }
@@ -55,7 +69,11 @@ public enum ReferenceLoops {
             appendScalars(doc, stmt)
             let key = sqlite3_column_int64(stmt, 0)
             if shape == "onelink" || shape == "linked" {
-                if sqlite3_column_type(stmt, 9) == SQLITE_NULL { bson_append_null(doc, "owner", -1) } else { bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9)) }
+                if sqlite3_column_type(stmt, 9) == SQLITE_NULL {
+                    bson_append_null(doc, "owner", -1)
+                } else {
+                    bson_append_int64(doc, "owner", -1, sqlite3_column_int64(stmt, 9))
+                }
             }
             if let friends {
                 let array = newDocument()
@@ -85,10 +103,15 @@ public enum ReferenceLoops {
     private static func appendScalars(_ doc: OpaquePointer, _ stmt: OpaquePointer) {
         var oid = bson_oid_t()
         if let blob = sqlite3_column_blob(stmt, 1) {
-            withUnsafeMutableBytes(of: &oid.bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 12)) }
+            withUnsafeMutableBytes(of: &oid.bytes) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 12))
+            }
         }
         bson_append_oid(doc, "_id", -1, &oid)
-        bson_append_utf8(doc, "name", -1, sqlite3_column_text(stmt, 2).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(stmt, 2))
+        bson_append_utf8(
+            doc, "name", -1,
+            sqlite3_column_text(stmt, 2).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+            sqlite3_column_bytes(stmt, 2))
         bson_append_int64(doc, "count", -1, sqlite3_column_int64(stmt, 3))
         bson_append_double(doc, "price", -1, sqlite3_column_double(stmt, 4))
         bson_append_double(doc, "ratio", -1, sqlite3_column_double(stmt, 5))
@@ -97,18 +120,29 @@ public enum ReferenceLoops {
         if sqlite3_column_type(stmt, 8) == SQLITE_NULL {
             bson_append_null(doc, "note", -1)
         } else {
-            bson_append_utf8(doc, "note", -1, sqlite3_column_text(stmt, 8).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(stmt, 8))
+            bson_append_utf8(
+                doc, "note", -1,
+                sqlite3_column_text(stmt, 8).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                sqlite3_column_bytes(stmt, 8))
         }
     }
 
-    private static func appendAddress(_ doc: OpaquePointer, _ stmt: OpaquePointer, _ address: OpaquePointer, _ geo: OpaquePointer) {
+    private static func appendAddress(
+        _ doc: OpaquePointer, _ stmt: OpaquePointer, _ address: OpaquePointer, _ geo: OpaquePointer
+    ) {
         guard sqlite3_column_type(stmt, 9) != SQLITE_NULL else { bson_append_null(doc, "address", -1); return }
         sqlite3_bind_int64(address, 1, sqlite3_column_int64(stmt, 9))
         defer { sqlite3_reset(address) }
         guard sqlite3_step(address) == SQLITE_ROW else { bson_append_null(doc, "address", -1); return }
         let sub = newDocument()
-        bson_append_utf8(sub, "street", -1, sqlite3_column_text(address, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(address, 0))
-        bson_append_utf8(sub, "city", -1, sqlite3_column_text(address, 1).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(address, 1))
+        bson_append_utf8(
+            sub, "street", -1,
+            sqlite3_column_text(address, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+            sqlite3_column_bytes(address, 0))
+        bson_append_utf8(
+            sub, "city", -1,
+            sqlite3_column_text(address, 1).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+            sqlite3_column_bytes(address, 1))
         if sqlite3_column_type(address, 2) == SQLITE_NULL {
             bson_append_null(sub, "geo", -1)
         } else {
@@ -130,7 +164,9 @@ public enum ReferenceLoops {
         let sub = newDocument()
         sqlite3_bind_int64(scores, 1, key)
         while sqlite3_step(scores) == SQLITE_ROW {
-            bson_append_int64(sub, sqlite3_column_text(scores, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(scores, 0), sqlite3_column_int64(scores, 1))
+            bson_append_int64(
+                sub, sqlite3_column_text(scores, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                sqlite3_column_bytes(scores, 0), sqlite3_column_int64(scores, 1))
         }
         sqlite3_reset(scores)
         bson_append_document(doc, "scores", -1, sub)
@@ -142,7 +178,10 @@ public enum ReferenceLoops {
         sqlite3_bind_int64(labels, 1, key)
         var i = 0
         while sqlite3_step(labels) == SQLITE_ROW {
-            bson_append_utf8(sub, String(i), -1, sqlite3_column_text(labels, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, sqlite3_column_bytes(labels, 0))
+            bson_append_utf8(
+                sub, String(i), -1,
+                sqlite3_column_text(labels, 0).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                sqlite3_column_bytes(labels, 0))
             i += 1
         }
         sqlite3_reset(labels)

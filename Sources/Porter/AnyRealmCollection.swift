@@ -6,8 +6,10 @@ public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible
     /// The realm of the collection, or nil while unmanaged.
     var realm: Realm? { get }
     /// Observes the collection; see ``RealmCollectionChange``.
-    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
-                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
+    func observe(
+        keyPaths: [String]?, on queue: DispatchQueue?,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) -> NotificationToken
 }
 
 extension Results: RealmCollection {}
@@ -21,7 +23,9 @@ public struct AnyRealmCollection<Element>: RealmCollection {
     private let countOf: () -> Int
     private let elementAt: (Int) -> Element
     private let realmOf: () -> Realm?
-    private let observer: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken
+    private let observer:
+        ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) ->
+            NotificationToken
     private let describe: () -> String
 
     /// Wraps a collection.
@@ -34,7 +38,8 @@ public struct AnyRealmCollection<Element>: RealmCollection {
             base.observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
                 case .initial(let c): block(.initial(AnyRealmCollection(c)))
-                case .update(let c, let d, let i, let m): block(.update(AnyRealmCollection(c), deletions: d, insertions: i, modifications: m))
+                case .update(let c, let d, let i, let m):
+                    block(.update(AnyRealmCollection(c), deletions: d, insertions: i, modifications: m))
                 case .error(let error): block(.error(error))
                 }
             }
@@ -53,8 +58,10 @@ public struct AnyRealmCollection<Element>: RealmCollection {
     public var description: String { describe() }
 
     /// Observes the wrapped collection.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
+    ) -> NotificationToken {
         observer(keyPaths, queue, block)
     }
 }

@@ -13,7 +13,9 @@ extension AnyRealmValue {
     /// The UUID held, if any.
     public var uuidValue: UUID? { if case .uuid(let v) = self { return v } else { return nil } }
     /// The object held, if it is a `T` (Realm's `objectValue(_:)`).
-    public func objectValue<T: Object>(_ objectType: T.Type) -> T? { if case .object(let o) = self { return o as? T } else { return nil } }
+    public func objectValue<T: Object>(_ objectType: T.Type) -> T? {
+        if case .object(let o) = self { return o as? T } else { return nil }
+    }
     /// The object held, whatever its class; its properties are reachable by name
     /// (`value.dynamicObject?["name"]`), as through Realm's `DynamicObject`.
     public var dynamicObject: Object? { if case .object(let o) = self { return o } else { return nil } }

@@ -50,10 +50,14 @@ public enum AnyRealmValue: RealmCollectionValue {
     /// The list held, if any.
     public var listValue: List<AnyRealmValue>? { if case .list(let v) = self { return v } else { return nil } }
     /// The dictionary held, if any.
-    public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { return v } else { return nil } }
+    public var dictionaryValue: Map<String, AnyRealmValue>? {
+        if case .dictionary(let v) = self { return v } else { return nil }
+    }
     /// The object held, if it is a `T`.
     @available(*, deprecated, renamed: "objectValue(_:)")
-    public func object<T: Object>(_ type: T.Type) -> T? { if case .object(let o) = self { return o as? T } else { return nil } }
+    public func object<T: Object>(_ type: T.Type) -> T? {
+        if case .object(let o) = self { return o as? T } else { return nil }
+    }
 
     /// Stored as `mixed` (always nullable).
     public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.mixed) }
@@ -65,7 +69,9 @@ public enum AnyRealmValue: RealmCollectionValue {
         switch value {
         case .null: return .none
         case .int(let i):
-            guard let v = Int(exactly: i) else { throw PorterError(.invalidValue, "stored value \(i) is out of range for Int") }
+            guard let v = Int(exactly: i) else {
+                throw PorterError(.invalidValue, "stored value \(i) is out of range for Int")
+            }
             return .int(v)
         case .bool(let b): return .bool(b)
         case .float(let f): return .float(f)

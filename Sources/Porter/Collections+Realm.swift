@@ -77,9 +77,11 @@ extension List where Element: Object {
         guard case .managed(let p) = storage else {
             preconditionFailure("queries need a managed list: add its object to a realm first")
         }
-        return Results(realm: p.realm, className: Element.className(), baseKeys: {
-            p.storedElements().compactMap { if case .link(let link) = $0 { return link.key } else { return nil } }
-        })
+        return Results(
+            realm: p.realm, className: Element.className(),
+            baseKeys: {
+                p.storedElements().compactMap { if case .link(let link) = $0 { return link.key } else { return nil } }
+            })
     }
 }
 
@@ -97,8 +99,11 @@ extension LinkingObjects where Element: Object {
 
     private func results() -> Results<Element> {
         guard let source else { preconditionFailure("queries need a managed object: add it to a realm first") }
-        return Results(realm: source.realm, className: Element.className(), baseKeys: {
-            try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name).map(\.key)
-        })
+        return Results(
+            realm: source.realm, className: Element.className(),
+            baseKeys: {
+                try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name).map(
+                    \.key)
+            })
     }
 }

@@ -78,7 +78,8 @@ extension FailableCustomPersistable {
     public static func _porterDefault() -> Self {
         guard let value = Self(persistedValue: PersistedType._porterDefault()) else {
             // Only the model declaration can cause this, never stored data.
-            preconditionFailure("\(Self.self) has no default value: give its @Persisted property an initial value or make it optional")
+            preconditionFailure(
+                "\(Self.self) has no default value: give its @Persisted property an initial value or make it optional")
         }
         return value
     }

@@ -22,7 +22,9 @@ enum ElementStorage<Element: RealmCollectionValue> {
         switch self {
         case .unmanaged(let items): return items.count
         case .managed(let p):
-            return p.read(fallback: 0) { try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name) }
+            return p.read(fallback: 0) {
+                try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name)
+            }
         }
     }
 }

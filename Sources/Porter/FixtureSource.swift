@@ -29,7 +29,9 @@ enum FixtureSource {
         let input: ByteInput
         switch self {
         case .file(let url):
-            guard url.pathExtension.lowercased() != "bson", let opened = try? ByteInput(path: url.path) else { return nil }
+            guard url.pathExtension.lowercased() != "bson", let opened = try? ByteInput(path: url.path) else {
+                return nil
+            }
             input = opened
         case .memory(let data, let name):
             guard !name.lowercased().hasSuffix(".bson") else { return nil }
@@ -43,12 +45,14 @@ enum FixtureSource {
 
     /// The class a file name stands for, as the import infers it (`Person.json` → `Person`).
     private func classHint(_ schema: Schema) -> String? {
-        let fileName = switch self {
-        case .file(let url): url.lastPathComponent
-        case .memory(_, let name): name
-        }
+        let fileName =
+            switch self {
+            case .file(let url): url.lastPathComponent
+            case .memory(_, let name): name
+            }
         guard let className = ExportFileNames.className(fromFileName: fileName),
-              let cls = schema[className], !cls.isEmbedded else { return nil }
+            let cls = schema[className], !cls.isEmbedded
+        else { return nil }
         return className
     }
 }

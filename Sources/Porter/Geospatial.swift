@@ -184,7 +184,8 @@ extension Optional: _QueryGeoOptional where Wrapped: EmbeddedObject {}
 /// The point a GeoJSON-shaped embedded object stores, or nil when it stores none.
 func geoPoint(of value: Any?) -> GeoPoint? {
     guard let object = value as? ObjectBase, object.value(forKey: "type") as? String == "Point",
-          let coordinates = object.value(forKey: "coordinates") as? any Sequence else { return nil }
+        let coordinates = object.value(forKey: "coordinates") as? any Sequence
+    else { return nil }
     let numbers = coordinates.compactMap { $0 as? Double }
     guard numbers.count >= 2 else { return nil }
     return GeoPoint(latitude: numbers[1], longitude: numbers[0])

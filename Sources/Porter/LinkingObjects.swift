@@ -14,7 +14,9 @@ public protocol _LinkingObjectsProtocol {}
 /// Live (each read reflects the current links) and read-only: it has no public initializer and no
 /// mutating operation; links change only through the origin property. An unmanaged object's
 /// linking objects are empty.
-public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible, _LinkingObjectsProtocol {
+public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible,
+    _LinkingObjectsProtocol
+{
     let source: _ManagedProperty?
     private let cache = LiveCache<[ObjectLink]>()
 
@@ -41,7 +43,9 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, 
     /// The object at `position` (in key order of the origin objects).
     public subscript(position: Int) -> Element {
         let current = links
-        precondition(position >= 0 && position < current.count, "LinkingObjects index \(position) is out of range (count \(current.count))")
+        precondition(
+            position >= 0 && position < current.count,
+            "LinkingObjects index \(position) is out of range (count \(current.count))")
         guard let realm else { preconditionFailure("LinkingObjects of an unmanaged object are empty") }
         return realm.managedObject(Element.self, current[position])
     }

@@ -7,7 +7,8 @@ import Foundation
 /// through the subscript) writes just that element, inside a write transaction. Embedded
 /// elements that are removed or replaced are deleted, as in Realm.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
-    ExpressibleByArrayLiteral, CustomStringConvertible {
+    ExpressibleByArrayLiteral, CustomStringConvertible
+{
     typealias Storage = ElementStorage<Element>
 
     var storage: Storage
@@ -45,7 +46,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             case .unmanaged(let items): return items[position]
             case .managed(let p):
                 do {
-                    let value = try p.database.listElement(p.owner.className, p.owner.key, p.property.name, at: position)
+                    let value = try p.database.listElement(
+                        p.owner.className, p.owner.key, p.property.name, at: position)
                     return try Element._porterDecode(value, p.realm)
                 } catch let error as PorterError where error.code == .usage {
                     preconditionFailure("List index \(position) is out of range: \(error.message)")
@@ -63,7 +65,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             case .managed(let p):
                 p.change { writer in
                     let value = try newValue._porterEncode(writer)
-                    let stored = try p.database.listSet(p.owner.className, p.owner.key, p.property.name, at: position, value)
+                    let stored = try p.database.listSet(
+                        p.owner.className, p.owner.key, p.property.name, at: position, value)
                     try writer.attachEmbedded(newValue._porterEmbeddedObjects(), stored: stored)
                 }
             }
@@ -82,7 +85,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         case .managed(let p):
             p.change { writer in
                 let value = try element._porterEncode(writer)
-                let stored = try p.database.listInsert(p.owner.className, p.owner.key, p.property.name, value, at: index)
+                let stored = try p.database.listInsert(
+                    p.owner.className, p.owner.key, p.property.name, value, at: index)
                 try writer.attachEmbedded(element._porterEmbeddedObjects(), stored: stored)
             }
         }
@@ -140,7 +144,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             items.insert(items.remove(at: from), at: to)
             storage = .unmanaged(items)
         case .managed(let p):
-            p.change { _ in try p.database.listMove(p.owner.className, p.owner.key, p.property.name, from: from, to: to) }
+            p.change { _ in try p.database.listMove(p.owner.className, p.owner.key, p.property.name, from: from, to: to)
+            }
         }
     }
 

@@ -13,7 +13,8 @@ final class RowLayout {
     /// adding an object is then one INSERT after checks (see ``Database/createRow(_:_:)``).
     let isFlat: Bool
     /// The `@Persisted` fields of each model class seen, with their columns (nil: not a column).
-    @exclusivity(unchecked) private var fieldsOf: [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)]?)] = []
+    @exclusivity(unchecked) private var fieldsOf:
+        [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)]?)] = []
 
     /// The `@Persisted` fields of `object`'s class with their columns, or nil when the class's
     /// fields cannot be read by offset (see ``PersistedFieldTable``). Found once per class, here
@@ -36,8 +37,11 @@ final class RowLayout {
         self.schemaGeneration = schemaGeneration
         indexByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         columnCount = properties.count
-        isFlat = !schema.isEmbedded
-            && schema.properties.allSatisfy { $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed) }
+        isFlat =
+            !schema.isEmbedded
+            && schema.properties.allSatisfy {
+                $0.isComputed || (!$0.isCollection && $0.type != .object && $0.type != .mixed)
+            }
     }
 
     /// The column of the property a storage key path belongs to (`name` is asked only the first time).
@@ -70,7 +74,9 @@ struct ManagedRow {
     func value<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath?, name: () -> String) throws -> V {
         guard V._porterReadsFromRow else { throw RowMiss() }
         let layout = run.layout
-        guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else { throw RowMiss() }
+        guard let index = keyPath.map({ layout.index(keyPath: $0, name: name) }) ?? layout.indexByName[name()] else {
+            throw RowMiss()
+        }
         return try V._porterDecode(run.values[base + index], run.realm)
     }
 }
@@ -104,7 +110,8 @@ extension Realm {
         guard let schema = database.schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the realm's schema", location: className)
         }
-        let layout = RowLayout(schema: schema, properties: try database.rowProperties(className), schemaGeneration: generation)
+        let layout = RowLayout(
+            schema: schema, properties: try database.rowProperties(className), schemaGeneration: generation)
         core.rowLayouts[className] = layout
         return layout
     }
@@ -126,17 +133,21 @@ extension Realm {
         if let row = object._row, row.run.stamp == stamp, row.layout.className == managed.className { return row }
         object._row = nil
         guard let layout = try? rowLayout(managed.className),
-              let values = try? database.row(managed.className, managed.key) else { return nil }
+            let values = try? database.row(managed.className, managed.key)
+        else { return nil }
         // The query may have moved the stamp (a first read after another connection's commit).
-        let row = ManagedRow(run: RowRun(realm: self, layout: layout, values: values, stamp: database.stateStamp), base: 0)
+        let row = ManagedRow(
+            run: RowRun(realm: self, layout: layout, values: values, stamp: database.stateStamp), base: 0)
         object._row = row
         return row
     }
 
     /// The value of a single-value property of a managed object from its row, read first when
     /// the object has none or an outdated one (see ``ManagedRow/value(_:keyPath:name:)``).
-    func rowValue<V: _Persistable>(_ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
-                                   keyPath: AnyKeyPath?, name: () -> String) throws -> V {
+    func rowValue<V: _Persistable>(
+        _ type: V.Type, _ object: ObjectBase, _ managed: ManagedState,
+        keyPath: AnyKeyPath?, name: () -> String
+    ) throws -> V {
         guard let row = currentRow(of: object, managed) else { throw RowMiss() }
         return try row.value(type, keyPath: keyPath, name: name)
     }
@@ -176,9 +187,10 @@ struct RowPrefetcher {
         let run = keys[position..<end]
         let ascending = zip(run, run.dropFirst()).allSatisfy { $0 < $1 }
         guard ascending, let first = run.first, let last = run.last,
-              last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
-              let layout = try? realm.rowLayout(className),
-              let found = try? realm.database.rows(className, from: first, through: last) else {
+            last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
+            let layout = try? realm.rowLayout(className),
+            let found = try? realm.database.rows(className, from: first, through: last)
+        else {
             stamp = realm.database.stateStamp
             return
         }

@@ -7,7 +7,8 @@ import Foundation
 /// Iteration and ``keys`` are in key order. Keys may be empty (as in realm-core), contain no `.` and do not start
 /// with `$`.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, ExpressibleByDictionaryLiteral,
-    CustomStringConvertible {
+    CustomStringConvertible
+{
     enum Storage {
         case unmanaged([Key: Value])
         case managed(_ManagedProperty)
@@ -55,7 +56,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
         switch storage {
         case .unmanaged(let entries): return entries.count
         case .managed(let p):
-            return p.read(fallback: 0) { try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name) }
+            return p.read(fallback: 0) {
+                try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name)
+            }
         }
     }
 
@@ -83,7 +86,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
             case .unmanaged(let entries): return entries[key]
             case .managed(let p):
                 return p.read(fallback: nil) {
-                    guard let stored = try p.database.mapValue(p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey) else { return nil }
+                    guard
+                        let stored = try p.database.mapValue(
+                            p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey)
+                    else { return nil }
                     return try Value._porterDecode(stored, p.realm)
                 }
             }
@@ -102,7 +108,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
         case .managed(let p):
             p.change { writer in
                 let encoded = try value._porterEncode(writer)
-                let stored = try p.database.mapSet(p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey, encoded)
+                let stored = try p.database.mapSet(
+                    p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey, encoded)
                 try writer.attachEmbedded(value._porterEmbeddedObjects(), stored: stored)
             }
         }
@@ -115,7 +122,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
             entries[key] = nil
             storage = .unmanaged(entries)
         case .managed(let p):
-            p.change { _ in _ = try p.database.mapRemove(p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey) }
+            p.change { _ in
+                _ = try p.database.mapRemove(p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey)
+            }
         }
     }
 
@@ -165,6 +174,8 @@ extension Map: _Persistable {
     }
     /// The embedded values with their keys.
     public func _porterEmbeddedObjects() -> [(key: String?, object: ObjectBase)] {
-        sortedEntries.flatMap { entry in entry.value._porterEmbeddedObjects().map { (key: entry.key._porterKey, object: $0.object) } }
+        sortedEntries.flatMap { entry in
+            entry.value._porterEmbeddedObjects().map { (key: entry.key._porterKey, object: $0.object) }
+        }
     }
 }

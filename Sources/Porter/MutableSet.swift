@@ -6,7 +6,8 @@ import Foundation
 /// Unmanaged, it holds its own elements (in insertion order). Managed, it is a live view: each
 /// `insert`/`remove` writes one element, inside a write transaction. Sets cannot hold embedded objects.
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection,
-    ExpressibleByArrayLiteral, CustomStringConvertible {
+    ExpressibleByArrayLiteral, CustomStringConvertible
+{
     typealias Storage = ElementStorage<Element>
 
     var storage: Storage
@@ -18,7 +19,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public init(arrayLiteral elements: Element...) { storage = .unmanaged(MutableSet.unique(elements)) }
 
     /// An unmanaged set of a sequence's elements (duplicates dropped).
-    public init<S: Sequence>(_ elements: S) where S.Element == Element { storage = .unmanaged(MutableSet.unique(elements)) }
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        storage = .unmanaged(MutableSet.unique(elements))
+    }
 
     init(managed: _ManagedProperty) { storage = .managed(managed) }
 
@@ -53,7 +56,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         case .unmanaged(let items): return items.contains(element)
         case .managed(let p):
             guard let value = p.queryValue(element) else { return false }
-            return p.read(fallback: false) { try p.database.setContains(p.owner.className, p.owner.key, p.property.name, value) }
+            return p.read(fallback: false) {
+                try p.database.setContains(p.owner.className, p.owner.key, p.property.name, value)
+            }
         }
     }
 
@@ -66,7 +71,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
             storage = .unmanaged(items)
         case .managed(let p):
             p.change { writer in
-                _ = try p.database.setInsert(p.owner.className, p.owner.key, p.property.name, try element._porterEncode(writer))
+                _ = try p.database.setInsert(
+                    p.owner.className, p.owner.key, p.property.name, try element._porterEncode(writer))
             }
         }
     }
@@ -120,7 +126,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     }
 
     /// `{a, b}`.
-    public var description: String { "MutableSet<\(Element.self)>{\(elements.map { describeValue($0) }.joined(separator: ", "))}" }
+    public var description: String {
+        "MutableSet<\(Element.self)>{\(elements.map { describeValue($0) }.joined(separator: ", "))}"
+    }
 }
 
 extension MutableSet: _Persistable {

@@ -138,7 +138,9 @@ func objectPrint(_ realm: Realm, _ link: ObjectLink, _ keyPaths: [String]?) -> [
 }
 
 /// Identities and fingerprints of stored elements: objects by link, values by value and occurrence.
-func observedElements(_ realm: Realm, _ values: [Value], _ keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
+func observedElements(_ realm: Realm, _ values: [Value], _ keyPaths: [String]?) -> [(
+    id: AnyHashable, print: [String: Value]
+)] {
     var occurrences: [Value: Int] = [:]
     return values.map { value in
         if case .link(let link) = value { return (AnyHashable(link), objectPrint(realm, link, keyPaths)) }
@@ -169,7 +171,10 @@ final class CollectionObservation<C: _ObservableCollection>: Observation {
         let change = CollectionDiff(previous, current)
         previous = current
         guard !change.isEmpty else { return }
-        deliverChange(.update(collection, deletions: change.deletions, insertions: change.insertions, modifications: change.modifications))
+        deliverChange(
+            .update(
+                collection, deletions: change.deletions, insertions: change.insertions,
+                modifications: change.modifications))
     }
 }
 
@@ -207,7 +212,7 @@ struct CollectionDiff {
 
     /// Positions (in `values`) of a longest strictly increasing subsequence.
     static func longestIncreasing(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []          // index into values of the smallest tail of each length
+        var tails: [Int] = []  // index into values of the smallest tail of each length
         var parent = [Int](repeating: -1, count: values.count)
         for (i, v) in values.enumerated() {
             var low = 0, high = tails.count
@@ -238,8 +243,10 @@ extension _ObservableCollection {
     /// Observes the collection: `.initial` now (on `queue` when given), then `.update` after
     /// each commit that changes it — synchronously on the committing thread, or on `queue` with
     /// the collection read through a realm opened on that queue.
-    func _observe(keyPaths: [String]?, on queue: DispatchQueue?,
-                  _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+    func _observe(
+        keyPaths: [String]?, on queue: DispatchQueue?,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) -> NotificationToken {
         guard let realm = _observedRealm else {
             preconditionFailure("only managed collections can be observed: add the object to a realm first")
         }
@@ -293,30 +300,37 @@ extension Results: _ObservableCollection {
         }
     }
     func _rebound(to realm: Realm) -> Results<Element> {
-        Results(realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
-                baseKeys: baseKeys, distinctPaths: distinctPaths)
+        Results(
+            realm: realm, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+            baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
     var _observedRealm: Realm? { home }
 
     /// Observes the results, with modifications limited to the properties the key paths name.
-    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken
-        where Element: ObjectBase {
+    public func observe(
+        keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken
+    where Element: ObjectBase {
         let names = keyPaths.compactMap { KeyPathNames.name(of: $0 as AnyKeyPath, on: Element.self) }
         return _observe(keyPaths: names, on: queue, block)
     }
 
     /// Observes the results; see ``RealmCollectionChange``. `keyPaths` limits modifications to
     /// changes of those properties.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void
+    ) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }
 
 extension _ManagedProperty {
     /// The same property read through another realm.
-    func rebound(to realm: Realm) -> _ManagedProperty { _ManagedProperty(realm: realm, owner: owner, property: property) }
+    func rebound(to realm: Realm) -> _ManagedProperty {
+        _ManagedProperty(realm: realm, owner: owner, property: property)
+    }
 }
 
 /// `List` and `MutableSet`: their elements kept in an ``ElementStorage``, which is all their
@@ -343,8 +357,10 @@ extension List: _ElementStorageCollection {
     typealias StoredElement = Element
 
     /// Observes the list; see ``RealmCollectionChange``.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void
+    ) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }
@@ -353,8 +369,10 @@ extension MutableSet: _ElementStorageCollection {
     typealias StoredElement = Element
 
     /// Observes the set; see ``RealmCollectionChange``.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void
+    ) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }
@@ -380,8 +398,10 @@ extension Map: _ObservableCollection {
     var _observedRealm: Realm? { realm }
 
     /// Observes the map (indices are positions in key order); see ``RealmCollectionChange``.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<Map<Key, Value>>) -> Void
+    ) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }
@@ -401,8 +421,10 @@ extension LinkingObjects: _ObservableCollection {
     var _observedRealm: Realm? { realm }
 
     /// Observes the linking objects; see ``RealmCollectionChange``.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void
+    ) -> NotificationToken {
         _observe(keyPaths: keyPaths, on: queue, block)
     }
 }

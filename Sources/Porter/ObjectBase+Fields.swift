@@ -32,7 +32,8 @@ extension Persisted: PersistedFieldAccess {
     static func property(in object: ObjectBase, at offset: Int) -> AnyPersistedProperty {
         // A copy of the wrapper (a retained reference to the property's storage), as a field read gives.
         withExtendedLifetime(object) {
-            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: Persisted<Value>.self)
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(
+                fromByteOffset: offset, as: Persisted<Value>.self)
         }
     }
 
@@ -42,12 +43,14 @@ extension Persisted: PersistedFieldAccess {
 /// Reads `Persisted<Value>` fields: the wrapper is one reference to its storage.
 final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
     private func storage(of object: ObjectBase, at offset: Int) -> PersistedStorage<Value> {
-        let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
+        let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(
+            fromByteOffset: offset, as: UnsafeRawPointer.self)
         return Unmanaged<PersistedStorage<Value>>.fromOpaque(reference).takeUnretainedValue()
     }
 
-
-    func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws -> PorterModel.Value {
+    func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws
+        -> PorterModel.Value
+    {
         try withExtendedLifetime(object) {
             let storage = storage(of: object, at: offset)
             storage.name = name
@@ -100,11 +103,14 @@ final class PersistedFieldTable: @unchecked Sendable {
     private static func offsets(of type: ObjectBase.Type, checkedAgainst object: ObjectBase) -> [PersistedField]? {
         var fields: [PersistedField] = []
         // `_EachFieldOptions.classType`, spelled by value (it is a `static var`, which Swift 6 refuses).
-        let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+        let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
+            name, offset, fieldType, _ in
             if let access = fieldType as? any PersistedFieldAccess.Type {
                 let label = String(cString: name)
-                fields.append(PersistedField(name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
-                                             access: access, reader: access.reader()))
+                fields.append(
+                    PersistedField(
+                        name: label.hasPrefix("_") ? String(label.dropFirst()) : label, offset: offset,
+                        access: access, reader: access.reader()))
             }
             return true
         }
@@ -113,7 +119,9 @@ final class PersistedFieldTable: @unchecked Sendable {
         guard reflected.count == fields.count else { return nil }
         for (field, mirrored) in zip(fields, reflected) {
             let read = field.access.property(in: object, at: field.offset)
-            guard field.name == mirrored.name, read.storageObject === mirrored.property.storageObject else { return nil }
+            guard field.name == mirrored.name, read.storageObject === mirrored.property.storageObject else {
+                return nil
+            }
         }
         return fields
     }

@@ -16,7 +16,8 @@ extension _ObjectObservable {
     public func freeze() -> Self {
         if isFrozen { return self }
         guard _managed != nil else {
-            preconditionFailure("\(type(of: self).className()): only managed objects can be frozen: add it to a realm first")
+            preconditionFailure(
+                "\(type(of: self).className()): only managed objects can be frozen: add it to a realm first")
         }
         let copier = _DetachCopier(freezing: true)
         return copier.detached(self)
@@ -37,13 +38,15 @@ extension Results where Element: Object {
         if isFrozen { return self }
         let copier = _DetachCopier(freezing: true)
         let snapshot = Array(self).map { copier.detached($0) }
-        return Results(realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
-                       baseKeys: baseKeys, distinctPaths: distinctPaths, frozenElements: snapshot)
+        return Results(
+            realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+            baseKeys: baseKeys, distinctPaths: distinctPaths, frozenElements: snapshot)
     }
 
     /// The live results a frozen snapshot was taken from.
     public func thaw() -> Results<Element> {
-        Results(realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
-                baseKeys: baseKeys, distinctPaths: distinctPaths)
+        Results(
+            realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+            baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
 }

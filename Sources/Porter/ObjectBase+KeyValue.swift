@@ -75,7 +75,9 @@ extension ObjectBase {
     public func setValue(_ value: Any?, forKey key: String) {
         let property = persistedProperty(key)
         guard property.assign(value ?? NSNull(), in: self) else {
-            preconditionFailure("\(type(of: self).className()).\(key): \(value.map { describeValue($0) } ?? "nil") is not a \(property.swiftTypeName)")
+            preconditionFailure(
+                "\(type(of: self).className()).\(key): \(value.map { describeValue($0) } ?? "nil") is not a \(property.swiftTypeName)"
+            )
         }
     }
 

@@ -9,10 +9,13 @@ extension _ObjectObservable {
     /// its properties (only those `keyPaths` names, when given), `.deleted` once when it is
     /// deleted. Delivered synchronously on the committing thread, or on `queue` with the object
     /// read through a realm opened on that queue. Unlike collections there is no initial call.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         guard let managed = _managed else {
-            preconditionFailure("\(type(of: self).className()): only managed objects can be observed: add it to a realm first")
+            preconditionFailure(
+                "\(type(of: self).className()): only managed objects can be observed: add it to a realm first")
         }
         let deliver: (ObjectChange<Self>) -> Void
         if let queue {
@@ -25,7 +28,8 @@ extension _ObjectObservable {
                 queue.async {
                     guard let target = receiver.realm(configuration.value) else { return }
                     switch moved.value {
-                    case .change(_, let properties): send.value(.change(target.managedObject(Self.self, link), properties))
+                    case .change(_, let properties):
+                        send.value(.change(target.managedObject(Self.self, link), properties))
                     case .deleted: send.value(.deleted)
                     case .error(let error): send.value(.error(error))
                     }
@@ -38,8 +42,10 @@ extension _ObjectObservable {
     }
 
     /// Observes the properties the key paths name.
-    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         let names = keyPaths.compactMap { KeyPathNames.name(of: $0 as AnyKeyPath, on: Self.self) }
         return observe(keyPaths: names, on: queue, block)
     }
@@ -82,9 +88,11 @@ final class ObjectObservation<T: ObjectBase>: Observation {
             guard property.typeInfo.type != .linkingObjects, old[name] != now[name] else { continue }
             let isCollection = property.typeInfo.collection != .none
             let realm = object.realm
-            changes.append(PropertyChange(name: name,
-                                          oldValue: isCollection ? nil : old[name].flatMap { property.decodeAny($0, realm: realm) },
-                                          newValue: isCollection ? nil : now[name].flatMap { property.decodeAny($0, realm: realm) }))
+            changes.append(
+                PropertyChange(
+                    name: name,
+                    oldValue: isCollection ? nil : old[name].flatMap { property.decodeAny($0, realm: realm) },
+                    newValue: isCollection ? nil : now[name].flatMap { property.decodeAny($0, realm: realm) }))
         }
         if !changes.isEmpty { deliverChange(.change(object, changes)) }
     }

@@ -187,7 +187,9 @@ func describeValue(_ value: Any) -> String {
     }
     if let optional = value as? OptionalDescribing { return optional.describedOrNil }
     // An object held in a mixed value is named, not described, so a cycle cannot recurse forever.
-    if let mixed = value as? AnyRealmValue, case .object(let object) = mixed { return "object(\(describeValue(object)))" }
+    if let mixed = value as? AnyRealmValue, case .object(let object) = mixed {
+        return "object(\(describeValue(object)))"
+    }
     return String(describing: value)
 }
 

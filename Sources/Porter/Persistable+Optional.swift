@@ -13,7 +13,8 @@ extension Optional: _Persistable where Wrapped: _Persistable {
         var info = Wrapped._porterType
         guard info.unsupportedReason == nil else { return info }
         if info.collection != .none {
-            info.unsupportedReason = "lists, sets and maps cannot be optional (declare the collection itself non-optional)"
+            info.unsupportedReason =
+                "lists, sets and maps cannot be optional (declare the collection itself non-optional)"
         } else if info.type == .linkingObjects {
             info.unsupportedReason = "LinkingObjects cannot be optional"
         } else if info.type == .mixed {

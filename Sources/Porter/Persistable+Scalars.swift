@@ -29,7 +29,8 @@ extension _PersistableInteger {
     public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self {
         guard case .int(let i) = value else { throw mismatch(value, Self.self) }
         guard let fitting = Self(exactly: i) else {
-            throw PorterError(.invalidValue, "stored value \(i) is out of range for \(Self.self) (\(Self.min)...\(Self.max))")
+            throw PorterError(
+                .invalidValue, "stored value \(i) is out of range for \(Self.self) (\(Self.min)...\(Self.max))")
         }
         return fitting
     }

@@ -10,7 +10,8 @@ import Foundation
 /// Any supported scalar raw type works (`Int`, `String`, `Double` …). A property declared without an
 /// initial value starts at the first case. Reading a stored raw value that names no case returns
 /// the property's fallback and records the problem in ``Realm/lastReadError``.
-public protocol PersistableEnum: RealmCollectionValue, RawRepresentable, CaseIterable where RawValue: RealmCollectionValue {}
+public protocol PersistableEnum: RealmCollectionValue, RawRepresentable, CaseIterable
+where RawValue: RealmCollectionValue {}
 
 extension PersistableEnum {
     /// The raw type's schema shape.

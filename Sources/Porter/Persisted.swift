@@ -50,7 +50,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// Not used: the value is read and written through the enclosing object (below). Declaring
     /// `@Persisted` outside an `Object`/`EmbeddedObject` subclass is a compile-time error.
-    @available(*, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses")
+    @available(
+        *, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses"
+    )
     public var wrappedValue: Value {
         get { storage.current() }
         set { storage.boxed = newValue as Any }
@@ -60,7 +62,8 @@ public struct Persisted<Value: _Persistable> {
     /// once managed.
     // Inlinable so the client's optimizer specializes it and turns the storage key path into a
     // field access (a generic key path projection per read cost more than the read itself).
-    @inlinable public static subscript<EnclosingSelf: ObjectBase>(
+    @inlinable
+    public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
@@ -70,9 +73,12 @@ public struct Persisted<Value: _Persistable> {
         @inline(__always) get {
             // A managed object's value comes from its current row without touching the wrapper (a
             // key-path access to the model's field, checked for exclusivity, on every read).
-            if let value = try? PersistedStorage<Value>.rowValue(in: object, keyPath: storageKeyPath, name: {
-                object[keyPath: storageKeyPath].storage.resolvedName(in: object, keyPath: storageKeyPath)
-            }) {
+            if let value = try? PersistedStorage<Value>.rowValue(
+                in: object, keyPath: storageKeyPath,
+                name: {
+                    object[keyPath: storageKeyPath].storage.resolvedName(in: object, keyPath: storageKeyPath)
+                })
+            {
                 return value
             }
             return object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath)

@@ -35,7 +35,9 @@ import Foundation
     /// - Throws: ``RowMiss`` when the object has no current row or the row does not hold the
     ///   property: the caller reads it through the storage. (Thrown, not an optional: generic
     ///   code would look up `Optional<Value>`'s metadata per read.)
-    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String) throws -> Value {
+    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String) throws
+        -> Value
+    {
         guard let row = object._row, row.isCurrent else { throw RowMiss() }
         return try row.value(Value.self, keyPath: keyPath, name: name)
     }
@@ -70,7 +72,8 @@ import Foundation
         }
         guard let managed = object._managed else { return current() }
         do {
-            return try managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
+            return try managed.realm.rowValue(
+                Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
         } catch {
             // Not a value the row holds, or one that does not decode: read on its own below.
         }
@@ -81,10 +84,13 @@ import Foundation
     @usableFromInline func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
         if Value._porterType.type == .linkingObjects {
             // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
-            preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
+            preconditionFailure(
+                "\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
         }
         if object._frozenSource != nil {
-            preconditionFailure("\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first")
+            preconditionFailure(
+                "\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first"
+            )
         }
         guard let managed = object._managed else {
             boxed = newValue as Any
@@ -136,7 +142,8 @@ extension Persisted: AnyPersistedProperty {
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
         guard storage.hasInitialValue, let initial = storage.boxed.map({ $0 as! Value }),
-              info.type != .object, info.type != .linkingObjects else { return nil }
+            info.type != .object, info.type != .linkingObjects
+        else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
     }
 

@@ -39,16 +39,20 @@ public final class _PorterWriter {
             throw PorterError(.invalidValue, "an object cannot be a default value", location: className)
         }
         if object is EmbeddedObject {
-            throw PorterError(.invalidValue, "embedded objects cannot be linked to, only assigned to one parent", location: className)
+            throw PorterError(
+                .invalidValue, "embedded objects cannot be linked to, only assigned to one parent", location: className)
         }
         if let managed = object._managed {
             guard managed.realm.database === realm.database else {
-                throw PorterError(.usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)", location: className)
+                throw PorterError(
+                    .usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)",
+                    location: className)
             }
             return .link(managed.link)
         }
         guard case .add(let policy) = mode else {
-            throw PorterError(.usage, "an unmanaged object cannot be used here; add it to the realm first", location: className)
+            throw PorterError(
+                .usage, "an unmanaged object cannot be used here; add it to the realm first", location: className)
         }
         let key = try add(object, policy: policy, in: realm)
         return .link(ObjectLink(className, key))
@@ -58,10 +62,14 @@ public final class _PorterWriter {
     func embedded(_ object: ObjectBase) throws -> Value {
         let className = type(of: object).className()
         guard let realm, case .add = mode else {
-            throw PorterError(.invalidValue, "an embedded object cannot be a default value or a query argument", location: className)
+            throw PorterError(
+                .invalidValue, "an embedded object cannot be a default value or a query argument", location: className)
         }
         if object._managed != nil {
-            throw PorterError(.invalidValue, "this embedded object already belongs to a parent; assign a copy instead: \(className)(value: object)", location: className)
+            throw PorterError(
+                .invalidValue,
+                "this embedded object already belongs to a parent; assign a copy instead: \(className)(value: object)",
+                location: className)
         }
         let schema = try realm.objectSchema(for: type(of: object))
         var fields: [String: Value] = [:]
@@ -79,7 +87,9 @@ public final class _PorterWriter {
         if let key = added[ObjectIdentifier(object)] { return key }
         let schema = try realm.objectSchema(for: type(of: object))
         if schema.isEmbedded {
-            throw PorterError(.usage, "embedded objects cannot be added on their own; assign them to a parent's property", location: schema.name)
+            throw PorterError(
+                .usage, "embedded objects cannot be added on their own; assign them to a parent's property",
+                location: schema.name)
         }
         if case .error = policy, let layout = try? realm.rowLayout(of: type(of: object), schema.name), layout.isFlat {
             return try addFlat(object, layout, in: realm)
@@ -102,7 +112,8 @@ public final class _PorterWriter {
         for entry in linking { values[entry.name] = try entry.property.encodeUnmanaged(self) }
         try realm.database.update(schema.name, key, values, policy: policy == .modified ? .modified : .all)
         for entry in linking {
-            try attachEmbedded(entry.property.embeddedObjects(), owner: ObjectLink(schema.name, key), property: entry.stored)
+            try attachEmbedded(
+                entry.property.embeddedObjects(), owner: ObjectLink(schema.name, key), property: entry.stored)
         }
         objectHolding += linking.map(\.property)
         return key
@@ -133,7 +144,9 @@ public final class _PorterWriter {
     /// Whether adding an object of this class is one INSERT after checks that change nothing
     /// (no links, mixed values or collections to write, no existing object to update), so that a
     /// failure cannot leave part of it behind.
-    static func isSingleInsert(_ realm: Realm, _ type: ObjectBase.Type, _ className: String, _ policy: UpdatePolicy) -> Bool {
+    static func isSingleInsert(_ realm: Realm, _ type: ObjectBase.Type, _ className: String, _ policy: UpdatePolicy)
+        -> Bool
+    {
         guard case .error = policy, let layout = try? realm.rowLayout(of: type, className) else { return false }
         return layout.isFlat
     }
@@ -142,7 +155,8 @@ public final class _PorterWriter {
     /// with the stored links (single, in list order, or by map key), then their own embedded objects.
     func attachEmbedded(_ objects: [(key: String?, object: ObjectBase)], owner: ObjectLink, property: Property) throws {
         guard let realm, !objects.isEmpty, property.type == .object,
-              let target = property.objectType, realm.database.schema[target]?.isEmbedded == true else { return }
+            let target = property.objectType, realm.database.schema[target]?.isEmbedded == true
+        else { return }
         try attachEmbedded(objects, stored: try realm.database.value(owner.className, owner.key, property.name))
     }
 
@@ -155,7 +169,9 @@ public final class _PorterWriter {
         case .link(let link):
             pairs = objects.prefix(1).map { ($0.object, link) }
         case .list(let links):
-            for (entry, value) in zip(objects, links) { if case .link(let link) = value { pairs.append((entry.object, link)) } }
+            for (entry, value) in zip(objects, links) {
+                if case .link(let link) = value { pairs.append((entry.object, link)) }
+            }
         case .map(let links):
             for entry in objects {
                 if let key = entry.key, case .link(let link)? = links[key] { pairs.append((entry.object, link)) }
@@ -175,7 +191,8 @@ public final class _PorterWriter {
     }
 
     private func attach(_ object: ObjectBase, _ link: ObjectLink, _ realm: Realm) {
-        object._managed = ManagedState(realm: realm, className: link.className, key: link.key, addedIn: realm.core.writeAttachment)
+        object._managed = ManagedState(
+            realm: realm, className: link.className, key: link.key, addedIn: realm.core.writeAttachment)
         attached.append(object)
     }
 

@@ -32,7 +32,9 @@ open class Projection<Root: Object>: RealmFetchable, _ProjectionRoot, Hashable, 
     public static func _fetchedClassName() -> String { Root.className() }
 
     /// A projection of the stored object.
-    public static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self { Self(projecting: realm.managedObject(Root.self, link)) }
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink) -> Self {
+        Self(projecting: realm.managedObject(Root.self, link))
+    }
 
     /// Projections of the same object are equal.
     public static func == (lhs: Projection<Root>, rhs: Projection<Root>) -> Bool { lhs.rootObject == rhs.rootObject }
@@ -95,7 +97,9 @@ public struct Projected<T: ObjectBase, Value>: AnyProjected {
         get { projection[keyPath: storageKeyPath].read(projection) }
         set {
             let keyPath = projection[keyPath: storageKeyPath].keyPath
-            guard let root = projection._projectedRoot as? T, let writable = keyPath as? ReferenceWritableKeyPath<T, Value> else {
+            guard let root = projection._projectedRoot as? T,
+                let writable = keyPath as? ReferenceWritableKeyPath<T, Value>
+            else {
                 preconditionFailure("\(type(of: projection)): the projected key path \(keyPath) cannot be written")
             }
             root[keyPath: writable] = newValue
@@ -104,7 +108,8 @@ public struct Projected<T: ObjectBase, Value>: AnyProjected {
 
     private func read(_ projection: _ProjectionRoot) -> Value {
         guard let root = projection._projectedRoot as? T else {
-            preconditionFailure("\(type(of: projection)) projects \(type(of: projection._projectedRoot)), not \(T.self)")
+            preconditionFailure(
+                "\(type(of: projection)) projects \(type(of: projection._projectedRoot)), not \(T.self)")
         }
         return root[keyPath: keyPath]
     }
@@ -188,7 +193,9 @@ public protocol ProjectionObservable: _ProjectionRoot {
 extension Projection: ProjectionObservable {
     /// A projection of `object`, which must be a `Root`.
     public static func _reprojected(_ object: ObjectBase) -> Self {
-        guard let root = object as? Root else { preconditionFailure("\(Self.self) projects \(Root.self), not \(type(of: object))") }
+        guard let root = object as? Root else {
+            preconditionFailure("\(Self.self) projects \(Root.self), not \(type(of: object))")
+        }
         return Self(projecting: root)
     }
 }
@@ -196,19 +203,25 @@ extension Projection: ProjectionObservable {
 extension ProjectionObservable {
     /// Observes the projected object: `.change(projection, changes)` (named by the projection's
     /// properties) after each commit that changes a projected property, `.deleted` when it is deleted.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+    public func observe(
+        keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+        _ block: @escaping (ObjectChange<Self>) -> Void
+    ) -> NotificationToken {
         var labels: [String: String] = [:]
         for child in Mirror(reflecting: self).children {
             guard let raw = child.label, let property = child.value as? AnyProjected else { continue }
             let label = raw.hasPrefix("_") ? String(raw.dropFirst()) : raw
-            guard keyPaths?.contains(label) ?? true, let root = property.rootPropertyName, labels[root] == nil else { continue }
+            guard keyPaths?.contains(label) ?? true, let root = property.rootPropertyName, labels[root] == nil else {
+                continue
+            }
             labels[root] = label
         }
         return _projectedRoot.observe(keyPaths: Array(labels.keys), on: queue) { change in
             switch change {
             case .change(let object, let properties):
-                let renamed = properties.compactMap { p in labels[p.name].map { PropertyChange(name: $0, oldValue: p.oldValue, newValue: p.newValue) } }
+                let renamed = properties.compactMap { p in
+                    labels[p.name].map { PropertyChange(name: $0, oldValue: p.oldValue, newValue: p.newValue) }
+                }
                 if !renamed.isEmpty { block(.change(Self._reprojected(object), renamed)) }
             case .deleted: block(.deleted)
             case .error(let error): block(.error(error))

@@ -121,10 +121,16 @@ extension Query where T: _QueryComparable {
     public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
 
     /// The property lies in the closed range (Realm's `BETWEEN`).
-    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable { between(range.lowerBound, range.upperBound) }
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable {
+        between(range.lowerBound, range.upperBound)
+    }
     /// The property lies in the half-open range.
     public func contains(_ range: Range<T>) -> Query<Bool> where T: Comparable {
-        withPath { .and(.compare($0, .greaterOrEqual, QueryArgument(range.lowerBound), []), .compare($0, .less, QueryArgument(range.upperBound), [])) }
+        withPath {
+            .and(
+                .compare($0, .greaterOrEqual, QueryArgument(range.lowerBound), []),
+                .compare($0, .less, QueryArgument(range.upperBound), []))
+        }
     }
     /// The property lies between `low` and `high`, both included.
     public func between(_ low: T, _ high: T) -> Query<Bool> {
@@ -143,9 +149,13 @@ extension Query where T: _QueryComparable {
 
 extension Query where T == Bool {
     /// Both conditions hold.
-    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> { Query(.predicate(.and(lhs.predicate, rhs.predicate))) }
+    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query(.predicate(.and(lhs.predicate, rhs.predicate)))
+    }
     /// Either condition holds.
-    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> { Query(.predicate(.or(lhs.predicate, rhs.predicate))) }
+    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query(.predicate(.or(lhs.predicate, rhs.predicate)))
+    }
     /// The condition does not hold.
     public static prefix func ! (operand: Query<Bool>) -> Query<Bool> { Query(.predicate(.not(operand.predicate))) }
 }
@@ -157,29 +167,45 @@ extension Optional: _QueryString where Wrapped == String {}
 
 extension Query where T: _QueryString {
     /// The string contains `text`.
-    public func contains(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.contains, text, options) }
+    public func contains(_ text: String, options: StringOptions = []) -> Query<Bool> {
+        stringMatch(.contains, text, options)
+    }
     /// The string starts with `prefix`.
-    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.beginsWith, prefix, options) }
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        stringMatch(.beginsWith, prefix, options)
+    }
     /// The string ends with `suffix`.
-    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.endsWith, suffix, options) }
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        stringMatch(.endsWith, suffix, options)
+    }
     /// The string matches a wildcard pattern: `*` any run of characters, `?` one character.
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         stringMatch(.like, pattern, caseInsensitive ? .caseInsensitive : [])
     }
     /// The string equals `text` under `options`.
-    public func equals(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.equal, text, options) }
+    public func equals(_ text: String, options: StringOptions = []) -> Query<Bool> {
+        stringMatch(.equal, text, options)
+    }
     /// The string differs from `text` under `options`.
-    public func notEquals(_ text: String, options: StringOptions = []) -> Query<Bool> { stringMatch(.notEqual, text, options) }
+    public func notEquals(_ text: String, options: StringOptions = []) -> Query<Bool> {
+        stringMatch(.notEqual, text, options)
+    }
 
     /// Porter's earlier spelling of ``contains(_:options:)``.
     @available(*, deprecated, renamed: "contains(_:options:)")
-    public func contains(_ text: String, caseInsensitive: Bool) -> Query<Bool> { contains(text, options: caseInsensitive ? .caseInsensitive : []) }
+    public func contains(_ text: String, caseInsensitive: Bool) -> Query<Bool> {
+        contains(text, options: caseInsensitive ? .caseInsensitive : [])
+    }
     /// Porter's earlier spelling of ``starts(with:options:)``.
     @available(*, deprecated, renamed: "starts(with:options:)")
-    public func starts(with prefix: String, caseInsensitive: Bool) -> Query<Bool> { starts(with: prefix, options: caseInsensitive ? .caseInsensitive : []) }
+    public func starts(with prefix: String, caseInsensitive: Bool) -> Query<Bool> {
+        starts(with: prefix, options: caseInsensitive ? .caseInsensitive : [])
+    }
     /// Porter's earlier spelling of ``ends(with:options:)``.
     @available(*, deprecated, renamed: "ends(with:options:)")
-    public func ends(with suffix: String, caseInsensitive: Bool) -> Query<Bool> { ends(with: suffix, options: caseInsensitive ? .caseInsensitive : []) }
+    public func ends(with suffix: String, caseInsensitive: Bool) -> Query<Bool> {
+        ends(with: suffix, options: caseInsensitive ? .caseInsensitive : [])
+    }
 
     private func stringMatch(_ op: QueryOperator, _ text: String, _ options: StringOptions) -> Query<Bool> {
         withPath { .compare($0, op, QueryArgument(text), options) }

@@ -24,9 +24,13 @@ struct QueryParser {
         var parser = QueryParser(text: Array(format), arguments: arguments)
         let predicate = try parser.orExpression()
         parser.skipSpace()
-        guard parser.position == parser.text.count else { throw parser.error("expected AND, OR or the end of the predicate") }
+        guard parser.position == parser.text.count else {
+            throw parser.error("expected AND, OR or the end of the predicate")
+        }
         guard parser.nextArgument == arguments.count else {
-            throw PorterError(.parseError, "predicate '\(format)' uses \(parser.nextArgument) argument(s) but \(arguments.count) were given")
+            throw PorterError(
+                .parseError,
+                "predicate '\(format)' uses \(parser.nextArgument) argument(s) but \(arguments.count) were given")
         }
         return predicate
     }
@@ -38,7 +42,9 @@ struct QueryParser {
 
     private func error(_ expected: String) -> PorterError {
         let shown = String(text)
-        let near = position < text.count ? " near '\(String(text[position..<Swift.min(text.count, position + 12)]))'" : " at the end"
+        let near =
+            position < text.count
+            ? " near '\(String(text[position..<Swift.min(text.count, position + 12)]))'" : " at the end"
         return PorterError(.parseError, "invalid predicate '\(shown)': \(expected) at position \(position + 1)\(near)")
     }
 
@@ -79,7 +85,13 @@ struct QueryParser {
 
     private mutating func comparison() throws -> QueryPredicate {
         var quantifier: QueryQuantifier?
-        if keyword("ANY") || keyword("SOME") { quantifier = .any } else if keyword("ALL") { quantifier = .all } else if keyword("NONE") { quantifier = .noneOf }
+        if keyword("ANY") || keyword("SOME") {
+            quantifier = .any
+        } else if keyword("ALL") {
+            quantifier = .all
+        } else if keyword("NONE") {
+            quantifier = .noneOf
+        }
         skipSpace()
         // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
         if quantifier == nil, startsValue() {
@@ -107,23 +119,31 @@ struct QueryParser {
 
     private mutating func comparisonOperator() throws -> (ParsedOperator, StringOptions) {
         skipSpace()
-        let symbols: [(String, QueryOperator)] = [("==", .equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
-                                                  ("=<", .lessOrEqual), (">=", .greaterOrEqual), ("=>", .greaterOrEqual),
-                                                  ("=", .equal), ("<", .less), (">", .greater)]
+        let symbols: [(String, QueryOperator)] = [
+            ("==", .equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
+            ("=<", .lessOrEqual), (">=", .greaterOrEqual), ("=>", .greaterOrEqual),
+            ("=", .equal), ("<", .less), (">", .greater),
+        ]
         var parsed: ParsedOperator?
         for (spelling, op) in symbols where symbol(spelling) {
             parsed = .op(op)
             break
         }
         if parsed == nil {
-            let words: [(String, ParsedOperator)] = [("BEGINSWITH", .op(.beginsWith)), ("ENDSWITH", .op(.endsWith)), ("CONTAINS", .op(.contains)),
-                                                     ("LIKE", .op(.like)), ("IN", .in), ("BETWEEN", .between)]
+            let words: [(String, ParsedOperator)] = [
+                ("BEGINSWITH", .op(.beginsWith)), ("ENDSWITH", .op(.endsWith)), ("CONTAINS", .op(.contains)),
+                ("LIKE", .op(.like)), ("IN", .in), ("BETWEEN", .between),
+            ]
             for (word, op) in words where keyword(word) {
                 parsed = op
                 break
             }
         }
-        guard let parsed else { throw error("expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, BETWEEN)") }
+        guard let parsed else {
+            throw error(
+                "expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, BETWEEN)"
+            )
+        }
         var options: StringOptions = []
         if position < text.count, text[position] == "[" {
             position += 1
@@ -150,7 +170,9 @@ struct QueryParser {
             raw = name
         } else {
             let start = position
-            while position < text.count, text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position]) { position += 1 }
+            while position < text.count,
+                text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position])
+            { position += 1 }
             raw = String(text[start..<position])
             guard !raw.isEmpty else { throw error("expected a property name") }
         }
@@ -160,7 +182,8 @@ struct QueryParser {
             if part.hasPrefix("@") {
                 let name = part.dropFirst().lowercased()
                 guard let found = QueryAggregate(rawValue: name == "size" ? "count" : name), aggregate == nil else {
-                    throw error("unknown or repeated collection operator '\(part)' (use @count, @min, @max, @sum or @avg)")
+                    throw error(
+                        "unknown or repeated collection operator '\(part)' (use @count, @min, @max, @sum or @avg)")
                 }
                 aggregate = found
             } else {
@@ -182,7 +205,9 @@ struct QueryParser {
             return items
         }
         if symbol("%@") {
-            guard let array = takeArgument() as? [Any] else { throw error("IN and BETWEEN need an array argument for %@") }
+            guard let array = takeArgument() as? [Any] else {
+                throw error("IN and BETWEEN need an array argument for %@")
+            }
             return array.map { QueryArgument(any: $0) }
         }
         throw error("expected '{' or %@")
@@ -209,24 +234,30 @@ struct QueryParser {
         if c.isNumber || c == "-" || c == "+" || c == "." {
             let start = position
             position += 1
-            while position < text.count, text[position].isNumber || ".eE".contains(text[position])
-                || ((text[position] == "-" || text[position] == "+") && "eE".contains(text[position - 1])) { position += 1 }
+            while position < text.count,
+                text[position].isNumber || ".eE".contains(text[position])
+                    || ((text[position] == "-" || text[position] == "+") && "eE".contains(text[position - 1]))
+            { position += 1 }
             let literal = String(text[start..<position])
             if let int = Int64(literal) { return QueryArgument(stored: .int(int)) }
             if let double = Double(literal) { return QueryArgument(stored: .double(double)) }
             position = start
             throw error("invalid number '\(literal)'")
         }
-        for (word, value) in [("nil", Value.null), ("NULL", .null), ("null", .null), ("NIL", .null),
-                              ("true", .bool(true)), ("TRUE", .bool(true)), ("YES", .bool(true)),
-                              ("false", .bool(false)), ("FALSE", .bool(false)), ("NO", .bool(false))] where keyword(word, caseSensitive: true) {
+        for (word, value) in [
+            ("nil", Value.null), ("NULL", .null), ("null", .null), ("NIL", .null),
+            ("true", .bool(true)), ("TRUE", .bool(true)), ("YES", .bool(true)),
+            ("false", .bool(false)), ("FALSE", .bool(false)), ("NO", .bool(false)),
+        ] where keyword(word, caseSensitive: true) {
             return QueryArgument(stored: value)
         }
         if keyword("oid"), symbol("(") {
             let start = position
             while position < text.count, text[position] != ")" { position += 1 }
             let hex = String(text[start..<position]).trimmingCharacters(in: .whitespaces)
-            guard symbol(")"), let id = try? ObjectId(string: hex) else { throw error("expected oid(24 hexadecimal digits)") }
+            guard symbol(")"), let id = try? ObjectId(string: hex) else {
+                throw error("expected oid(24 hexadecimal digits)")
+            }
             return QueryArgument(stored: .objectId(id))
         }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
@@ -256,7 +287,9 @@ struct QueryParser {
     private mutating func symbol(_ s: String) -> Bool {
         skipSpace()
         let chars = Array(s)
-        guard position + chars.count <= text.count, Array(text[position..<position + chars.count]) == chars else { return false }
+        guard position + chars.count <= text.count, Array(text[position..<position + chars.count]) == chars else {
+            return false
+        }
         position += chars.count
         return true
     }

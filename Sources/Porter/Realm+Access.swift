@@ -35,7 +35,9 @@ extension Realm {
         // A transaction that failed to begin, or an earlier failed change: skipped, thrown on commit.
         guard pendingWriteError == nil else { return }
         guard database.isInWriteTransaction else {
-            preconditionFailure("\(location): cannot modify a managed object outside a write transaction; make the change inside realm.write { }")
+            preconditionFailure(
+                "\(location): cannot modify a managed object outside a write transaction; make the change inside realm.write { }"
+            )
         }
         // Unmanaged objects a change links to are added as `add(_:)` adds them: an existing
         // primary key is an error, not a silent update.

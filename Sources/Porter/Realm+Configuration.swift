@@ -47,11 +47,13 @@ extension Realm {
         /// A configuration, with Realm's parameters in Realm's order (Sync's are not part of Porter).
         /// `objectTypes` nil or empty means every model class the code uses: a class is added to
         /// the realm's schema the first time it is used (see ``Realm/objects(_:)``).
-        public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
-                    encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
-                    migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
-                    shouldCompactOnLaunch: ((Int, Int) -> Bool)? = nil,
-                    objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil) {
+        public init(
+            fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
+            encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: ((Int, Int) -> Bool)? = nil,
+            objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil
+        ) {
             // As in Realm, an in-memory configuration has no file URL.
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier

@@ -7,8 +7,9 @@ extension Realm {
         // A typed model's every non-optional `@Persisted` property has a Swift initial value
         // (the one written, or the type's that `@Persisted` gives), so a fixture may leave it out.
         if !configuration.objectTypes.isEmpty { options.fillMissing = true }
-        _ = try database.importFixtures(from: source, options: options, block: configuration.migrationBlock, owner: "realm",
-                                        remedy: "the realm's configuration has no migrationBlock: give it one that moves or drops these values")
+        _ = try database.importFixtures(
+            from: source, options: options, block: configuration.migrationBlock, owner: "realm",
+            remedy: "the realm's configuration has no migrationBlock: give it one that moves or drops these values")
     }
 }
 
@@ -19,8 +20,11 @@ extension Database {
     /// is refused; anything else is imported as is. All or nothing.
     /// - Returns: the version the fixture was migrated from, or nil when it needed no migration.
     public func importFixtures(migratingOlderAt url: URL, options: ImportOptions = ImportOptions()) throws -> UInt64? {
-        try importFixtures(from: .file(url), options: options, block: nil, owner: "database",
-                           remedy: "porter import migrates fixtures without a migration block: bring the fixture to the current schema with porter migrate and export it again")
+        try importFixtures(
+            from: .file(url), options: options, block: nil, owner: "database",
+            remedy:
+                "porter import migrates fixtures without a migration block: bring the fixture to the current schema with porter migrate and export it again"
+        )
     }
 
     /// The `schemaVersion` of a JSON fixture file when it is older than this database's schema
@@ -28,16 +32,20 @@ extension Database {
     public func olderFixtureVersion(at url: URL) -> UInt64? {
         let current = schema.version
         guard let version = FixtureSource.file(url).header(schema: schema, schemaNeededBelow: current)?.schemaVersion,
-              version < current else { return nil }
+            version < current
+        else { return nil }
         return version
     }
 
     /// The shared path; `owner` names the target in messages (`realm`, `database`).
-    func importFixtures(from source: FixtureSource, options: ImportOptions, block: MigrationBlock?, owner: String,
-                        remedy: String) throws -> UInt64? {
+    func importFixtures(
+        from source: FixtureSource, options: ImportOptions, block: MigrationBlock?, owner: String,
+        remedy: String
+    ) throws -> UInt64? {
         let current = schema.version
         guard let header = source.header(schema: schema, schemaNeededBelow: current),
-              let version = header.schemaVersion, version < current else {
+            let version = header.schemaVersion, version < current
+        else {
             // Same version, no version, not a fixture object, or newer (which the import refuses).
             try source.importFixtures(into: self, options: options)
             return nil
@@ -45,13 +53,17 @@ extension Database {
         guard let fixtureSchema = header.schema else {
             // Reading old documents by the new schema would silently drop or misread renamed and
             // retyped properties, so an old fixture without its schema is refused.
-            let message = "fixture schemaVersion \(version) is older than the \(owner)'s schema version \(current); "
+            let message =
+                "fixture schemaVersion \(version) is older than the \(owner)'s schema version \(current); "
                 + "to migrate it, the fixture needs a \"schema\" member holding its version-\(version) schema (`porter schema` prints one)"
-            throw PorterError(.invalidInput, "import failed with 1 error; nothing was written", location: path,
-                              details: ["\(source.name): \(message)"])
+            throw PorterError(
+                .invalidInput, "import failed with 1 error; nothing was written", location: path,
+                details: ["\(source.name): \(message)"])
         }
-        try FixtureMigration(database: self, block: block, remedy: remedy, owner: owner, source: source, version: version,
-                             schema: fixtureSchema, options: options).run()
+        try FixtureMigration(
+            database: self, block: block, remedy: remedy, owner: owner, source: source, version: version,
+            schema: fixtureSchema, options: options
+        ).run()
         return version
     }
 }
@@ -79,11 +91,14 @@ struct FixtureMigration {
     func run() throws {
         let manager = FileManager.default
         // Named by who migrates (the Swift API or porter import), so each one's cleanup is checkable.
-        let scratch = manager.temporaryDirectory.appendingPathComponent("porter-\(owner == "realm" ? "" : "import-")fixture-\(UUID().uuidString)")
+        let scratch = manager.temporaryDirectory.appendingPathComponent(
+            "porter-\(owner == "realm" ? "" : "import-")fixture-\(UUID().uuidString)")
         do {
             try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
         } catch {
-            throw PorterError(.io, "cannot create a scratch folder to migrate the fixture: \(error.localizedDescription)", location: scratch.path)
+            throw PorterError(
+                .io, "cannot create a scratch folder to migrate the fixture: \(error.localizedDescription)",
+                location: scratch.path)
         }
         defer { try? manager.removeItem(at: scratch) }
         let path = scratch.appendingPathComponent("fixture.porter").path
@@ -102,8 +117,9 @@ struct FixtureMigration {
         do {
             db = try Database.create(at: path, schema: old)
         } catch let error as PorterError where error.code == .invalidSchema {
-            throw PorterError(.invalidSchema, "the fixture's schema (version \(version)) is invalid: \(error.message)",
-                              location: source.name, details: error.details)
+            throw PorterError(
+                .invalidSchema, "the fixture's schema (version \(version)) is invalid: \(error.message)",
+                location: source.name, details: error.details)
         }
         do {
             try source.importFixtures(into: db, options: options)
@@ -121,7 +137,8 @@ struct FixtureMigration {
         do {
             try Migrator.migrate(databaseAt: path, to: target, block: block)
         } catch let error as PorterError {
-            var located = relocated(error, from: path, to: "\(source.name) (migrating from schema version \(version) to \(target.version))")
+            var located = relocated(
+                error, from: path, to: "\(source.name) (migrating from schema version \(version) to \(target.version))")
             // The runtime's hints name CLI options; from Swift, the remedy is a migration block.
             if block == nil && error.code == .migrationFailed {
                 located.details.append(remedy)
@@ -135,7 +152,8 @@ struct FixtureMigration {
         let db = try Database.open(at: path)
         let classes = database.schema.classes.filter { !$0.isEmbedded && db.schema[$0.name] != nil }.map(\.name)
         guard !classes.isEmpty else { return false }
-        _ = try Exporter(database: db, format: JSONFormat(), options: ExportOptions(classes: classes)).export(toDirectory: folder)
+        _ = try Exporter(database: db, format: JSONFormat(), options: ExportOptions(classes: classes)).export(
+            toDirectory: folder)
         return true
     }
 

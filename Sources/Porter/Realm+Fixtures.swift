@@ -21,7 +21,9 @@ extension Realm {
 
     /// Loads fixture data held in memory; `name` is used in error messages. See
     /// ``importFixtures(at:options:)``, older fixtures included.
-    public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions()) throws {
+    public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions())
+        throws
+    {
         try importFixtures(from: .memory(data, name: name), options: options)
     }
 }

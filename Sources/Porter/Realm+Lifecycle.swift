@@ -34,7 +34,8 @@ extension Realm {
         recordingWriteError(className) {
             let schema = try objectSchema(for: type)
             if update != .error, let primaryKey = schema.primaryKey,
-               let existing = try existingObject(type, schema, primaryKey: primaryKey, in: value) {
+                let existing = try existingObject(type, schema, primaryKey: primaryKey, in: value)
+            {
                 try assignGiven(value, to: existing, schema: schema)
                 created = existing
                 return
@@ -54,32 +55,45 @@ extension Realm {
     }
 
     /// The stored object whose primary key `value` gives, if any.
-    private func existingObject<T: Object>(_ type: T.Type, _ schema: ObjectSchema, primaryKey: String, in value: Any) throws -> T? {
+    private func existingObject<T: Object>(_ type: T.Type, _ schema: ObjectSchema, primaryKey: String, in value: Any)
+        throws -> T?
+    {
         let given: Any?
         switch value {
         case let dictionary as [String: Any]: given = dictionary[primaryKey]
         case let array as [Any]:
-            let names = T()._persistedProperties().map(\.name).filter { schema.property(named: $0)?.isComputed == false }
+            let names = T()._persistedProperties().map(\.name).filter {
+                schema.property(named: $0)?.isComputed == false
+            }
             given = names.firstIndex(of: primaryKey).flatMap { $0 < array.count ? array[$0] : nil }
         case let object as ObjectBase: given = object.value(forKey: primaryKey)
         default: given = nil
         }
         guard let given else { return nil }
         let probe = T()
-        guard probe._persistedProperties().first(where: { $0.name == primaryKey })?.property.assign(given, in: probe) == true else {
-            throw PorterError(.invalidValue, "\(describeValue(given)) is not a valid primary key", location: "\(schema.name).\(primaryKey)")
+        guard
+            probe._persistedProperties().first(where: { $0.name == primaryKey })?.property.assign(given, in: probe)
+                == true
+        else {
+            throw PorterError(
+                .invalidValue, "\(describeValue(given)) is not a valid primary key",
+                location: "\(schema.name).\(primaryKey)")
         }
-        let stored = try probe._persistedProperties().first { $0.name == primaryKey }!.property.encodeUnmanaged(_PorterWriter(realm: self, mode: .query))
+        let stored = try probe._persistedProperties().first { $0.name == primaryKey }!.property.encodeUnmanaged(
+            _PorterWriter(realm: self, mode: .query))
         guard let key = try database.key(schema.name, primaryKey: stored) else { return nil }
         return managedObject(type, ObjectLink(schema.name, key))
     }
 
     /// Writes the values given (all of them for an object) to a managed object.
     private func assignGiven(_ value: Any, to object: ObjectBase, schema: ObjectSchema) throws {
-        let source: Any = (value as? ObjectBase).map { source in
-            Dictionary(source._persistedProperties().filter { $0.property.typeInfo.type != .linkingObjects }
-                .map { ($0.name, $0.property.currentValue(of: source)) }, uniquingKeysWith: { first, _ in first })
-        } ?? value
+        let source: Any =
+            (value as? ObjectBase).map { source in
+                Dictionary(
+                    source._persistedProperties().filter { $0.property.typeInfo.type != .linkingObjects }
+                        .map { ($0.name, $0.property.currentValue(of: source)) },
+                    uniquingKeysWith: { first, _ in first })
+            } ?? value
         if let problem = object.assignValuesOrProblem(source) {
             throw PorterError(.invalidValue, problem, location: schema.name)
         }
@@ -112,7 +126,8 @@ extension Realm {
         switch format {
         case .porter:
             if encryptionKey != nil {
-                throw PorterError(.usage, "encrypted copies are Realm files: pass format: .realmFile", location: fileURL.path)
+                throw PorterError(
+                    .usage, "encrypted copies are Realm files: pass format: .realmFile", location: fileURL.path)
             }
             try database.backup(to: fileURL.path)
         case .realmFile:

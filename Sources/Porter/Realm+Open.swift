@@ -23,7 +23,8 @@ extension Realm {
         let stored = try Database.open(at: path, readOnly: true).schema
         for cls in stored.classes where model[cls.name] == nil { requested.upsert(cls) }
         if let block = configuration.migrationBlock, !configuration.deleteRealmIfMigrationNeeded,
-           !configuration.readOnly, stored.version < requested.version {
+            !configuration.readOnly, stored.version < requested.version
+        {
             // As in Realm, a higher schema version runs the block even when no class changed.
             try Migrator.migrate(databaseAt: path, to: requested, block: block)
         }

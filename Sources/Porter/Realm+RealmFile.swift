@@ -17,7 +17,8 @@ extension Realm {
         case .porterDatabase: return false
         case .other:
             guard configuration.encryptionKey != nil,
-                  let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            else {
                 return false
             }
             return size > 0 && size % 4096 == 0
@@ -34,10 +35,12 @@ extension Realm {
     static func openRealmCoreFile(_ configuration: Configuration, _ types: [ObjectBase.Type]) throws -> Database {
         let path = configuration.resolvedFileURL?.path ?? ""
         guard configuration.readOnly else {
-            throw PorterError(.usage, "this is a Realm file, which Porter's typed API opens read-only: open it "
-                              + "with Realm.Configuration(fileURL:readOnly: true, objectTypes: …), or import it into "
-                              + "a Porter database to change it (porter import app.porter '\(path)' --create)",
-                              location: path)
+            throw PorterError(
+                .usage,
+                "this is a Realm file, which Porter's typed API opens read-only: open it "
+                    + "with Realm.Configuration(fileURL:readOnly: true, objectTypes: …), or import it into "
+                    + "a Porter database to change it (porter import app.porter '\(path)' --create)",
+                location: path)
         }
         let key = configuration.encryptionKey.map { [UInt8]($0) }
         if let key, key.count != 64 {
@@ -73,9 +76,10 @@ extension Realm {
     /// differences and model classes the file lacks are allowed.
     static func checkModel(_ model: Schema, against stored: Schema, path: String, fileVersion: Int64?) throws {
         if let fileVersion, fileVersion >= 0, UInt64(fileVersion) > model.version {
-            throw PorterError(.migrationRequired,
-                              "Provided schema version \(model.version) is less than last set version \(fileVersion).",
-                              location: path)
+            throw PorterError(
+                .migrationRequired,
+                "Provided schema version \(model.version) is less than last set version \(fileVersion).",
+                location: path)
         }
         var common = Schema(version: model.version, classes: [])
         for cls in model.classes { if let inFile = stored[cls.name] { common.upsert(inFile) } }
@@ -91,8 +95,9 @@ extension Realm {
             }
         }
         guard blocking.isEmpty else {
-            throw PorterError(.migrationRequired, "Migration is required due to the following errors:", location: path,
-                              details: blocking.map(\.message))
+            throw PorterError(
+                .migrationRequired, "Migration is required due to the following errors:", location: path,
+                details: blocking.map(\.message))
         }
     }
 }

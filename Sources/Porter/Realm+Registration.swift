@@ -25,11 +25,15 @@ extension Realm {
             let name = newType.className()
             guard let model = derived[name] else { continue }
             if let stored = database.schema[name] {
-                let changes = SchemaDiff.compare(Schema(version: 0, classes: [stored]), Schema(version: 0, classes: [model]))
-                    .filter { !$0.isAutomatic }
+                let changes = SchemaDiff.compare(
+                    Schema(version: 0, classes: [stored]), Schema(version: 0, classes: [model])
+                )
+                .filter { !$0.isAutomatic }
                 if !changes.isEmpty {
-                    throw PorterError(.migrationRequired, "class '\(name)' in the file differs from the model: \(changes.map(\.message).joined(separator: "; "))",
-                                      location: name)
+                    throw PorterError(
+                        .migrationRequired,
+                        "class '\(name)' in the file differs from the model: \(changes.map(\.message).joined(separator: "; "))",
+                        location: name)
                 }
             } else {
                 added.append(model)
@@ -42,11 +46,13 @@ extension Realm {
     /// Copies the configuration's seed file into place when the realm's file does not exist yet.
     static func copySeedFile(_ configuration: Configuration) throws {
         guard let seed = configuration.seedFilePath, let url = configuration.resolvedFileURL,
-              !FileManager.default.fileExists(atPath: url.path) else { return }
+            !FileManager.default.fileExists(atPath: url.path)
+        else { return }
         do {
             try FileManager.default.copyItem(at: seed, to: url)
         } catch {
-            throw PorterError(.io, "cannot copy the seed file \(seed.path): \(error.localizedDescription)", location: url.path)
+            throw PorterError(
+                .io, "cannot copy the seed file \(seed.path): \(error.localizedDescription)", location: url.path)
         }
     }
 }

@@ -12,7 +12,9 @@ extension Realm {
     @discardableResult
     /// Observations of `tokens` are not told about this transaction's changes (Realm's
     /// `withoutNotifying:`, for changes the observer made itself).
-    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws
+        -> Result
+    {
         beginWrite()
         let result: Result
         do {
@@ -84,7 +86,8 @@ extension Realm {
     func requireWrite(_ what: String, location: @autoclosure () -> String) -> Bool {
         if pendingWriteError != nil { return false }
         guard database.isInWriteTransaction else {
-            preconditionFailure("\(location()): cannot \(what) outside a write transaction; call it inside realm.write { }")
+            preconditionFailure(
+                "\(location()): cannot \(what) outside a write transaction; call it inside realm.write { }")
         }
         return true
     }
@@ -120,16 +123,22 @@ extension Realm {
         var className: String { type(of: object).className() }
         if let managed = object._managed {
             guard managed.realm.database === database else {
-                throw PorterError(.usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)", location: className)
+                throw PorterError(
+                    .usage, "the object is managed by another realm; add a copy instead: \(className)(value: object)",
+                    location: className)
             }
             if object.isInvalidated {
-                throw PorterError(.usage, "the object has been deleted; add a copy made before it was deleted instead", location: className)
+                throw PorterError(
+                    .usage, "the object has been deleted; add a copy made before it was deleted instead",
+                    location: className)
             }
             return
         }
         let schema = try objectSchema(for: type(of: object))
         if update != .error && schema.primaryKey == nil {
-            throw PorterError(.usage, "'\(className)' has no primary key, so it cannot be added with update: .\(update)", location: className)
+            throw PorterError(
+                .usage, "'\(className)' has no primary key, so it cannot be added with update: .\(update)",
+                location: className)
         }
         let writer = _PorterWriter(realm: self, mode: .add(update))
         do {
@@ -177,7 +186,9 @@ extension Realm {
         recordingWriteError(location) {
             for object in targets {
                 guard let managed = object._managed, managed.realm.database === database else {
-                    throw PorterError(.usage, "can only delete an object from the realm it belongs to", location: type(of: object).className())
+                    throw PorterError(
+                        .usage, "can only delete an object from the realm it belongs to",
+                        location: type(of: object).className())
                 }
                 if try database.exists(managed.className, managed.key) {
                     try database.delete(managed.className, managed.key)

@@ -82,16 +82,22 @@ public final class Realm {
             let types = configuration.objectTypes.filter { seenTypes.insert(ObjectIdentifier($0)).inserted }
             let database = try Realm.openRealmCoreFile(configuration, types)
             self.configuration = configuration
-            self.core = RealmCore(database: database, typesByName: Dictionary(types.map { ($0.className(), $0) },
-                                                                              uniquingKeysWith: { first, _ in first }))
+            self.core = RealmCore(
+                database: database,
+                typesByName: Dictionary(
+                    types.map { ($0.className(), $0) },
+                    uniquingKeysWith: { first, _ in first }))
             core.notifier.seen = database.changeToken
-            core.writeRefusal = PorterError(.usage, "Can't perform transactions on read-only Realms.",
-                                            location: configuration.resolvedFileURL?.path ?? "")
+            core.writeRefusal = PorterError(
+                .usage, "Can't perform transactions on read-only Realms.",
+                location: configuration.resolvedFileURL?.path ?? "")
             return
         }
         if configuration.encryptionKey != nil {
-            throw PorterError(.usage, "encrypted realms are not supported: Porter's files are not encrypted; open the realm without an encryptionKey",
-                              location: configuration.resolvedFileURL?.path ?? configuration.inMemoryIdentifier ?? "")
+            throw PorterError(
+                .usage,
+                "encrypted realms are not supported: Porter's files are not encrypted; open the realm without an encryptionKey",
+                location: configuration.resolvedFileURL?.path ?? configuration.inMemoryIdentifier ?? "")
         }
         var seen = Set<ObjectIdentifier>()
         let types = configuration.objectTypes.filter { seen.insert(ObjectIdentifier($0)).inserted }
@@ -105,7 +111,9 @@ public final class Realm {
         let schema = try Schema(version: configuration.schemaVersion, objectTypes: types)
         let database = try Realm.openDatabase(configuration, schema)
         try Realm.compactOnLaunchIfAsked(configuration, database)
-        self.core = RealmCore(database: database, typesByName: Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first }))
+        self.core = RealmCore(
+            database: database,
+            typesByName: Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first }))
         core.notifier.seen = database.changeToken
         if sharing { RealmCore.remember(core, for: configuration) }
     }
@@ -128,7 +136,9 @@ public final class Realm {
     /// The managed object for a stored link, of the model class registered under its class name.
     func managedObject(for link: ObjectLink) throws -> ObjectBase {
         guard let type = typesByName[link.className] else {
-            throw PorterError(.notFound, "class '\(link.className)' has no model class in this realm's objectTypes", location: link.className)
+            throw PorterError(
+                .notFound, "class '\(link.className)' has no model class in this realm's objectTypes",
+                location: link.className)
         }
         return managedObject(type, link)
     }
@@ -141,7 +151,10 @@ public final class Realm {
         let name = type.className()
         if typesByName[name] == nil && configuration.objectTypes.isEmpty { try register(type) }
         guard typesByName[name] != nil, let schema = database.schema[name] else {
-            throw PorterError(.notFound, "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes", location: name)
+            throw PorterError(
+                .notFound,
+                "Object type '\(name)' is not managed by the Realm: add \(type).self to Configuration.objectTypes",
+                location: name)
         }
         core.schemasByType[id] = (database.schemaGeneration, schema)
         return schema
@@ -150,7 +163,9 @@ public final class Realm {
     /// The schema of one property of a class.
     func schemaProperty(_ className: String, _ name: String) throws -> Property {
         guard let property = database.schema[className]?.property(named: name) else {
-            throw PorterError(.notFound, "class '\(className)' has no property '\(name)' in the realm's schema", location: "\(className).\(name)")
+            throw PorterError(
+                .notFound, "class '\(className)' has no property '\(name)' in the realm's schema",
+                location: "\(className).\(name)")
         }
         return property
     }

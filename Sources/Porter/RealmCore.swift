@@ -32,7 +32,9 @@ final class RealmCore {
 
     /// The key cores are shared by: the file (or in-memory identifier), schema version and mode.
     private static func key(_ configuration: Realm.Configuration) -> String {
-        let place = configuration.resolvedFileURL?.standardizedFileURL.path ?? "memory:\(configuration.inMemoryIdentifier ?? "")"
+        let place =
+            configuration.resolvedFileURL?.standardizedFileURL.path
+            ?? "memory:\(configuration.inMemoryIdentifier ?? "")"
         return "\(place)|v\(configuration.schemaVersion)|\(configuration.readOnly ? "ro" : "rw")"
     }
 

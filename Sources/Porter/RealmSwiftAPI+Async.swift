@@ -31,16 +31,20 @@ extension Realm {
     /// isolation: the realm belongs to the calling actor or thread, as a realm opened with
     /// `Realm(configuration:)` there would.
     /// - Throws: what ``init(configuration:)`` throws.
-    public convenience init(configuration: Configuration = .defaultConfiguration,
-                            isolation: isolated (any Actor)? = #isolation) async throws {
+    public convenience init(
+        configuration: Configuration = .defaultConfiguration,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws {
         try self.init(configuration: configuration, sharing: true)
     }
 
     /// Opens a realm confined to `actor` (Realm's actor-isolated realm): it has a connection of
     /// its own, so it can be used from the actor whichever thread the actor runs on.
     /// - Throws: what ``init(configuration:)`` throws.
-    public convenience init<A: Actor>(configuration: Configuration = .defaultConfiguration,
-                                      actor: isolated A) async throws {
+    public convenience init<A: Actor>(
+        configuration: Configuration = .defaultConfiguration,
+        actor: isolated A
+    ) async throws {
         try self.init(configuration: configuration, sharing: false)
     }
 
@@ -48,8 +52,10 @@ extension Realm {
     /// (Realm's `asyncWrite`): committed when it returns, rolled back when it throws.
     /// - Throws: what `block` throws, or the commit's error.
     @discardableResult
-    public func asyncWrite<Result>(_ block: () throws -> Result,
-                                   isolation: isolated (any Actor)? = #isolation) async throws -> Result {
+    public func asyncWrite<Result>(
+        _ block: () throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
         try write(block)
     }
 
@@ -62,8 +68,10 @@ extension Realm {
     /// so the transaction runs at once on the calling thread and `onComplete` is called before
     /// this returns.
     @discardableResult
-    public func writeAsync(_ block: @escaping () -> Void,
-                           onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func writeAsync(
+        _ block: @escaping () -> Void,
+        onComplete: ((Swift.Error?) -> Void)? = nil
+    ) -> AsyncTransactionId {
         let id = beginAsyncWrite(block)
         _ = commitAsyncWrite(onComplete)
         return id
@@ -86,8 +94,10 @@ extension Realm {
     /// commit's error or nil. Without such a transaction `onComplete` gets Realm's error
     /// "Can't commit a non-existing write transaction".
     @discardableResult
-    public func commitAsyncWrite(allowGrouping: Bool = false,
-                                 _ onComplete: ((Swift.Error?) -> Void)? = nil) -> AsyncTransactionId {
+    public func commitAsyncWrite(
+        allowGrouping: Bool = false,
+        _ onComplete: ((Swift.Error?) -> Void)? = nil
+    ) -> AsyncTransactionId {
         guard let id = core.asyncWriteId, isInWriteTransaction else {
             onComplete?(PorterError(.usage, "Can't commit a non-existing write transaction"))
             return 0
@@ -136,7 +146,8 @@ extension Realm {
     /// (not for in-memory or read-only realms, as in Realm).
     static func compactOnLaunchIfAsked(_ configuration: Configuration, _ database: Database) throws {
         guard let ask = configuration.shouldCompactOnLaunch, configuration.resolvedFileURL != nil,
-              !configuration.readOnly else { return }
+            !configuration.readOnly
+        else { return }
         let usage = try database.fileUsage()
         if ask(usage.totalBytes, usage.usedBytes) { try database.compact() }
     }

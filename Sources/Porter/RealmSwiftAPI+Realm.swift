@@ -12,14 +12,22 @@ extension Realm {
 
     /// Realm's older spelling of ``add(_:update:)-(Object,_)``: `true` is `.all`, `false` `.error`.
     // Realm's own deprecation message, kept on one line (the attribute takes one literal).
-    @available(*, deprecated, message: "Pass .error, .modified or .all rather than a boolean. .error is equivalent to false and .all is equivalent to true.")
+    @available(
+        *, deprecated,
+        message:
+            "Pass .error, .modified or .all rather than a boolean. .error is equivalent to false and .all is equivalent to true."
+    )
     public func add(_ object: Object, update: Bool) {
         add(object, update: update ? .all : .error)
     }
 
     /// Realm's older spelling of ``add(_:update:)-(S,_)``: `true` is `.all`, `false` `.error`.
     // Realm's own deprecation message, kept on one line (the attribute takes one literal).
-    @available(*, deprecated, message: "Pass .error, .modified or .all rather than a boolean. .error is equivalent to false and .all is equivalent to true.")
+    @available(
+        *, deprecated,
+        message:
+            "Pass .error, .modified or .all rather than a boolean. .error is equivalent to false and .all is equivalent to true."
+    )
     public func add<S: Sequence>(_ objects: S, update: Bool) where S.Element: Object {
         add(objects, update: update ? .all : .error)
     }

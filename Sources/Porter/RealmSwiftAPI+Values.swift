@@ -87,13 +87,13 @@ extension Map {
     /// present, `combine` gets the current and the new value and returns the one to store, as
     /// `Dictionary.merge(_:uniquingKeysWith:)`. Inside a write transaction when managed.
     public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
-        where S.Element == (key: Key, value: Value) {
+    where S.Element == (key: Key, value: Value) {
         for entry in other { try mergeEntry(entry.key, entry.value, combine) }
     }
 
     /// Adds the entries of a sequence of unlabeled `(key, value)` tuples, as the labeled form.
     public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
-        where S.Element == (Key, Value) {
+    where S.Element == (Key, Value) {
         for entry in other { try mergeEntry(entry.0, entry.1, combine) }
     }
 

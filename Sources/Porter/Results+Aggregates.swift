@@ -9,7 +9,8 @@ extension Results {
             var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
             let current = keys
             let column = try evaluator.sortColumn(property, current)
-            return try QueryEvaluator.aggregate(aggregate, current.map { column[$0] ?? .null }, path: QueryPath([property]), schema: schema)
+            return try QueryEvaluator.aggregate(
+                aggregate, current.map { column[$0] ?? .null }, path: QueryPath([property]), schema: schema)
         }
     }
 
@@ -25,15 +26,21 @@ extension Results {
     }
 
     /// The smallest value of a property among the objects, or nil when there are none.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? { converted(aggregateValue(.min, property), T.self) }
+    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+        converted(aggregateValue(.min, property), T.self)
+    }
     /// The largest value of a property among the objects, or nil when there are none.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? { converted(aggregateValue(.max, property), T.self) }
+    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+        converted(aggregateValue(.max, property), T.self)
+    }
     /// The sum of a numeric property (zero when there are no objects).
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
         converted(aggregateValue(.sum, property), T.self) ?? T._porterFromAny(0) ?? T._porterDefault()
     }
     /// The average of a numeric property, or nil when there are no objects.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? { converted(aggregateValue(.avg, property), T.self) }
+    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+        converted(aggregateValue(.avg, property), T.self)
+    }
 
 }
 
@@ -45,13 +52,18 @@ extension Results where Element: ObjectBase {
     /// The sum of the property a key path names.
     public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T { sum(ofProperty: Self.name(keyPath)) }
     /// The average of the property a key path names.
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? { average(ofProperty: Self.name(keyPath)) }
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? {
+        average(ofProperty: Self.name(keyPath))
+    }
 
-    private static func name<T>(_ keyPath: KeyPath<Element, T>) -> String { KeyPathNames.name(of: keyPath) ?? "\(keyPath)" }
+    private static func name<T>(_ keyPath: KeyPath<Element, T>) -> String {
+        KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
+    }
 
     /// The position of `object` in the results, or nil.
     public func index(of object: Element) -> Int? {
-        guard let managed = object._managed, managed.realm.database === home.database, managed.className == className else { return nil }
+        guard let managed = object._managed, managed.realm.database === home.database, managed.className == className
+        else { return nil }
         return keys.firstIndex(of: managed.key)
     }
 

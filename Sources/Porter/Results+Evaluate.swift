@@ -45,7 +45,9 @@ extension Results {
         for descriptor in sortKeys {
             columns.append((try evaluator.sortValues(descriptor.keyPath, keys), descriptor.ascending))
         }
-        if columns.count == 1, let sorted = Self.sortedByNumbers(keys, columns[0].values, ascending: columns[0].ascending) {
+        if columns.count == 1,
+            let sorted = Self.sortedByNumbers(keys, columns[0].values, ascending: columns[0].ascending)
+        {
             return sorted
         }
         let order = keys.indices.sorted { a, b in
@@ -117,8 +119,9 @@ struct QueryEvaluator {
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try encode(argument, for: path)
             if path.components.count == 1, path.aggregate == nil, options.isEmpty, quantifier == .any,
-               let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed,
-               op == .equal || op == .notEqual, Self.fitsIndexLookup(value, property) {
+                let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed,
+                op == .equal || op == .notEqual, Self.fitsIndexLookup(value, property)
+            {
                 let equal = Set(try database.keys(schema.name, where: property.name, equals: value))
                 return op == .equal ? equal : try all().subtracting(equal)
             }
@@ -126,7 +129,9 @@ struct QueryEvaluator {
         case .between(let path, let low, let high):
             let (lowValue, highValue) = (try encode(low, for: path), try encode(high, for: path))
             return try matching(path, quantifier: .any) {
-                guard let a = ValueOrder.compare($0, lowValue), let b = ValueOrder.compare($0, highValue) else { return false }
+                guard let a = ValueOrder.compare($0, lowValue), let b = ValueOrder.compare($0, highValue) else {
+                    return false
+                }
                 return a >= 0 && b <= 0
             }
         case .in(let path, let arguments):
@@ -180,8 +185,11 @@ struct QueryEvaluator {
             }
             let foundation = options.foundation
             switch op {
-            case .beginsWith: return needle.isEmpty || text.range(of: needle, options: foundation.union(.anchored)) != nil
-            case .endsWith: return needle.isEmpty || text.range(of: needle, options: foundation.union([.anchored, .backwards])) != nil
+            case .beginsWith:
+                return needle.isEmpty || text.range(of: needle, options: foundation.union(.anchored)) != nil
+            case .endsWith:
+                return needle.isEmpty
+                    || text.range(of: needle, options: foundation.union([.anchored, .backwards])) != nil
             case .contains: return needle.isEmpty || text.range(of: needle, options: foundation) != nil
             default: return WildcardPattern(needle, options: options).matches(text)
             }
@@ -193,7 +201,8 @@ struct QueryEvaluator {
     private static func fitsIndexLookup(_ value: Value, _ property: Property) -> Bool {
         switch (value, property.type) {
         case (.null, _): return property.isOptional && property.type != .mixed
-        case (.int, .int), (.bool, .bool), (.string, .string), (.objectId, .objectId), (.uuid, .uuid), (.date, .date): return true
+        case (.int, .int), (.bool, .bool), (.string, .string), (.objectId, .objectId), (.uuid, .uuid), (.date, .date):
+            return true
         case (.link, .object): return true
         default: return false
         }
@@ -201,8 +210,10 @@ struct QueryEvaluator {
 
     /// The objects whose values along `path` satisfy `test` (any, all or none of them when the
     /// path goes through a collection; the aggregate's value when it has one).
-    private mutating func matching(_ path: QueryPath, quantifier: QueryQuantifier,
-                                   _ test: (Value) -> Bool) throws -> Set<ObjectKey> {
+    private mutating func matching(
+        _ path: QueryPath, quantifier: QueryQuantifier,
+        _ test: (Value) -> Bool
+    ) throws -> Set<ObjectKey> {
         try validate(path, purpose: "query")
         if let values = try plainColumn(path) {
             // One value per object: any, all and none of one value are the value's own test.
@@ -233,7 +244,9 @@ struct QueryEvaluator {
 
     /// The values `path` reaches from one object: one for a single-value path, the elements for
     /// a path through or into a collection (empty when a link on the way is null).
-    mutating func resolve(_ path: QueryPath, from key: ObjectKey, purpose: String = "query") throws -> (values: [Value], isCollection: Bool) {
+    mutating func resolve(_ path: QueryPath, from key: ObjectKey, purpose: String = "query") throws -> (
+        values: [Value], isCollection: Bool
+    ) {
         var current: [(schema: ObjectSchema, key: ObjectKey)] = [(schema, key)]
         var isCollection = false
         for (index, name) in path.components.enumerated() {
@@ -249,8 +262,10 @@ struct QueryEvaluator {
                     } else if case .link(let link) = value, let target = database.schema[link.className] {
                         next.append((target, link.key))
                     } else if !value.isNull {
-                        throw PorterError(.usage, "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
-                                          location: "\(cls.name).\(name)")
+                        throw PorterError(
+                            .usage,
+                            "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
+                            location: "\(cls.name).\(name)")
                     }
                 }
             }
@@ -268,9 +283,12 @@ struct QueryEvaluator {
             let property = try queryable(cls, name, purpose: purpose)
             guard index < path.components.count - 1 else { return }
             guard let target = property.objectType, property.type == .object || property.type == .linkingObjects,
-                  let next = database.schema[target] else {
-                throw PorterError(.usage, "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
-                                  location: "\(cls.name).\(name)")
+                let next = database.schema[target]
+            else {
+                throw PorterError(
+                    .usage,
+                    "'\(path)': '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
+                    location: "\(cls.name).\(name)")
             }
             cls = next
         }
@@ -296,7 +314,9 @@ struct QueryEvaluator {
     private mutating func column(_ cls: ObjectSchema, _ name: String) throws -> [ObjectKey: Value] {
         let cacheKey = "\(cls.name).\(name)"
         if let cached = columns[cacheKey] { return cached }
-        let values = Dictionary(try database.propertyValues(cls.name, name).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let values = Dictionary(
+            try database.propertyValues(cls.name, name).map { ($0.key, $0.value) },
+            uniquingKeysWith: { first, _ in first })
         columns[cacheKey] = values
         return values
     }
@@ -304,8 +324,10 @@ struct QueryEvaluator {
     /// The values of every object for a path that is one single-value stored property of the
     /// queried class (no link, collection or aggregate), in key order; nil for any other path.
     private mutating func plainColumn(_ path: QueryPath) throws -> [(key: ObjectKey, value: Value)]? {
-        guard path.components.count == 1, path.aggregate == nil, let property = schema.property(named: path.components[0]),
-              !property.isCollection, !property.isComputed else { return nil }
+        guard path.components.count == 1, path.aggregate == nil,
+            let property = schema.property(named: path.components[0]),
+            !property.isCollection, !property.isComputed
+        else { return nil }
         return try database.propertyValues(schema.name, property.name)
     }
 
@@ -336,8 +358,10 @@ struct QueryEvaluator {
         for key in keys {
             let resolved = try resolve(path, from: key, purpose: "sort by")
             if resolved.isCollection {
-                throw PorterError(.usage, "cannot sort by '\(keyPath)': only single-value properties and to-one links can be sorted by (not lists, sets, maps or linking objects)",
-                                  location: "\(schema.name).\(keyPath)")
+                throw PorterError(
+                    .usage,
+                    "cannot sort by '\(keyPath)': only single-value properties and to-one links can be sorted by (not lists, sets, maps or linking objects)",
+                    location: "\(schema.name).\(keyPath)")
             }
             out[key] = resolved.values.first ?? .null
         }
@@ -345,7 +369,9 @@ struct QueryEvaluator {
     }
 
     /// The value of an aggregate over `values`.
-    static func aggregate(_ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, schema: ObjectSchema) throws -> Value {
+    static func aggregate(_ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, schema: ObjectSchema) throws
+        -> Value
+    {
         let present = values.filter { !$0.isNull }
         switch aggregate {
         case .count: return .int(Int64(values.count))
@@ -364,7 +390,9 @@ struct QueryEvaluator {
                 case .double(let d): total += d; allInts = false
                 case .decimal128(let d): total += d.doubleValue; allInts = false
                 default:
-                    throw PorterError(.usage, "'\(path)': @\(aggregate) needs numbers, not \(value.kindName) values", location: "\(schema.name).\(path)")
+                    throw PorterError(
+                        .usage, "'\(path)': @\(aggregate) needs numbers, not \(value.kindName) values",
+                        location: "\(schema.name).\(path)")
                 }
             }
             if aggregate == .sum { return allInts ? .int(intTotal) : .double(total) }
@@ -391,7 +419,9 @@ struct QueryEvaluator {
     /// The property `name` of `cls`, or the error naming class and property.
     private func queryable(_ cls: ObjectSchema, _ name: String, purpose: String) throws -> Property {
         guard let property = cls.property(named: name) else {
-            throw PorterError(.notFound, "cannot \(purpose) '\(name)': class '\(cls.name)' has no such property", location: "\(cls.name).\(name)")
+            throw PorterError(
+                .notFound, "cannot \(purpose) '\(name)': class '\(cls.name)' has no such property",
+                location: "\(cls.name).\(name)")
         }
         return property
     }

@@ -30,9 +30,12 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     let frozenElements: [Element]?
     private let cache = LiveCache<[ObjectKey]>()
 
-    init(realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
-         sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil, distinctPaths: [String]? = nil,
-         frozenElements: [Element]? = nil) {
+    init(
+        realm: Realm, className: String, predicates: [QueryPredicate] = [], filters: [(Element) -> Bool] = [],
+        sortKeys: [Realm.SortDescriptor] = [], baseKeys: (() throws -> [ObjectKey])? = nil,
+        distinctPaths: [String]? = nil,
+        frozenElements: [Element]? = nil
+    ) {
         self.frozenElements = frozenElements
         self.home = realm
         self.className = className
@@ -44,10 +47,14 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     }
 
     /// These results with some parts replaced.
-    func refined(predicates: [QueryPredicate]? = nil, filters: [(Element) -> Bool]? = nil,
-                 sortKeys: [Realm.SortDescriptor]? = nil, distinctPaths: [String]? = nil) -> Results<Element> {
-        Results(realm: home, className: className, predicates: predicates ?? self.predicates, filters: filters ?? self.filters,
-                sortKeys: sortKeys ?? self.sortKeys, baseKeys: baseKeys, distinctPaths: distinctPaths ?? self.distinctPaths)
+    func refined(
+        predicates: [QueryPredicate]? = nil, filters: [(Element) -> Bool]? = nil,
+        sortKeys: [Realm.SortDescriptor]? = nil, distinctPaths: [String]? = nil
+    ) -> Results<Element> {
+        Results(
+            realm: home, className: className, predicates: predicates ?? self.predicates,
+            filters: filters ?? self.filters,
+            sortKeys: sortKeys ?? self.sortKeys, baseKeys: baseKeys, distinctPaths: distinctPaths ?? self.distinctPaths)
     }
 
     /// The matching keys, in result order, from the cache while the database is unchanged.
@@ -69,14 +76,17 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     public subscript(position: Int) -> Element {
         if let frozenElements { return frozenElements[position] }
         let current = keys
-        precondition(position >= 0 && position < current.count, "Results index \(position) is out of range (count \(current.count))")
+        precondition(
+            position >= 0 && position < current.count,
+            "Results index \(position) is out of range (count \(current.count))")
         return Element._fetched(home, ObjectLink(className, current[position]))
     }
 
     /// Iterates over the objects matching now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: home, className: className, keys: frozenElements == nil ? keys : [],
-                 frozen: frozenElements?.makeIterator())
+        Iterator(
+            realm: home, className: className, keys: frozenElements == nil ? keys : [],
+            frozen: frozenElements?.makeIterator())
     }
 
     /// Walks the keys that matched when iteration began and makes each object only when it is
@@ -152,7 +162,6 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
         sorted(by: [Realm.SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
-
     /// The results sorted by several properties, the first deciding first.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
         refined(sortKeys: Array(descriptors))
@@ -170,7 +179,8 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
 
 extension Results where Element: ObjectBase {
     /// The results sorted by the property a key path names.
-    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+    public func sorted<V: _QueryComparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element>
+    {
         let name = KeyPathNames.name(of: keyPath) ?? "\(keyPath)"
         return sorted(byKeyPath: name, ascending: ascending)
     }
@@ -188,7 +198,9 @@ public protocol RealmFetchable {
 
 extension RealmFetchable {
     /// The value for one stored object (the prefetched values are not used).
-    public static func _fetched(_ realm: Realm, _ link: ObjectLink, row: _PrefetchedRow) -> Self { _fetched(realm, link) }
+    public static func _fetched(_ realm: Realm, _ link: ObjectLink, row: _PrefetchedRow) -> Self {
+        _fetched(realm, link)
+    }
 }
 
 /// The stored values of one object, read ahead while iterating results.

@@ -22,7 +22,9 @@ extension Schema {
         for type in objectTypes where seen.insert(ObjectIdentifier(type)).inserted {
             let name = type.className()
             if let other = typesByName[name] {
-                errors.append("\(name): the class name is used by two model classes (\(other) and \(type)); rename one with _realmObjectName()")
+                errors.append(
+                    "\(name): the class name is used by two model classes (\(other) and \(type)); rename one with _realmObjectName()"
+                )
                 continue
             }
             typesByName[name] = type
@@ -37,7 +39,8 @@ extension Schema {
         let schema = Schema(version: version, classes: classes)
         errors += schema.validationErrors()
         guard errors.isEmpty else {
-            throw PorterError(.invalidSchema, "Schema validation failed with \(errors.count) error(s):", details: errors)
+            throw PorterError(
+                .invalidSchema, "Schema validation failed with \(errors.count) error(s):", details: errors)
         }
         self = schema
     }
@@ -68,12 +71,16 @@ enum ModelReflection {
                 continue
             }
             if info.type == .linkingObjects && wrapper.options.originProperty == nil {
-                errors.append("\(location): LinkingObjects must name the property that links here: @Persisted(originProperty: \"…\")")
+                errors.append(
+                    "\(location): LinkingObjects must name the property that links here: @Persisted(originProperty: \"…\")"
+                )
                 continue
             }
-            var property = Property(name: entry.name, type: info.type, objectType: info.objectClass?.className(),
-                                    optional: info.isOptional, collection: info.collection,
-                                    indexed: wrapper.options.isIndexed || indexed.contains(entry.name), linkOriginProperty: wrapper.options.originProperty)
+            var property = Property(
+                name: entry.name, type: info.type, objectType: info.objectClass?.className(),
+                optional: info.isOptional, collection: info.collection,
+                indexed: wrapper.options.isIndexed || indexed.contains(entry.name),
+                linkOriginProperty: wrapper.options.originProperty)
             let initial = wrapper.initialStoredValue()
             if let initial, index < second.count, second[index].property.initialStoredValue() == initial {
                 property.defaultValue = initial
@@ -86,7 +93,9 @@ enum ModelReflection {
                 if isEmbedded {
                     errors.append("\(location): embedded objects cannot have a primary key")
                 } else if let existing = primaryKey {
-                    errors.append("\(location): the class already has the primary key '\(existing)'; only one property can be the primary key")
+                    errors.append(
+                        "\(location): the class already has the primary key '\(existing)'; only one property can be the primary key"
+                    )
                 } else {
                     primaryKey = entry.name
                 }
@@ -101,7 +110,9 @@ enum ModelReflection {
                 errors.append("\(className): primaryKey() names '\(named)', which is not a @Persisted property")
             }
         }
-        return (ObjectSchema(name: className, properties: properties, primaryKey: primaryKey, embedded: isEmbedded), errors)
+        return (
+            ObjectSchema(name: className, properties: properties, primaryKey: primaryKey, embedded: isEmbedded), errors
+        )
     }
 
     /// Waits until the clock has moved on (by one step of a `Date` read as a stored date), so two instances made on either side never share a `Date()` initial value.

@@ -8,11 +8,14 @@ extension Results where Element: Object {
     /// (Realm's `sectioned(by:ascending:)`). A key path that does not name one `@Persisted`
     /// property stops the program, as in Realm; use ``sectioned(by:sortDescriptors:)-(_,_)``
     /// with a block for computed keys.
-    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>,
-                                                         ascending: Bool = true) -> SectionedResults<Key, Element> {
+    public func sectioned<Key: _Persistable & Hashable>(
+        by keyPath: KeyPath<Element, Key>,
+        ascending: Bool = true
+    ) -> SectionedResults<Key, Element> {
         guard let name = KeyPathNames.name(of: keyPath) else {
-            preconditionFailure("\(Element.className()): sectioned(by:) needs a key path to one @Persisted property; "
-                                + "use sectioned(by: { … }, sortDescriptors: […]) for a computed key")
+            preconditionFailure(
+                "\(Element.className()): sectioned(by:) needs a key path to one @Persisted property; "
+                    + "use sectioned(by: { … }, sortDescriptors: […]) for a computed key")
         }
         return SectionedResults(base: sorted(byKeyPath: name, ascending: ascending)) { $0[keyPath: keyPath] }
     }
@@ -55,7 +58,8 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Obj
     }
 
     private static func group(_ elements: [SectionElement], _ key: (SectionElement) -> Key)
-        -> [ResultsSection<Key, SectionElement>] {
+        -> [ResultsSection<Key, SectionElement>]
+    {
         var order: [Key] = []
         var members: [Key: [SectionElement]] = [:]
         for element in elements {
@@ -79,8 +83,9 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Obj
     /// The section at `position`.
     public subscript(position: Int) -> ResultsSection<Key, SectionElement> {
         let all = sections
-        precondition(position >= 0 && position < all.count,
-                     "Index \(position) is out of bounds (must be less than \(all.count)).")
+        precondition(
+            position >= 0 && position < all.count,
+            "Index \(position) is out of bounds (must be less than \(all.count)).")
         return all[position]
     }
     /// The object at `indexPath` (section, item).
@@ -108,8 +113,9 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: Object>: Ran
     public var endIndex: Int { elements.count }
     /// The object at `position`.
     public subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < elements.count,
-                     "Index \(position) is out of bounds (must be less than \(elements.count)).")
+        precondition(
+            position >= 0 && position < elements.count,
+            "Index \(position) is out of bounds (must be less than \(elements.count)).")
         return elements[position]
     }
     /// The object at `indexPath` (its item).

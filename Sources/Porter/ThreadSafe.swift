@@ -35,7 +35,8 @@ public final class ThreadSafe<T: ThreadConfined & _RealmOwned>: @unchecked Senda
             let (handle, configuration) = (self.handle, self.configuration)
             lock.unlock()
             guard let handle, let configuration,
-                  let realm = try? Realm(configuration: configuration) else { return nil }
+                let realm = try? Realm(configuration: configuration)
+            else { return nil }
             return T._resolve(handle, in: realm)
         }
         set { store(newValue) }
@@ -46,8 +47,9 @@ public final class ThreadSafe<T: ThreadConfined & _RealmOwned>: @unchecked Senda
         var configuration: Realm.Configuration?
         if let value {
             guard let realm = value.realm else {
-                preconditionFailure("Cannot construct reference to unmanaged object, "
-                                    + "which can be passed across threads directly")
+                preconditionFailure(
+                    "Cannot construct reference to unmanaged object, "
+                        + "which can be passed across threads directly")
             }
             handle = value._threadSafeHandle()
             configuration = realm.configuration

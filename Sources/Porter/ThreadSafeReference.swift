@@ -35,7 +35,8 @@ extension Object: ThreadConfined {
     /// The object's class and key.
     public func _threadSafeHandle() -> _ThreadSafeHandle {
         guard let managed = _managed else {
-            preconditionFailure("\(type(of: self).className()): only managed objects can be passed with a ThreadSafeReference")
+            preconditionFailure(
+                "\(type(of: self).className()): only managed objects can be passed with a ThreadSafeReference")
         }
         return _ThreadSafeHandle(link: managed.link, rebind: nil)
     }

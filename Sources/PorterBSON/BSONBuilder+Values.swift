@@ -29,7 +29,9 @@ extension BSONBuilder {
                 try utf8.withMemoryRebound(to: CChar.self) { chars in
                     try withKey(key) { k, n in
                         // libbson needs a non-nil pointer even for "".
-                        "".withCString { empty in bson_append_utf8(doc, k, n, chars.baseAddress ?? empty, Int32(chars.count)) }
+                        "".withCString { empty in
+                            bson_append_utf8(doc, k, n, chars.baseAddress ?? empty, Int32(chars.count))
+                        }
                     }
                 }
             }
@@ -39,7 +41,10 @@ extension BSONBuilder {
             ok = try appendBinary(doc, key, subtype: BSON_SUBTYPE_UUID, bytes: Data(UUIDCodec.bytes(u)))
         case .date(let t):
             guard let ms = t.milliseconds else {
-                throw PorterError(.invalidValue, "date \(t.iso8601) at field '\(key ?? "?")' is beyond what BSON dates hold (int64 milliseconds, about ±292 million years); use --format json to keep it")
+                throw PorterError(
+                    .invalidValue,
+                    "date \(t.iso8601) at field '\(key ?? "?")' is beyond what BSON dates hold (int64 milliseconds, about ±292 million years); use --format json to keep it"
+                )
             }
             if t.hasSubMillisecondPrecision { flooredDates += 1 }
             if dateStyle == .relaxedExtendedJSON && (ms < 0 || ms > BSONBuilder.lastRelaxedISODate) {
@@ -66,7 +71,8 @@ extension BSONBuilder {
         }
     }
 
-    private func appendBinary(_ doc: OpaquePointer, _ key: String?, subtype: bson_subtype_t, bytes: Data) throws -> Bool {
+    private func appendBinary(_ doc: OpaquePointer, _ key: String?, subtype: bson_subtype_t, bytes: Data) throws -> Bool
+    {
         try bytes.withUnsafeBytes { raw in
             let empty: [UInt8] = [0]
             return try empty.withUnsafeBufferPointer { fallback in

@@ -84,7 +84,10 @@ final class BSONBuilder {
         // `withCString` hands out a native string's own NUL-terminated storage without copying.
         return try key.withCString { pointer in
             if strlen(pointer) != length {
-                throw PorterError(.invalidValue, "field name '\(key.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold")
+                throw PorterError(
+                    .invalidValue,
+                    "field name '\(key.replacingOccurrences(of: "\0", with: "\\0"))' contains NUL, which BSON cannot hold"
+                )
             }
             return try body(pointer, Int32(length))
         }
@@ -117,7 +120,9 @@ final class BSONBuilder {
         guard let parent = parents.popLast() else { return }
         let child = innermost
         innermost = parent
-        let ok = child.isArray ? bson_append_array_end(current, child.document) : bson_append_document_end(current, child.document)
+        let ok =
+            child.isArray
+            ? bson_append_array_end(current, child.document) : bson_append_document_end(current, child.document)
         try check(ok, nil)
     }
 }

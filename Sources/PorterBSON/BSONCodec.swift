@@ -9,9 +9,12 @@ public enum BSONCodec {
     /// - Throws: ``PorterError/Code/invalidInput`` naming the field path of the problem.
     public static func decode(_ bytes: [UInt8]) throws -> Document {
         let decoder = BSONValueDecoder()
-        let length = bytes.count >= 4 ? Int(UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24) : -1
+        let length =
+            bytes.count >= 4
+            ? Int(UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24) : -1
         guard length == bytes.count else {
-            throw PorterError(.invalidInput, "BSON length prefix says \(length) bytes but the document has \(bytes.count)")
+            throw PorterError(
+                .invalidInput, "BSON length prefix says \(length) bytes but the document has \(bytes.count)")
         }
         do {
             return try bytes.withUnsafeBytes { raw in try decoder.decode(raw) }
@@ -27,7 +30,10 @@ public enum BSONCodec {
         }
         defer { bson_destroy(doc) }
         var length = 0
-        guard let text = canonical ? bson_as_canonical_extended_json(doc, &length) : bson_as_relaxed_extended_json(doc, &length) else {
+        guard
+            let text = canonical
+                ? bson_as_canonical_extended_json(doc, &length) : bson_as_relaxed_extended_json(doc, &length)
+        else {
             throw PorterError(.invalidInput, "libbson could not convert the document to Extended JSON")
         }
         defer { bson_free(text) }

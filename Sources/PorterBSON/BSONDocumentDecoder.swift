@@ -39,22 +39,30 @@ public final class BSONDocumentDecoder: DocumentDecoder {
             return nil
         }
         if available < 4 {
-            throw fatal("truncated BSON: \(available) byte\(available == 1 ? "" : "s") after the last document cannot hold a document length")
+            throw fatal(
+                "truncated BSON: \(available) byte\(available == 1 ? "" : "s") after the last document cannot hold a document length"
+            )
         }
         let p = buffer.base + buffer.start
         let length = Int(UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24)
         if length < 5 {
-            throw fatal("invalid BSON document length \(Int32(truncatingIfNeeded: length)) (a document takes at least 5 bytes)")
+            throw fatal(
+                "invalid BSON document length \(Int32(truncatingIfNeeded: length)) (a document takes at least 5 bytes)")
         }
         if length > InterchangeLimits.maxDocumentBytes {
-            throw fatal("BSON document length prefix says \(length) bytes, over the \(InterchangeLimits.maxDocumentBytes >> 20) MB limit: the file is corrupt or not BSON")
+            throw fatal(
+                "BSON document length prefix says \(length) bytes, over the \(InterchangeLimits.maxDocumentBytes >> 20) MB limit: the file is corrupt or not BSON"
+            )
         }
         if let size = input.size, Int64(length) > size - consumed {
-            throw fatal("truncated BSON document: its length prefix says \(length) bytes but only \(size - consumed) remain")
+            throw fatal(
+                "truncated BSON document: its length prefix says \(length) bytes but only \(size - consumed) remain")
         }
         try fill(length)
         if buffer.end - buffer.start < length {
-            throw fatal("truncated BSON document: its length prefix says \(length) bytes but only \(buffer.end - buffer.start) remain")
+            throw fatal(
+                "truncated BSON document: its length prefix says \(length) bytes but only \(buffer.end - buffer.start) remain"
+            )
         }
         number += 1
         let documentStart = buffer.start

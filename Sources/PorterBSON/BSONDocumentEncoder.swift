@@ -55,7 +55,8 @@ public final class BSONDocumentEncoder: DocumentEncoder {
     /// libbson's own conversion, for documents ``ExtendedJSONText`` leaves to it.
     private func appendLibbsonText(canonical: Bool) throws {
         var length = 0
-        let converted = canonical
+        let converted =
+            canonical
             ? bson_as_canonical_extended_json(builder.document, &length)
             : bson_as_relaxed_extended_json(builder.document, &length)
         guard let converted else {

@@ -29,7 +29,8 @@ final class BSONValueDecoder {
 
     private func iterator(_ depth: Int) -> UnsafeMutableRawPointer {
         while iterators.count <= depth {
-            iterators.append(UnsafeMutableRawPointer.allocate(byteCount: max(MemoryLayout<bson_iter_t>.size, 128), alignment: 128))
+            iterators.append(
+                UnsafeMutableRawPointer.allocate(byteCount: max(MemoryLayout<bson_iter_t>.size, 128), alignment: 128))
         }
         return iterators[depth]
     }
@@ -62,7 +63,8 @@ final class BSONValueDecoder {
 
     /// Calls `body` with each key (when `keys`, else "") and value at `depth`.
     @inline(__always)
-    private func iterate(depth: Int, path: String, keys: Bool, _ body: (String, DocumentValue) -> Void) throws(Failure) {
+    private func iterate(depth: Int, path: String, keys: Bool, _ body: (String, DocumentValue) -> Void) throws(Failure)
+    {
         let raw = iterator(depth)
         let it = OpaquePointer(raw)
         while bson_iter_next(it) {
@@ -73,12 +75,18 @@ final class BSONValueDecoder {
             guard isASCII(keyPointer, keyLength) || bson_utf8_validate(keyPointer, keyLength, false) else {
                 throw Failure(path: path, message: "invalid BSON: a field name is not valid UTF-8")
             }
-            let key = keys ? String(decoding: UnsafeRawBufferPointer(start: keyPointer, count: keyLength), as: UTF8.self) : ""
-            body(key, try decodeValue(it, depth: depth, at: FieldPath(parent: path, key: keyPointer, length: keyLength)))
+            let key =
+                keys ? String(decoding: UnsafeRawBufferPointer(start: keyPointer, count: keyLength), as: UTF8.self) : ""
+            body(
+                key, try decodeValue(it, depth: depth, at: FieldPath(parent: path, key: keyPointer, length: keyLength)))
         }
         let offset = raw.assumingMemoryBound(to: bson_iter_t.self).pointee.err_off
         if offset != 0 {
-            throw Failure(path: path, message: "invalid BSON: corrupt element at byte offset \(offset) of the \(depth == 0 ? "document" : "nested document")")
+            throw Failure(
+                path: path,
+                message:
+                    "invalid BSON: corrupt element at byte offset \(offset) of the \(depth == 0 ? "document" : "nested document")"
+            )
         }
     }
 
@@ -103,11 +111,15 @@ final class BSONValueDecoder {
         case BSON_TYPE_DOUBLE: return .double(bson_iter_double(it))
         case BSON_TYPE_UTF8:
             var length: UInt32 = 0
-            guard let pointer = bson_iter_utf8(it, &length) else { throw Failure(path: path, message: "invalid BSON string") }
+            guard let pointer = bson_iter_utf8(it, &length) else {
+                throw Failure(path: path, message: "invalid BSON string")
+            }
             // Swift's validation is strict: libbson's accepts overlong NULs and surrogate halves.
             // ASCII (nearly every string) is valid either way and skips the validating decoder.
             let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(length))
-            let string = isASCII(pointer, Int(length)) ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+            let string =
+                isASCII(pointer, Int(length))
+                ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
             guard let string else {
                 throw Failure(path: path, message: "invalid BSON: string is not valid UTF-8")
             }
@@ -117,13 +129,16 @@ final class BSONValueDecoder {
                 throw Failure(path: path, message: "documents and arrays are nested deeper than \(maxDepth) levels")
             }
             guard bson_iter_recurse(it, OpaquePointer(iterator(depth + 1))) else {
-                throw Failure(path: path, message: "invalid BSON: corrupt nested \(type == BSON_TYPE_ARRAY ? "array" : "document")")
+                throw Failure(
+                    path: path,
+                    message: "invalid BSON: corrupt nested \(type == BSON_TYPE_ARRAY ? "array" : "document")")
             }
             if type == BSON_TYPE_ARRAY { return .array(try decodeArray(depth: depth + 1, path: path)) }
             let doc = try decodeFields(depth: depth + 1, path: path)
             if let first = doc.fields.first, first.key == "$ref", doc.fields.count >= 2, doc.fields[1].key == "$id",
-               case .string(let className) = first.value,
-               doc.fields.count == 2 || (doc.fields.count == 3 && doc.fields[2].key == "$db") {
+                case .string(let className) = first.value,
+                doc.fields.count == 2 || (doc.fields.count == 3 && doc.fields[2].key == "$db")
+            {
                 return .dbRef(className: className, id: doc.fields[1].value)
             }
             return .document(doc)
@@ -179,7 +194,8 @@ final class BSONValueDecoder {
             var scope: UnsafePointer<UInt8>?
             try requireUTF8(bson_iter_codewscope(it, &length, &scopeLength, &scope), Int(length), path)
             guard depth + 1 < maxDepth, let scope,
-                  bson_iter_init_from_data(OpaquePointer(iterator(depth + 1)), scope, Int(scopeLength)) else {
+                bson_iter_init_from_data(OpaquePointer(iterator(depth + 1)), scope, Int(scopeLength))
+            else {
                 throw Failure(path: path, message: "invalid BSON: corrupt scope of JavaScript code")
             }
             _ = try decodeFields(depth: depth + 1, path: path)
@@ -188,7 +204,8 @@ final class BSONValueDecoder {
         case BSON_TYPE_MAXKEY: return .unsupported("MaxKey")
         case BSON_TYPE_MINKEY: return .unsupported("MinKey")
         default:
-            throw Failure(path: path, message: "invalid BSON: unknown element type 0x\(String(type.rawValue, radix: 16))")
+            throw Failure(
+                path: path, message: "invalid BSON: unknown element type 0x\(String(type.rawValue, radix: 16))")
         }
     }
 

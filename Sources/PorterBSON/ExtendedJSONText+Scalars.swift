@@ -18,7 +18,9 @@ enum JSONEscaping {
                 let high = word & 0x8080_8080_8080_8080
                 let quote = word ^ 0x2222_2222_2222_2222
                 let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = ((word &- 0x2020_2020_2020_2020) | (quote &- 0x0101_0101_0101_0101) | (backslash &- 0x0101_0101_0101_0101))
+                let special =
+                    ((word &- 0x2020_2020_2020_2020) | (quote &- 0x0101_0101_0101_0101)
+                        | (backslash &- 0x0101_0101_0101_0101))
                     & ~word & ~quote & ~backslash & 0x8080_8080_8080_8080
                 if special != 0 { break }
                 if high != 0 { sawNonASCII = true }
@@ -70,7 +72,11 @@ enum NumberText {
             PrintfDouble.append(value, to: out)
             // libbson: `strspn(text, "0123456789-") == length` means no point or exponent.
             var integral = true
-            for i in start..<out.count where !(out.base[i] == UInt8(ascii: "-") || (out.base[i] >= UInt8(ascii: "0") && out.base[i] <= UInt8(ascii: "9"))) {
+            for i in start..<out.count
+            where
+                !(out.base[i] == UInt8(ascii: "-")
+                || (out.base[i] >= UInt8(ascii: "0") && out.base[i] <= UInt8(ascii: "9")))
+            {
                 integral = false
                 break
             }

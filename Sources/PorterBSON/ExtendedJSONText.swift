@@ -22,7 +22,8 @@ enum ExtendedJSONText {
     /// unchanged, when libbson must do it.
     static func append(document bytes: UnsafeRawBufferPointer, canonical: Bool, to out: TextBuffer) -> Bool {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 5,
-              readInt32(base) == bytes.count, base[bytes.count - 1] == 0 else { return false }
+            readInt32(base) == bytes.count, base[bytes.count - 1] == 0
+        else { return false }
         if bytes.count == 5 {
             out.append("{ }")
             return true
@@ -89,11 +90,11 @@ private struct Walker {
         let p = base + i
         func need(_ n: Int) -> Bool { n >= 0 && i + n <= end }
         switch type {
-        case 0x01:   // double
+        case 0x01:  // double
             guard need(8) else { return nil }
             NumberText.appendDouble(Double(bitPattern: ExtendedJSONText.readUInt64(p)), canonical: canonical, to: out)
             return i + 8
-        case 0x02:   // string: int32 length (with the NUL), bytes, NUL
+        case 0x02:  // string: int32 length (with the NUL), bytes, NUL
             guard need(4) else { return nil }
             let length = ExtendedJSONText.readInt32(p)
             guard length >= 1, need(4 + length), p[3 + length] == 0 else { return nil }
@@ -101,7 +102,7 @@ private struct Walker {
             guard JSONEscaping.append(p + 4, length - 1, to: out) else { return nil }
             out.append(UInt8(ascii: "\""))
             return i + 4 + length
-        case 0x03, 0x04:   // document, array
+        case 0x03, 0x04:  // document, array
             guard need(5), depth + 1 < ExtendedJSONText.maxDepth else { return nil }
             let length = ExtendedJSONText.readInt32(p)
             guard length >= 5, need(length), p[length - 1] == 0 else { return nil }
@@ -110,7 +111,7 @@ private struct Walker {
             guard elements(from: i + 4, to: i + length - 1, isArray: isArray, depth: depth + 1) else { return nil }
             out.append(isArray ? " ]" : " }")
             return i + length
-        case 0x05:   // binary: int32 length, subtype, bytes
+        case 0x05:  // binary: int32 length, subtype, bytes
             guard need(5) else { return nil }
             let length = ExtendedJSONText.readInt32(p)
             // Subtype 2 has an inner length that libbson checks; Porter never writes it.
@@ -121,43 +122,44 @@ private struct Walker {
             NumberText.appendHexByte(p[4], to: out)
             out.append("\" } }")
             return i + 5 + length
-        case 0x07:   // ObjectId
+        case 0x07:  // ObjectId
             guard need(12) else { return nil }
             out.append("{ \"$oid\" : \"")
             for j in 0..<12 { NumberText.appendHexByte(p[j], to: out) }
             out.append("\" }")
             return i + 12
-        case 0x08:   // bool
+        case 0x08:  // bool
             guard need(1), p[0] <= 1 else { return nil }
             out.append(p[0] == 1 ? "true" : "false")
             return i + 1
-        case 0x09:   // UTC datetime
+        case 0x09:  // UTC datetime
             guard need(8) else { return nil }
             let ms = Int64(bitPattern: ExtendedJSONText.readUInt64(p))
             // libbson prints years after 9999 through `strftime`; Porter never asks it to.
             guard canonical || ms <= BSONBuilder.lastRelaxedISODate else { return nil }
             NumberText.appendDate(ms, canonical: canonical, to: out)
             return i + 8
-        case 0x0A:   // null
+        case 0x0A:  // null
             out.append("null")
             return i
-        case 0x10:   // int32
+        case 0x10:  // int32
             guard need(4) else { return nil }
             let v = Int64(ExtendedJSONText.readInt32(p))
             if canonical { out.append("{ \"$numberInt\" : \"") }
             NumberText.appendInteger(v, to: out)
             if canonical { out.append("\" }") }
             return i + 4
-        case 0x12:   // int64
+        case 0x12:  // int64
             guard need(8) else { return nil }
             let v = Int64(bitPattern: ExtendedJSONText.readUInt64(p))
             if canonical { out.append("{ \"$numberLong\" : \"") }
             NumberText.appendInteger(v, to: out)
             if canonical { out.append("\" }") }
             return i + 8
-        case 0x13:   // decimal128: libbson's own text
+        case 0x13:  // decimal128: libbson's own text
             guard need(16) else { return nil }
-            var decimal = bson_decimal128_t(low: ExtendedJSONText.readUInt64(p), high: ExtendedJSONText.readUInt64(p + 8))
+            var decimal = bson_decimal128_t(
+                low: ExtendedJSONText.readUInt64(p), high: ExtendedJSONText.readUInt64(p + 8))
             out.append("{ \"$numberDecimal\" : \"")
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(BSON_DECIMAL128_STRING)) { text in
                 bson_decimal128_to_string(&decimal, text.baseAddress)

@@ -69,7 +69,9 @@ public final class MongoArchiveDecoder: DocumentDecoder {
             }
             if length == -1 {
                 // A terminator ends the current segment.
-                guard segment != nil else { throw fatal("corrupt archive: a terminator where a namespace header was expected") }
+                guard segment != nil else {
+                    throw fatal("corrupt archive: a terminator where a namespace header was expected")
+                }
                 segment = nil
                 continue
             }
@@ -81,11 +83,14 @@ public final class MongoArchiveDecoder: DocumentDecoder {
                 counts[collection, default: 0] += 1
                 let label = "\(collection)#\(counts[collection]!)"
                 let decoded = bytes.withUnsafeBytes { raw -> Result<Document, BSONValueDecoder.Failure> in
-                    do throws(BSONValueDecoder.Failure) { return .success(try decoder.decode(raw)) } catch { return .failure(error) }
+                    do throws(BSONValueDecoder.Failure) { return .success(try decoder.decode(raw)) } catch {
+                        return .failure(error)
+                    }
                 }
                 switch decoded {
                 case .success(let doc): return DecodedDocument(className: collection, label: label, document: doc)
-                case .failure(let error): throw DocumentInputError(label: label, path: error.path, message: error.message, recoverable: true)
+                case .failure(let error):
+                    throw DocumentInputError(label: label, path: error.path, message: error.message, recoverable: true)
                 }
             }
             try readNamespaceHeader(bytes)
@@ -95,14 +100,19 @@ public final class MongoArchiveDecoder: DocumentDecoder {
     private func readPrelude() throws {
         started = true
         try fill(4)
-        guard buffer.end - buffer.start >= 4, MongoArchive.isArchive(Array(buffer.bytes(buffer.start..<(buffer.start + 4)))) else {
+        guard buffer.end - buffer.start >= 4,
+            MongoArchive.isArchive(Array(buffer.bytes(buffer.start..<(buffer.start + 4))))
+        else {
             throw fatal("not a mongodump archive (it does not start with the archive magic number)")
         }
         buffer.start += 4
-        guard let headerLength = try readLength(), headerLength > 0 else { throw fatal("truncated archive: no prelude header") }
+        guard let headerLength = try readLength(), headerLength > 0 else {
+            throw fatal("truncated archive: no prelude header")
+        }
         let header = try fields(try readDocument(headerLength), what: "prelude header")
         if case .string(let version)? = header["version"], version != MongoArchive.formatVersion {
-            throw fatal("unsupported archive format version '\(version)' (Porter reads version \(MongoArchive.formatVersion))")
+            throw fatal(
+                "unsupported archive format version '\(version)' (Porter reads version \(MongoArchive.formatVersion))")
         }
         var databases: [String] = []
         var metadata: [(db: String, collection: String, text: String)] = []
@@ -119,11 +129,15 @@ public final class MongoArchiveDecoder: DocumentDecoder {
         }
         if let requestedDatabase {
             guard databases.contains(requestedDatabase) else {
-                throw fatal("the archive holds no database '\(requestedDatabase)' (it holds: \(databases.joined(separator: ", ")))")
+                throw fatal(
+                    "the archive holds no database '\(requestedDatabase)' (it holds: \(databases.joined(separator: ", ")))"
+                )
             }
             database = requestedDatabase
         } else if databases.count > 1 {
-            throw fatal("the archive holds several databases (\(databases.joined(separator: ", "))): pass --db NAME to pick one")
+            throw fatal(
+                "the archive holds several databases (\(databases.joined(separator: ", "))): pass --db NAME to pick one"
+            )
         } else {
             database = databases.first
         }
@@ -149,7 +163,9 @@ public final class MongoArchiveDecoder: DocumentDecoder {
             }
             open.remove(key)
             // The EOF header is followed by its own terminator.
-            guard let next = try readLength(), next == -1 else { throw fatal("corrupt archive: no terminator after the EOF marker of \(key)") }
+            guard let next = try readLength(), next == -1 else {
+                throw fatal("corrupt archive: no terminator after the EOF marker of \(key)")
+            }
             return
         }
         segment = collection
@@ -169,7 +185,9 @@ public final class MongoArchiveDecoder: DocumentDecoder {
         try fill(4)
         let available = buffer.end - buffer.start
         if available == 0 { return nil }
-        guard available >= 4 else { throw fatal("truncated archive: \(available) stray byte\(available == 1 ? "" : "s") at its end") }
+        guard available >= 4 else {
+            throw fatal("truncated archive: \(available) stray byte\(available == 1 ? "" : "s") at its end")
+        }
         let p = buffer.base + buffer.start
         let value = Int32(bitPattern: UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24)
         if value == -1 {
@@ -186,7 +204,9 @@ public final class MongoArchiveDecoder: DocumentDecoder {
     private func readDocument(_ length: Int) throws -> [UInt8] {
         try fill(length)
         guard buffer.end - buffer.start >= length else {
-            throw fatal("truncated archive: a document's length prefix says \(length) bytes but only \(buffer.end - buffer.start) remain")
+            throw fatal(
+                "truncated archive: a document's length prefix says \(length) bytes but only \(buffer.end - buffer.start) remain"
+            )
         }
         let bytes = Array(buffer.bytes(buffer.start..<(buffer.start + length)))
         buffer.start += length

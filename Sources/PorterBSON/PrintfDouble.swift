@@ -36,7 +36,9 @@ enum PrintfDouble {
 
     /// The exact path; nil when `value` is outside its range (the caller asks libc).
     /// `scratch` holds the decimal digits of the scaled value (96 bytes).
-    static func fastFormat(_ value: Double, _ scratch: UnsafeMutablePointer<UInt8>, _ dest: UnsafeMutablePointer<UInt8>) -> Int? {
+    static func fastFormat(_ value: Double, _ scratch: UnsafeMutablePointer<UInt8>, _ dest: UnsafeMutablePointer<UInt8>)
+        -> Int?
+    {
         var out = 0
         if value.sign == .minus {
             dest[0] = UInt8(ascii: "-")
@@ -48,9 +50,9 @@ enum PrintfDouble {
         }
         let bits = value.bitPattern
         let biased = Int((bits >> 52) & 0x7FF)
-        guard biased != 0 else { return nil }   // subnormal: tiny, rare
+        guard biased != 0 else { return nil }  // subnormal: tiny, rare
         var mantissa = bits & ((1 << 52) - 1) | (1 << 52)
-        var exponent = biased - 1075             // value = mantissa × 2^exponent
+        var exponent = biased - 1075  // value = mantissa × 2^exponent
         if exponent < 0 {
             let shift = min(mantissa.trailingZeroBitCount, -exponent)
             mantissa >>= UInt64(shift)
@@ -60,7 +62,7 @@ enum PrintfDouble {
         var n = UInt256(mantissa)
         var k = 0
         if exponent > 0 {
-            guard exponent <= 11 else { return nil }   // above 2^64: more than 20 digits
+            guard exponent <= 11 else { return nil }  // above 2^64: more than 20 digits
             n = UInt256(mantissa << UInt64(exponent))
         } else if exponent < 0 {
             k = -exponent
@@ -70,7 +72,7 @@ enum PrintfDouble {
         let (digitCount, sticky) = n.writeDecimal(to: scratch, maxDigits: precision + 1)
         // Decimal exponent of the first significant digit, as `%e` would print it.
         var decimalExponent = digitCount - 1 - k
-        guard decimalExponent >= -4 else { return nil }   // `%e` style: left to libc
+        guard decimalExponent >= -4 else { return nil }  // `%e` style: left to libc
         var significant = min(digitCount, precision)
         if digitCount > precision, roundsUp(scratch, sticky) {
             var i = precision - 1

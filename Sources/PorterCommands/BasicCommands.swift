@@ -5,15 +5,21 @@ import Porter
 /// `porter create DB --schema SCHEMA.json [--format porter|realm]`: a new database file.
 public struct CreateCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a new, empty Porter database or Realm file from a schema file.")
+    public static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create a new, empty Porter database or Realm file from a schema file.")
     /// The database file to create (must not exist).
     @Argument(help: "The file to create (must not exist).") public var database: String
     /// The schema file.
     @Option(name: .long, help: "The schema file (JSON).") public var schema: String
     /// What to create.
-    @Option(name: .long, help: "porter (default: a Porter database) or realm (a Realm file of file format 24).") public var format: String = "porter"
+    @Option(name: .long, help: "porter (default: a Porter database) or realm (a Realm file of file format 24).") public
+        var format: String = "porter"
     /// The key of a created Realm file.
-    @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the new Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var encryptionKey: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "--format realm: encrypt the new Realm file with this 64-byte key (128 hex digits).", valueName: "hex"))
+    public var encryptionKey: String?
     /// `--wait`: how long to wait for another writer.
     @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
@@ -21,10 +27,14 @@ public struct CreateCommand: OutputCommand {
 
     /// Argument errors (an unknown format, a key where none applies or of the wrong length): exit code 64.
     public func validate() throws {
-        guard format == "porter" || format == "realm" else { throw ValidationError("unknown --format '\(format)' (use porter or realm)") }
+        guard format == "porter" || format == "realm" else {
+            throw ValidationError("unknown --format '\(format)' (use porter or realm)")
+        }
         if let encryptionKey {
             guard format == "realm" else { throw ValidationError("--encryption-key applies to --format realm") }
-            do { _ = try EncryptionOptions.parseHex(encryptionKey, source: "--encryption-key") } catch let error as PorterError {
+            do { _ = try EncryptionOptions.parseHex(encryptionKey, source: "--encryption-key") } catch let error
+                as PorterError
+            {
                 throw ValidationError(error.headline)
             }
         }
@@ -39,7 +49,8 @@ public struct CreateCommand: OutputCommand {
             case "porter":
                 if encryptionKey != nil { throw PorterError(.usage, "--encryption-key applies to --format realm") }
                 let db = try Database.create(at: database, schema: schemaValue)
-                output.out("Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
+                output.out(
+                    "Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
             case "realm":
                 try schemaValue.validate()
                 guard !FileManager.default.fileExists(atPath: database) else {
@@ -51,8 +62,11 @@ public struct CreateCommand: OutputCommand {
                     throw PorterError(.io, "file already exists", location: database)
                 }
                 let key = try encryptionKey.map { try EncryptionOptions.parseHex($0, source: "--encryption-key") }
-                try RealmFileWriter(schema: schemaValue, schemaVersion: schemaValue.version).write(to: database, source: EmptyRealmSource(), encryptionKey: key)
-                output.out("Created the Realm file \(database): file format 24, schema version \(schemaValue.version), \(schemaValue.classes.count) classes\(key == nil ? "" : ", encrypted")")
+                try RealmFileWriter(schema: schemaValue, schemaVersion: schemaValue.version).write(
+                    to: database, source: EmptyRealmSource(), encryptionKey: key)
+                output.out(
+                    "Created the Realm file \(database): file format 24, schema version \(schemaValue.version), \(schemaValue.classes.count) classes\(key == nil ? "" : ", encrypted")"
+                )
             default:
                 throw PorterError(.usage, "unknown --format '\(format)' (use porter or realm)")
             }
@@ -81,7 +95,11 @@ public struct SchemaCommand: OutputCommand {
     /// A database or schema file.
     @Argument(help: "A Porter database, a Realm file, or a schema file.") public var source: String
     /// What a Realm file does not store.
-    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults).", valueName: "models.json")) public var models: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
+            valueName: "models.json")) public var models: String?
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
@@ -99,11 +117,14 @@ public struct SchemaCommand: OutputCommand {
         output.out(schema.jsonString(pretty: true))
         if case .realm(let file) = store {
             for backlink in file.backlinks {
-                let declared = schema[backlink.targetClass]?.computedProperties.contains {
-                    $0.objectType == backlink.originClass && $0.linkOriginProperty == backlink.originProperty
-                } ?? false
+                let declared =
+                    schema[backlink.targetClass]?.computedProperties.contains {
+                        $0.objectType == backlink.originClass && $0.linkOriginProperty == backlink.originProperty
+                    } ?? false
                 guard !declared else { continue }
-                output.err("note: \(backlink.targetClass) is linked from \(backlink.originClass).\(backlink.originProperty): declare {\"type\": \"linkingObjects\", \"objectType\": \"\(backlink.originClass)\", \"property\": \"\(backlink.originProperty)\"} in --models to name it")
+                output.err(
+                    "note: \(backlink.targetClass) is linked from \(backlink.originClass).\(backlink.originProperty): declare {\"type\": \"linkingObjects\", \"objectType\": \"\(backlink.originClass)\", \"property\": \"\(backlink.originProperty)\"} in --models to name it"
+                )
             }
         }
     }
@@ -112,7 +133,8 @@ public struct SchemaCommand: OutputCommand {
 /// `porter validate SCHEMA.json`: every validation error at once.
 public struct ValidateCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "validate", abstract: "Validate a schema file and print every error.")
+    public static let configuration = CommandConfiguration(
+        commandName: "validate", abstract: "Validate a schema file and print every error.")
     /// The schema file.
     @Argument(help: "The schema file to validate.") public var schema: String
     /// ArgumentParser requirement.
@@ -135,7 +157,9 @@ public struct ValidateCommand: OutputCommand {
 /// `porter inspect DB`: schema version, classes with object counts, file size, migration history.
 public struct InspectCommand: OutputCommand {
     /// Help text.
-    public static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Show a database's or Realm file's schema version, classes with object counts, size and history.")
+    public static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a database's or Realm file's schema version, classes with object counts, size and history.")
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The key of an encrypted Realm file.
@@ -162,7 +186,9 @@ public struct InspectCommand: OutputCommand {
             if !history.isEmpty {
                 output.out("Migrations:")
                 for entry in history {
-                    output.out("  v\(entry.fromVersion) -> v\(entry.toVersion)  \(entry.appliedAt)  porter \(entry.porterVersion)  \(entry.summary)")
+                    output.out(
+                        "  v\(entry.fromVersion) -> v\(entry.toVersion)  \(entry.appliedAt)  porter \(entry.porterVersion)  \(entry.summary)"
+                    )
                 }
             }
         }
@@ -186,11 +212,15 @@ public struct InspectCommand: OutputCommand {
         }
     }
 
-    private func printClasses(_ classes: [ObjectSchema], _ output: CommandOutput, count: (ObjectSchema) throws -> Int) throws {
+    private func printClasses(_ classes: [ObjectSchema], _ output: CommandOutput, count: (ObjectSchema) throws -> Int)
+        throws
+    {
         let width = classes.map(\.name.count).max() ?? 0
         for cls in classes {
             let kind = cls.isEmbedded ? " (embedded)" : (cls.primaryKey.map { " (primary key: \($0))" } ?? "")
-            output.out("  \(cls.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(String(try count(cls)).leftPadded(9)) objects\(kind)")
+            output.out(
+                "  \(cls.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(String(try count(cls)).leftPadded(9)) objects\(kind)"
+            )
         }
     }
 }

@@ -7,14 +7,18 @@ public struct CheckCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a database: SQLite integrity, schema against tables, links, embedded parents, primary keys, required values; or a Realm file's structure.",
-        discussion: "Prints 'ok' and exits 0 when the file is sound; otherwise prints one line per problem and exits 1. The file is opened read-only and never written to.")
+        abstract:
+            "Check a database: SQLite integrity, schema against tables, links, embedded parents, primary keys, required values; or a Realm file's structure.",
+        discussion:
+            "Prints 'ok' and exits 0 when the file is sound; otherwise prints one line per problem and exits 1. The file is opened read-only and never written to."
+    )
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// Print one JSON document (diagnosis, evidence, problems) instead of lines.
-    @Flag(name: .long, help: "Print the result as one JSON document: diagnosis, evidence, problems.") public var json = false
+    @Flag(name: .long, help: "Print the result as one JSON document: diagnosis, evidence, problems.") public var json =
+        false
     /// ArgumentParser requirement.
     public init() {}
 
@@ -32,6 +36,8 @@ public struct CheckCommand: OutputCommand {
             return
         }
         for line in problems { output.out("\(database): \(line)") }
-        throw PorterError(.notADatabase, "\(problems.count) consistency problem\(problems.count == 1 ? "" : "s") found", location: database)
+        throw PorterError(
+            .notADatabase, "\(problems.count) consistency problem\(problems.count == 1 ? "" : "s") found",
+            location: database)
     }
 }

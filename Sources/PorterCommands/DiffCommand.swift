@@ -23,10 +23,15 @@ public struct DiffCommand: ParsableCommand {
     /// Output format.
     @Option(name: .long, help: "Output format: text or json.") public var format: OutputFormat = .text
     /// Exit with 2 when there are changes.
-    @Flag(name: .long, help: "Exit with 0 when there are no changes, 2 when there are, 1 on error.") public var exitCode = false
+    @Flag(name: .long, help: "Exit with 0 when there are no changes, 2 when there are, 1 on error.") public
+        var exitCode = false
 
     /// What a Realm file does not store.
-    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults).", valueName: "models.json")) public var models: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
+            valueName: "models.json")) public var models: String?
     /// Renames to apply before comparing.
     @OptionGroup public var renaming: RenameOptions
     /// The key of an encrypted Realm file.

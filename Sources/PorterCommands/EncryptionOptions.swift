@@ -6,10 +6,13 @@ import Porter
 /// as the Realm SDKs take it (128 hex digits in text form).
 public struct EncryptionOptions: ParsableArguments {
     /// The key as 128 hex digits.
-    @Option(name: .long, help: ArgumentHelp("The 64-byte key of an encrypted Realm file, as 128 hex digits.", valueName: "hex"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The 64-byte key of an encrypted Realm file, as 128 hex digits.", valueName: "hex"))
     public var encryptionKey: String?
     /// A file holding the key: 64 raw bytes, or 128 hex digits.
-    @Option(name: .long, help: ArgumentHelp("A file holding the key: 64 raw bytes or 128 hex digits.", valueName: "file"))
+    @Option(
+        name: .long, help: ArgumentHelp("A file holding the key: 64 raw bytes or 128 hex digits.", valueName: "file"))
     public var encryptionKeyFile: String?
 
     /// ArgumentParser requirement.
@@ -43,7 +46,9 @@ public struct EncryptionOptions: ParsableArguments {
             }
             if data.count == 64 { return [UInt8](data) }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw PorterError(.usage, "the key file holds \(data.count) bytes: expected 64 raw bytes or 128 hex digits", location: path)
+                throw PorterError(
+                    .usage, "the key file holds \(data.count) bytes: expected 64 raw bytes or 128 hex digits",
+                    location: path)
             }
             return try Self.parseHex(text.trimmingCharacters(in: .whitespacesAndNewlines), source: path)
         }
@@ -53,13 +58,17 @@ public struct EncryptionOptions: ParsableArguments {
     static func parseHex(_ text: String, source: String) throws -> [UInt8] {
         let digits = Array(text.utf8)
         guard digits.count == 128 else {
-            throw PorterError(.usage, "\(source): expected 128 hex digits (a 64-byte key), got \(digits.count) characters")
+            throw PorterError(
+                .usage, "\(source): expected 128 hex digits (a 64-byte key), got \(digits.count) characters")
         }
         var key: [UInt8] = []
         key.reserveCapacity(64)
         for i in stride(from: 0, to: 128, by: 2) {
             guard let high = hexDigit(digits[i]), let low = hexDigit(digits[i + 1]) else {
-                throw PorterError(.usage, "\(source): '\(String(decoding: digits[i...i + 1], as: UTF8.self))' at position \(i + 1) is not hex")
+                throw PorterError(
+                    .usage,
+                    "\(source): '\(String(decoding: digits[i...i + 1], as: UTF8.self))' at position \(i + 1) is not hex"
+                )
             }
             key.append(high << 4 | low)
         }

@@ -16,8 +16,15 @@ extension ExportCommand {
         guard let className = classes.first else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw PorterError(.io, "is a folder: name a file, or leave out the .csv extension", location: path) }
-            if !force { throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out", location: path) }
+            if isDirectory.boolValue {
+                throw PorterError(.io, "is a folder: name a file, or leave out the .csv extension", location: path)
+            }
+            if !force {
+                throw PorterError(
+                    .io,
+                    "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out",
+                    location: path)
+            }
         }
         let options = ExportOptions(classes: classes, gzip: gzip)
         let format = CSVFormat(fields: csvFields)
@@ -26,10 +33,14 @@ extension ExportCommand {
         switch store {
         case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
         case .realm(let file):
-            exporter = Exporter(realmFile: file, schema: store.schema(models: try loadModels(models), notes: output.err), format: format, options: options)
+            exporter = Exporter(
+                realmFile: file, schema: store.schema(models: try loadModels(models), notes: output.err),
+                format: format, options: options)
         }
         let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        let temp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
+        ).path
         let report: ExportReport
         do {
             let file = try ByteOutput.creatingFile(at: temp, name: path)
@@ -42,7 +53,9 @@ extension ExportCommand {
                 throw error
             }
             guard rename(temp, path) == 0 else {
-                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
+                )
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temp)

@@ -14,10 +14,13 @@ extension ExportCommand {
         let exporter: Exporter
         switch store {
         case .porter(let db):
-            exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
+            exporter = Exporter(
+                database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
         case .realm(let file):
             let schema = store.schema(models: try loadModels(models), notes: output.err)
-            exporter = Exporter(realmFile: file, schema: schema, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
+            exporter = Exporter(
+                realmFile: file, schema: schema, format: try InterchangeFormats.outputFormat(named: "bson"),
+                options: options)
         }
         let progress = ProgressLine.make(verb: "exported", quiet: quiet)
         exporter.progress = progress.map { line in { line.update($0) } }
@@ -27,7 +30,9 @@ extension ExportCommand {
             report = try exporter.export(toSQLite: out, force: force)
         }
         let total = report.files.reduce(0) { $0 + $1.documents }
-        output.out("Exported \(total) object\(total == 1 ? "" : "s") from \(database) as SQLite to \(out) (schema version \(exporter.schema.version)):")
+        output.out(
+            "Exported \(total) object\(total == 1 ? "" : "s") from \(database) as SQLite to \(out) (schema version \(exporter.schema.version)):"
+        )
         for file in report.files { output.out("  \(file.className)  \(file.documents)") }
     }
 }

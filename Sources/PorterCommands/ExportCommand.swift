@@ -8,7 +8,8 @@ public struct ExportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a Porter database or a Realm file as BSON, Extended JSON or plain JSON (schema.json plus one file per top-level class), or as a Realm file.",
+        abstract:
+            "Export a Porter database or a Realm file as BSON, Extended JSON or plain JSON (schema.json plus one file per top-level class), or as a Realm file.",
         discussion: """
             BSON exports are mongodump folders: <Class>.bson and <Class>.metadata.json (the indexes of \
             indexed properties) per class, gzipped with --gzip; --archive=FILE writes one mongodump archive \
@@ -17,27 +18,53 @@ public struct ExportCommand: OutputCommand {
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The output folder, or `-` for standard output (with exactly one --class).
-    @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.") public var out: String?
+    @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.")
+    public var out: String?
     /// The format name.
-    @Option(name: .long, help: "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file of file format 24 at --out) or sqlite (one relational SQLite file at --out).") public var format: String = "bson"
+    @Option(
+        name: .long,
+        help:
+            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file of file format 24 at --out) or sqlite (one relational SQLite file at --out)."
+    ) public var format: String = "bson"
     /// Classes to export.
-    @Option(name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.") public var classes: [String] = []
+    @Option(
+        name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.")
+    public var classes: [String] = []
     /// JSON array instead of one document per line.
-    @Flag(name: .long, help: "JSON formats: write a JSON array instead of one document per line.") public var array = false
+    @Flag(name: .long, help: "JSON formats: write a JSON array instead of one document per line.") public var array =
+        false
     /// What a Realm file does not store.
-    @Option(name: .long, help: ArgumentHelp("A schema file supplying what a Realm file does not store (linkingObjects, defaults) for schema.json.", valueName: "models.json")) public var models: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A schema file supplying what a Realm file does not store (linkingObjects, defaults) for schema.json.",
+            valueName: "models.json")) public var models: String?
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// Gzip the files.
-    @Flag(name: .long, help: "Gzip every class and metadata file (Class.bson.gz, as mongodump --gzip), or the archive.") public var gzip = false
+    @Flag(name: .long, help: "Gzip every class and metadata file (Class.bson.gz, as mongodump --gzip), or the archive.")
+    public var gzip = false
     /// A mongodump archive instead of a folder.
-    @Option(name: .long, help: "Write one mongodump archive to this file instead of a folder ('--archive' alone: stdout).") public var archive: String?
+    @Option(
+        name: .long, help: "Write one mongodump archive to this file instead of a folder ('--archive' alone: stdout).")
+    public var archive: String?
     /// The database name inside the archive.
-    @Option(name: .customLong("db"), help: "The database name recorded in an archive (default: the database file's name without extension).") public var dumpDatabase: String?
+    @Option(
+        name: .customLong("db"),
+        help: "The database name recorded in an archive (default: the database file's name without extension).") public
+        var dumpDatabase: String?
     /// The key of a written Realm file.
-    @Option(name: .long, help: ArgumentHelp("--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex")) public var outEncryptionKey: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex"))
+    public var outEncryptionKey: String?
     /// `--fields`: the CSV columns.
-    @Option(name: .long, help: "--format csv: the columns, comma-separated (dotted paths through embedded objects: address.city); default: every property.") public var fields: String?
+    @Option(
+        name: .long,
+        help:
+            "--format csv: the columns, comma-separated (dotted paths through embedded objects: address.city); default: every property."
+    ) public var fields: String?
     /// Replace an existing output file (`--format sqlite`).
     @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
     /// No progress line.
@@ -57,23 +84,36 @@ public struct ExportCommand: OutputCommand {
     /// The checks of the arguments alone (no file is opened).
     private func checkArguments() throws {
         if format == "realm" {
-            guard let out, out != "-" else { throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm") }
-            for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
+            guard let out, out != "-" else {
+                throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
+            }
+            for (given, name) in [
+                (archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class"),
+            ] where given {
                 throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
             }
             _ = try outputKey()
             return
         }
         if format == "sqlite" {
-            guard let out, out != "-" else { throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite") }
-            let given = [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (outEncryptionKey != nil, "--out-encryption-key")]
-            for (given, name) in given where given { throw PorterError(.usage, "\(name) does not apply to --format sqlite") }
+            guard let out, out != "-" else {
+                throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite")
+            }
+            let given = [
+                (archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"),
+                (outEncryptionKey != nil, "--out-encryption-key"),
+            ]
+            for (given, name) in given where given {
+                throw PorterError(.usage, "\(name) does not apply to --format sqlite")
+            }
             return
         }
         if format == "csv", let out, out.lowercased().hasSuffix(".csv") {
             guard classes.count == 1 else {
-                throw PorterError(.usage, "--out \(out) is one CSV file: pass exactly one --class "
-                    + "(or --out FOLDER for one <Class>.csv per class)")
+                throw PorterError(
+                    .usage,
+                    "--out \(out) is one CSV file: pass exactly one --class "
+                        + "(or --out FOLDER for one <Class>.csv per class)")
             }
             for (given, name) in [(archive != nil, "--archive"), (array, "--array")] where given {
                 throw PorterError(.usage, "\(name) does not apply to --format csv")
@@ -81,19 +121,24 @@ public struct ExportCommand: OutputCommand {
             return
         }
         if force {
-            throw PorterError(.usage, "--force applies to --format sqlite and to one --format csv file "
-                + "(export folders are never overwritten file by file)")
+            throw PorterError(
+                .usage,
+                "--force applies to --format sqlite and to one --format csv file "
+                    + "(export folders are never overwritten file by file)")
         }
         if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
         let outputFormat = try InterchangeFormats.outputFormat(named: format)
         if array && outputFormat.fileExtension != "json" {
-            throw PorterError(.usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
+            throw PorterError(
+                .usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
         }
         if archive != nil, out != nil { throw PorterError(.usage, "--archive writes one file: leave out --out") }
         if archive == nil, out == nil {
             throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]")
         }
-        if out == "-", classes.count != 1 { throw PorterError(.usage, "--out - streams exactly one class: pass one --class") }
+        if out == "-", classes.count != 1 {
+            throw PorterError(.usage, "--out - streams exactly one class: pass one --class")
+        }
     }
 
     /// Exports and says where the files went.
@@ -102,8 +147,11 @@ public struct ExportCommand: OutputCommand {
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
         if format == "realm" { return try exportRealmFile(output: output) }
         if format == "sqlite" { return try exportSQLite(output: output) }
-        if format == "csv", let out, out.lowercased().hasSuffix(".csv") { return try exportCSVFile(to: out, output: output) }
-        let outputFormat = format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
+        if format == "csv", let out, out.lowercased().hasSuffix(".csv") {
+            return try exportCSVFile(to: out, output: output)
+        }
+        let outputFormat =
+            format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
         let exportOptions = ExportOptions(classes: classes, array: array, gzip: gzip)
         let exporter: Exporter
         let count: (String) throws -> Int
@@ -127,7 +175,9 @@ public struct ExportCommand: OutputCommand {
             guard out == nil else { throw PorterError(.usage, "--archive writes one file: leave out --out") }
             return try exportArchive(exporter, to: archive, output: output)
         }
-        guard let out else { throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]") }
+        guard let out else {
+            throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]")
+        }
         if out == "-" {
             guard classes.count == 1, let className = classes.first else {
                 throw PorterError(.usage, "--out - streams exactly one class: pass one --class")
@@ -159,30 +209,43 @@ public struct ExportCommand: OutputCommand {
             return
         }
         let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        let temp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
+        ).path
         let report: ExportReport
         do {
-            report = try exporter.export(toArchive: try ByteOutput.creatingFile(at: temp, name: path), databaseName: name)
+            report = try exporter.export(
+                toArchive: try ByteOutput.creatingFile(at: temp, name: path), databaseName: name)
             guard rename(temp, path) == 0 else {
-                throw PorterError(.io, "cannot move the finished archive into place: \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io, "cannot move the finished archive into place: \(String(cString: strerror(errno)))",
+                    location: path)
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temp)
             throw error
         }
         let total = report.files.reduce(0) { $0 + $1.documents }
-        output.out("Exported \(total) document\(total == 1 ? "" : "s") from \(database) as a mongodump archive\(gzip ? " (gzip)" : "") of database '\(name)' to \(path):")
+        output.out(
+            "Exported \(total) document\(total == 1 ? "" : "s") from \(database) as a mongodump archive\(gzip ? " (gzip)" : "") of database '\(name)' to \(path):"
+        )
         for file in report.files { output.out("  \(file.className)  \(file.documents)") }
         for warning in report.warnings { output.err(warning) }
     }
 
     /// `--format realm`: one Realm file (format 24) holding every object, written atomically.
     private func exportRealmFile(output: CommandOutput) throws {
-        guard let out, out != "-" else { throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm") }
-        for (given, name) in [(archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class")] where given {
+        guard let out, out != "-" else {
+            throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
+        }
+        for (given, name) in [
+            (archive != nil, "--archive"), (gzip, "--gzip"), (array, "--array"), (!classes.isEmpty, "--class"),
+        ] where given {
             throw PorterError(.usage, "\(name) does not apply to --format realm (a Realm file holds every class)")
         }
-        let exists = PorterError(.io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out", location: out)
+        let exists = PorterError(
+            .io, "already exists: Porter does not overwrite a file with an export; remove it or choose another --out",
+            location: out)
         guard !FileManager.default.fileExists(atPath: out) else { throw exists }
         // Two exports to one new file: the second waits, then finds the file there.
         let lock = try RealmFileLock(realmFile: out, wait: writer.wait)
@@ -194,11 +257,15 @@ public struct ExportCommand: OutputCommand {
         case .porter(let db):
             try RealmFileOutput.write(db, to: out, encryptionKey: key)
             let total = try db.read { try RealmFileOutput.topLevelCount(db) }
-            output.out("Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))")
+            output.out(
+                "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
+            )
         case .realm(let file):
             let schema = store.schema(models: try loadModels(models), notes: output.err)
             try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key)
-            output.out("Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))")
+            output.out(
+                "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
+            )
         }
     }
 

@@ -9,7 +9,8 @@ public struct ImportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, CSV, Realm files or relational SQLite exports into a Porter database or a Realm file, all or nothing.",
+        abstract:
+            "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, CSV, Realm files or relational SQLite exports into a Porter database or a Realm file, all or nothing.",
         discussion: """
             Reads Porter export folders, mongodump output (a dump root with one folder per database, \
             a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \
@@ -18,25 +19,50 @@ public struct ImportCommand: OutputCommand {
     /// The database file.
     @Argument(help: "The Porter database or Realm file to import into.") public var database: String
     /// Files, export folders, Realm files, or `-`.
-    @Argument(help: "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, or '-' for stdin (with --class).") public var sources: [String] = []
+    @Argument(
+        help:
+            "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, or '-' for stdin (with --class)."
+    ) public var sources: [String] = []
     /// The schema for --create (or to open with).
-    @Option(name: .long, help: "Schema file: creates the database with --create, or is applied when opening it.") public var schema: String?
+    @Option(name: .long, help: "Schema file: creates the database with --create, or is applied when opening it.") public
+        var schema: String?
     /// Create the database when missing.
-    @Flag(name: .long, help: "Create the database when it does not exist (from --schema, the export folder's schema.json or the Realm file's schema).") public var create = false
+    @Flag(
+        name: .long,
+        help:
+            "Create the database when it does not exist (from --schema, the export folder's schema.json or the Realm file's schema)."
+    ) public var create = false
     /// Input format.
-    @Option(name: .long, help: "auto (default: by content and extension), bson, ejson, json, archive or csv (read by its .csv extension or this option).") public var format: String = "auto"
+    @Option(
+        name: .long,
+        help:
+            "auto (default: by content and extension), bson, ejson, json, archive or csv (read by its .csv extension or this option)."
+    ) public var format: String = "auto"
     /// The database of a mongodump root folder or archive holding several.
-    @Option(name: .customLong("db"), help: "The database to import from a mongodump root folder or archive that holds several.") public var dumpDatabase: String?
+    @Option(
+        name: .customLong("db"),
+        help: "The database to import from a mongodump root folder or archive that holds several.") public
+        var dumpDatabase: String?
     /// A mongodump archive file (`--archive` alone: stdin).
-    @Option(name: .long, help: "A mongodump archive to import (plain or gzip); '--archive' alone reads it from stdin.") public var archive: String?
+    @Option(name: .long, help: "A mongodump archive to import (plain or gzip); '--archive' alone reads it from stdin.")
+    public var archive: String?
     /// Zero values for missing required fields.
-    @Flag(name: .long, help: "Give missing required fields their type's zero value (counted per field in one warning) instead of failing.") public var fillMissing = false
+    @Flag(
+        name: .long,
+        help:
+            "Give missing required fields their type's zero value (counted per field in one warning) instead of failing."
+    ) public var fillMissing = false
     /// No progress line.
     @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
     /// The class of single-class sources.
-    @Option(name: .customLong("class"), help: "The class of single-class files and stdin (default: from the file name).") public var className: String?
+    @Option(
+        name: .customLong("class"), help: "The class of single-class files and stdin (default: from the file name).")
+    public var className: String?
     /// insert, upsert or merge.
-    @Option(name: .long, help: "insert (duplicate primary key is an error), upsert (replace) or merge (update present fields).") public var mode: String = "insert"
+    @Option(
+        name: .long,
+        help: "insert (duplicate primary key is an error), upsert (replace) or merge (update present fields).") public
+        var mode: String = "insert"
     /// Skip unknown fields.
     @Flag(name: .long, help: "Skip fields that name no property instead of failing.") public var ignoreUnknown = false
     /// Error limit.
@@ -57,7 +83,8 @@ public struct ImportCommand: OutputCommand {
         let key = try encryption.key()
         try InputCheck.require(database, key: key, skip: check.skipCheck)
         if FileManager.default.fileExists(atPath: database), StoredFileKind.of(path: database) != .porterDatabase,
-           !isSchemaFile(database), StoredFileKind.of(path: database) == .realmFile || key != nil {
+            !isSchemaFile(database), StoredFileKind.of(path: database) == .realmFile || key != nil
+        {
             return try importIntoRealmFile(mode: importMode, output: output)
         }
         var created = false
@@ -104,7 +131,9 @@ public struct ImportCommand: OutputCommand {
     /// (format 24, same schema version and key) that replaces the original atomically.
     private func importIntoRealmFile(mode importMode: ImportMode, output: CommandOutput) throws {
         guard schema == nil else {
-            throw PorterError(.usage, "--schema does not apply to a Realm file: change its schema with 'porter migrate'", location: database)
+            throw PorterError(
+                .usage, "--schema does not apply to a Realm file: change its schema with 'porter migrate'",
+                location: database)
         }
         let key = try encryption.key()
         // Held until the new file is in place: the file read below is the one replaced.
@@ -115,7 +144,9 @@ public struct ImportCommand: OutputCommand {
         stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0
         let scratch = try RealmScratchDatabase(file, schema: stored)
         defer { scratch.remove() }
-        guard let db = scratch.database else { throw PorterError(.io, "cannot open the private copy", location: database) }
+        guard let db = scratch.database else {
+            throw PorterError(.io, "cannot open the private copy", location: database)
+        }
         let report: ImportReport
         do {
             report = try importAll(into: db, mode: importMode)
@@ -126,7 +157,9 @@ public struct ImportCommand: OutputCommand {
         }
         try RealmFileOutput.write(db, to: database, encryptionKey: key)
         for warning in report.warnings { output.err(warning) }
-        output.out("Imported \(report.summary) into the Realm file \(database) (mode \(importMode.rawValue); rewritten as file format 24)")
+        output.out(
+            "Imported \(report.summary) into the Realm file \(database) (mode \(importMode.rawValue); rewritten as file format 24)"
+        )
     }
 
     private func importAll(mode importMode: ImportMode, created: inout Bool) throws -> ImportReport {
@@ -136,9 +169,11 @@ public struct ImportCommand: OutputCommand {
     }
 
     private func importAll(into db: Database, mode importMode: ImportMode) throws -> ImportReport {
-        let importer = Importer(database: db, formats: InterchangeFormats.input,
-                                options: ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
-                                                       dumpDatabase: dumpDatabase, fillMissing: fillMissing))
+        let importer = Importer(
+            database: db, formats: InterchangeFormats.input,
+            options: ImportOptions(
+                mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
+                dumpDatabase: dumpDatabase, fillMissing: fillMissing))
         importer.realmEncryptionKey = try encryption.key()
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
         progress?.totalBytes = inputBytes()
@@ -146,7 +181,8 @@ public struct ImportCommand: OutputCommand {
         defer { progress?.finish() }
         if let fixture = try olderFixture(db) {
             // As realm.importFixtures does: migrated when it carries its schema, else refused.
-            let options = ImportOptions(mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
+            let options = ImportOptions(
+                mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors, fillMissing: fillMissing)
             let before = try db.schema.classes.filter { !$0.isEmbedded }.map { ($0.name, try db.count($0.name)) }
             _ = try db.importFixtures(migratingOlderAt: URL(fileURLWithPath: fixture), options: options)
             var report = ImportReport()
@@ -172,7 +208,9 @@ public struct ImportCommand: OutputCommand {
                 return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             }
             guard depth < 2, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return 0 }
-            return names.reduce(0) { $0 + size(URL(fileURLWithPath: path).appendingPathComponent($1).path, depth: depth + 1) }
+            return names.reduce(0) {
+                $0 + size(URL(fileURLWithPath: path).appendingPathComponent($1).path, depth: depth + 1)
+            }
         }
         return paths.reduce(0) { $0 + size($1, depth: 0) }
     }
@@ -182,7 +220,9 @@ public struct ImportCommand: OutputCommand {
     private func olderFixture(_ db: Database) throws -> String? {
         let older = sources.filter { source in
             var isDirectory: ObjCBool = false
-            guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            guard source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { return false }
             // A pipe or FIFO is read once, by the import itself: its head is not looked at first.
             var info = stat()
             guard stat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
@@ -190,7 +230,9 @@ public struct ImportCommand: OutputCommand {
         }
         guard let first = older.first else { return nil }
         guard sources.count == 1, archive == nil else {
-            throw PorterError(.usage, "a fixture older than the database's schema: import it on its own, so it is migrated first", location: first)
+            throw PorterError(
+                .usage, "a fixture older than the database's schema: import it on its own, so it is migrated first",
+                location: first)
         }
         return first
     }
@@ -202,10 +244,15 @@ public struct ImportCommand: OutputCommand {
             return (try Database.open(at: database, schema: requested), false)
         }
         guard create else {
-            throw PorterError(.io, "no such database file (pass --create, with --schema or an export folder, to create it)", location: database)
+            throw PorterError(
+                .io, "no such database file (pass --create, with --schema or an export folder, to create it)",
+                location: database)
         }
         guard let schemaValue = try requested ?? folderSchema() else {
-            throw PorterError(.usage, "--create needs a schema: pass --schema, or import an export folder that holds schema.json or a Realm file")
+            throw PorterError(
+                .usage,
+                "--create needs a schema: pass --schema, or import an export folder that holds schema.json or a Realm file"
+            )
         }
         do {
             return (try Database.create(at: database, schema: schemaValue), true)
@@ -223,7 +270,9 @@ public struct ImportCommand: OutputCommand {
             if !isDirectory.boolValue {
                 if RelationalExportFile.isExport(source) { return try RelationalExportFile.schema(at: source) }
                 let key = try encryption.key()
-                guard StoredFileKind.of(path: source) == .realmFile || (key != nil && !isSchemaFile(source)) else { continue }
+                guard StoredFileKind.of(path: source) == .realmFile || (key != nil && !isSchemaFile(source)) else {
+                    continue
+                }
                 if case .realm(let file) = try StoreFile.open(source, key: key) { return file.schema }
                 continue
             }

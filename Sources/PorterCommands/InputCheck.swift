@@ -6,8 +6,9 @@ import PorterRealm
 /// `--skip-check`: shared by the commands that write a database or export one.
 struct SkipCheckOption: ParsableArguments {
     /// Skip the check of the database before the command.
-    @Flag(name: .long,
-          help: "Do not check the database first (it is checked as 'porter check' does, and a damaged one refused).")
+    @Flag(
+        name: .long,
+        help: "Do not check the database first (it is checked as 'porter check' does, and a damaged one refused).")
     var skipCheck = false
 }
 
@@ -38,11 +39,13 @@ enum InputCheck {
         }
         guard let first = problems.first else { return }
         let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-        let advice = isRealm
+        let advice =
+            isRealm
             ? "'porter check \(path)' lists every problem; salvage what is readable into a new file, "
                 + "or pass --skip-check if you know better"
             : "'porter check \(path)' lists every problem; pass --skip-check if you know better"
-        throw PorterError(.notADatabase, "refused: the file fails its check: \(first)\(more). \(advice)",
-                          location: path)
+        throw PorterError(
+            .notADatabase, "refused: the file fails its check: \(first)\(more). \(advice)",
+            location: path)
     }
 }

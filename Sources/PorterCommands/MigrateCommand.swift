@@ -25,7 +25,10 @@ public struct MigrateCommand: ParsableCommand {
     /// The target schema.
     @Option(name: .long, help: "The new schema file.") public var to: String
     /// Plans to apply.
-    @Option(name: .customLong("plan"), help: ArgumentHelp("A plan from 'porter plan' (repeat for a chain).", valueName: "plan.json")) public var plans: [String] = []
+    @Option(
+        name: .customLong("plan"),
+        help: ArgumentHelp("A plan from 'porter plan' (repeat for a chain).", valueName: "plan.json")) public var plans:
+        [String] = []
     /// Dry run.
     @Flag(name: .long, help: "Run the whole migration and its checks, then roll back.") public var dryRun = false
     /// Backup path.
@@ -46,7 +49,9 @@ public struct MigrateCommand: ParsableCommand {
     /// `--wait`: how long to wait for another writer.
     @OptionGroup public var writer: WaitOption
     /// Accept dropping a synced Realm file's sync history.
-    @Flag(name: .long, help: "Migrate a synced Realm file although its sync history is dropped (the app must then sync anew).")
+    @Flag(
+        name: .long,
+        help: "Migrate a synced Realm file although its sync history is dropped (the app must then sync anew).")
     public var dropSyncHistory = false
 
     /// ArgumentParser requirement.
@@ -62,9 +67,10 @@ public struct MigrateCommand: ParsableCommand {
             let schema = try loadSchema(to)
             let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
             let renameSet = try renaming.renameSet()
-            var options = MigrationOptions(dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
-                                           fills: try filling.arguments(),
-                                           progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
+            var options = MigrationOptions(
+                dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
+                fills: try filling.arguments(),
+                progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
             options.allowDowngrade = allowDowngrade
             let key = try encryption.key()
             try InputCheck.require(database, key: key, skip: check.skipCheck)
@@ -72,13 +78,16 @@ public struct MigrateCommand: ParsableCommand {
                 let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
                 defer { lock.release() }
                 try refuseDroppingSyncHistory(key: key)
-                let report = try RealmFileMigration.migrate(database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
+                let report = try RealmFileMigration.migrate(
+                    database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
                 if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                 print(report.text)
-                print("Note: a Realm file has no place for Porter's migration history; keep --backup copies to go back.")
+                print(
+                    "Note: a Realm file has no place for Porter's migration history; keep --backup copies to go back.")
                 return
             }
-            let report = try Migrator.migrate(databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
+            let report = try Migrator.migrate(
+                databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
             if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             print(report.text)
         }
@@ -90,8 +99,10 @@ public struct MigrateCommand: ParsableCommand {
         let history = try RealmFile(path: database, encryptionKey: key).historyType
         guard history == 3 || history == 4 else { return }
         guard dropSyncHistory else {
-            throw PorterError(.usage, "holds sync history (a synced Realm file), which migrating would drop: pass "
-                              + "--drop-sync-history to migrate it anyway (the app then syncs it anew)", location: database)
+            throw PorterError(
+                .usage,
+                "holds sync history (a synced Realm file), which migrating would drop: pass "
+                    + "--drop-sync-history to migrate it anyway (the app then syncs it anew)", location: database)
         }
         CommandOutput.standard.err("porter: warning: \(database): its sync history is dropped (--drop-sync-history)")
     }

@@ -8,26 +8,20 @@ extension PlanCommand {
         let forward = try MigrationPlan(contentsOfFile: old)
         let source = try loadSchema(new)
         guard renaming.renames.isEmpty, renaming.classRenames.isEmpty else {
-            throw PorterError(.usage, "--rename and --rename-class do not apply to --reverse: the renames come from the plan")
+            throw PorterError(
+                .usage, "--rename and --rename-class do not apply to --reverse: the renames come from the plan")
         }
-        let (plan, nonInvertible) = try forward.reversed(to: source, fills: try filling.arguments(),
-                                                         allowDataLoss: allowDataLoss)
+        let (plan, nonInvertible) = try forward.reversed(
+            to: source, fills: try filling.arguments(),
+            allowDataLoss: allowDataLoss)
         if !nonInvertible.isEmpty && !allowDataLoss {
-            throw PorterError(.migrationFailed, "\(nonInvertible.count) operation\(nonInvertible.count == 1 ? "" : "s") of "
-                              + "the plan cannot be inverted: supply a --fill for removed values, or pass --allow-data-loss",
-                              location: old, details: nonInvertible)
+            throw PorterError(
+                .migrationFailed,
+                "\(nonInvertible.count) operation\(nonInvertible.count == 1 ? "" : "s") of "
+                    + "the plan cannot be inverted: supply a --fill for removed values, or pass --allow-data-loss",
+                location: old, details: nonInvertible)
         }
         for line in nonInvertible { CommandOutput.standard.err("porter: warning: not invertible (accepted): \(line)") }
-        if let output {
-            do {
-                try Data(plan.jsonString().utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw PorterError(.io, "cannot write plan: \(error.localizedDescription)", location: output)
-            }
-            CommandOutput.standard.err("Wrote \(output): \(plan.operations.count) operations, schema version "
-                                       + "\(plan.fromVersion) -> \(plan.toVersion) (the inverse of \(old))")
-        } else {
-            print(plan.jsonString(), terminator: "")
-        }
+        try write(plan, note: " (the inverse of \(old))")
     }
 }

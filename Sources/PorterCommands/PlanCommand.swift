@@ -29,7 +29,8 @@ public struct PlanCommand: ParsableCommand {
     @Flag(name: .long, help: "Write the inverse of plan OLD (a plan file), back to NEW (the schema it was made from).")
     public var reverse = false
     /// Output file.
-    @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public var output: String?
+    @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public
+        var output: String?
     /// The key of an encrypted Realm file on the old side.
     @OptionGroup public var encryption: EncryptionOptions
 
@@ -44,19 +45,24 @@ public struct PlanCommand: ParsableCommand {
             let newSchema = try loadSchema(new)
             try newSchema.validate()
             let renameSet = try renaming.renameSet()
-            let (plan, warnings) = try MigrationPlan.make(from: oldSchema, to: newSchema, renames: renameSet,
-                                                          fills: try filling.arguments(), allowDataLoss: allowDataLoss)
+            let (plan, warnings) = try MigrationPlan.make(
+                from: oldSchema, to: newSchema, renames: renameSet,
+                fills: try filling.arguments(), allowDataLoss: allowDataLoss)
             for warning in warnings { CommandOutput.standard.err("porter: warning: \(warning)") }
-            if let output {
-                do {
-                    try Data(plan.jsonString().utf8).write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw PorterError(.io, "cannot write plan: \(error.localizedDescription)", location: output)
-                }
-                CommandOutput.standard.err("Wrote \(output): \(plan.operations.count) operations, schema version \(plan.fromVersion) -> \(plan.toVersion)")
-            } else {
-                print(plan.jsonString(), terminator: "")
-            }
+            try write(plan)
         }
+    }
+
+    /// Writes `plan` to `--output` (saying so on stderr, with `note` after the versions) or to stdout.
+    func write(_ plan: MigrationPlan, note: String = "") throws {
+        guard let output else { return print(plan.jsonString(), terminator: "") }
+        do {
+            try Data(plan.jsonString().utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw PorterError(.io, "cannot write plan: \(error.localizedDescription)", location: output)
+        }
+        CommandOutput.standard.err(
+            "Wrote \(output): \(plan.operations.count) operations, schema version \(plan.fromVersion) -> \(plan.toVersion)"
+                + note)
     }
 }

@@ -8,7 +8,8 @@ public struct PorterCLI: ParsableCommand {
     /// Subcommands and help text.
     public static let configuration = CommandConfiguration(
         commandName: "porter",
-        abstract: "Move Realm object data between model versions and formats: Realm files, Porter databases, BSON, Extended JSON, JSON.",
+        abstract:
+            "Move Realm object data between model versions and formats: Realm files, Porter databases, BSON, Extended JSON, JSON.",
         version: Database.porterVersion,
         subcommands: [
             CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
@@ -97,6 +98,7 @@ func loadSchema(_ path: String, key: [UInt8]? = nil, models: Schema? = nil) thro
         return try Schema(contentsOfFile: path)
     } catch let error as PorterError where !path.hasSuffix(".json") && error.message.hasPrefix("invalid JSON") {
         // Neither a database nor JSON: a damaged or foreign file, or an encrypted Realm file.
-        throw PorterError(.notADatabase, "\(StoredFileKind.neitherMessage) (nor a schema file: \(error.message))", location: path)
+        throw PorterError(
+            .notADatabase, "\(StoredFileKind.neitherMessage) (nor a schema file: \(error.message))", location: path)
     }
 }

@@ -33,7 +33,8 @@ extension CheckCommand {
         var problems: [String] = []
         var ok = false
         if StoredFileKind.of(path: database) == .porterDatabase && encryption.encryptionKey == nil
-            && encryption.encryptionKeyFile == nil {
+            && encryption.encryptionKeyFile == nil
+        {
             members.append(JSONMember("kind", .string("porter")))
             do {
                 problems = try Database.open(at: database, readOnly: true).checkConsistency()
@@ -48,7 +49,9 @@ extension CheckCommand {
             let diagnosis = RealmFileDiagnosis.diagnose(path: database, encryptionKey: try encryption.key())
             if case .object(let found) = diagnosis.json { members += found }
             ok = diagnosis.kind == .ok
-            if diagnosis.kind == .damaged, let file = try? RealmFile(path: database, encryptionKey: try encryption.key()) {
+            if diagnosis.kind == .damaged,
+                let file = try? RealmFile(path: database, encryptionKey: try encryption.key())
+            {
                 problems = (try? file.check()) ?? []
             }
         }

@@ -53,17 +53,22 @@ struct RealmFileInPlace {
         Self.removeLeftovers(of: path)
         let source = try StoreFile.openRealm(path, key: sourceKey)
         if source.historyType == 3 || source.historyType == 4 {
-            throw PorterError(.invalidInput, "a synced Realm file (history type \(source.historyType)): rewriting it "
-                              + "would drop its sync history; let the app's SDK do it", location: path)
+            throw PorterError(
+                .invalidInput,
+                "a synced Realm file (history type \(source.historyType)): rewriting it "
+                    + "would drop its sync history; let the app's SDK do it", location: path)
         }
         if source.fileFormat != 24 && !allowFormatUpgrade {
-            throw PorterError(.invalidInput, "the file is of file format \(source.fileFormat); the rewritten file would be "
-                              + "format 24, which apps built with Realm before Swift 10.49 / JS 12.8 cannot open: "
-                              + "pass --allow-format-upgrade to accept", location: path)
+            throw PorterError(
+                .invalidInput,
+                "the file is of file format \(source.fileFormat); the rewritten file would be "
+                    + "format 24, which apps built with Realm before Swift 10.49 / JS 12.8 cannot open: "
+                    + "pass --allow-format-upgrade to accept", location: path)
         }
         var mode = stat()
         guard stat(path, &mode) == 0 else {
-            throw PorterError(.io, "cannot read the file's permissions: \(String(cString: strerror(errno)))", location: path)
+            throw PorterError(
+                .io, "cannot read the file's permissions: \(String(cString: strerror(errno)))", location: path)
         }
         let temporary = Self.temporaryPath(for: path)
         do {
@@ -73,10 +78,12 @@ struct RealmFileInPlace {
             let sizeAfter = Self.size(of: temporary)
             if let backupPath { try Self.copyAtomically(path, to: backupPath) }
             guard rename(temporary, path) == 0 else {
-                throw PorterError(.io, "cannot move the new file into place: \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io, "cannot move the new file into place: \(String(cString: strerror(errno)))", location: path)
             }
             Self.syncDirectory(of: path)
-            return Outcome(sizeBefore: source.fileSize, sizeAfter: sizeAfter, objectCounts: counts, backupPath: backupPath)
+            return Outcome(
+                sizeBefore: source.fileSize, sizeAfter: sizeAfter, objectCounts: counts, backupPath: backupPath)
         } catch {
             unlink(temporary)
             throw error
@@ -106,11 +113,15 @@ struct RealmFileInPlace {
 
     /// Reads every object of the new file back: the same classes with the same object counts and,
     /// when object keys were kept, the same values. Returns the counts.
-    static func verify(_ temporary: String, key: [UInt8]?, against source: RealmFile,
-                       compareValues: Bool) throws -> [(className: String, count: Int)] {
+    static func verify(
+        _ temporary: String, key: [UInt8]?, against source: RealmFile,
+        compareValues: Bool
+    ) throws -> [(className: String, count: Int)] {
         func failed(_ what: String) -> PorterError {
-            PorterError(.invalidInput, "the rewritten file does not read back as the original (\(what)); "
-                        + "the original is unchanged", location: source.path)
+            PorterError(
+                .invalidInput,
+                "the rewritten file does not read back as the original (\(what)); "
+                    + "the original is unchanged", location: source.path)
         }
         let written: RealmFile
         do {
@@ -189,7 +200,8 @@ struct RealmFileInPlace {
             let fd = open(temporary, O_RDONLY | O_CLOEXEC)
             if fd >= 0 { fsync(fd); close(fd) }
             guard link(temporary, destination) == 0 else {
-                throw PorterError(.io, "cannot create the backup: \(String(cString: strerror(errno)))", location: destination)
+                throw PorterError(
+                    .io, "cannot create the backup: \(String(cString: strerror(errno)))", location: destination)
             }
             unlink(temporary)
             syncDirectory(of: destination)
@@ -219,8 +231,9 @@ struct RealmFileInPlace {
         }
         if data.count == 64 { return [UInt8](data) }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PorterError(.usage, "the key file holds \(data.count) bytes: expected 64 raw bytes or 128 hex digits",
-                              location: path)
+            throw PorterError(
+                .usage, "the key file holds \(data.count) bytes: expected 64 raw bytes or 128 hex digits",
+                location: path)
         }
         return try EncryptionOptions.parseHex(text.trimmingCharacters(in: .whitespacesAndNewlines), source: path)
     }

@@ -16,8 +16,10 @@ enum RealmOpenCheck {
     /// - Throws: ``PorterError/Code/io`` naming the file.
     static func refuseIfOpen(_ path: String) throws {
         if isHeldElsewhere(lockPath: path + ".lock") {
-            throw PorterError(.io, "another process has this Realm file open (its .lock file is locked): "
-                              + "close the app using it, then try again", location: path)
+            throw PorterError(
+                .io,
+                "another process has this Realm file open (its .lock file is locked): "
+                    + "close the app using it, then try again", location: path)
         }
     }
 
@@ -46,7 +48,8 @@ enum RealmOpenCheck {
         var ofd = flock()
         ofd.l_type = Int16(F_WRLCK)
         ofd.l_whence = Int16(SEEK_SET)
-        if fcntl(descriptor, 36 /* F_OFD_GETLK */, &ofd) == 0, ofd.l_type != Int16(F_UNLCK) { return true }
+        // 36: F_OFD_GETLK, which Glibc does not export to Swift.
+        if fcntl(descriptor, 36, &ofd) == 0, ofd.l_type != Int16(F_UNLCK) { return true }
         #endif
         return false
     }

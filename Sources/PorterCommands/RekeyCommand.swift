@@ -25,7 +25,9 @@ public struct RekeyCommand: OutputCommand {
     @Option(name: .long, help: ArgumentHelp("The new 64-byte key, as 128 hex digits.", valueName: "hex"))
     public var newKey: String?
     /// The new key in a file.
-    @Option(name: .long, help: ArgumentHelp("A file holding the new key: 64 raw bytes or 128 hex digits.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A file holding the new key: 64 raw bytes or 128 hex digits.", valueName: "file"))
     public var newKeyFile: String?
     /// Write the file unencrypted.
     @Flag(name: .long, help: "Write the file unencrypted (needs the current key).") public var decrypt = false
@@ -53,25 +55,35 @@ public struct RekeyCommand: OutputCommand {
         }
         if decrypt && encrypt { throw PorterError(.usage, "pass --encrypt or --decrypt, not both") }
         if decrypt {
-            guard key == nil else { throw PorterError(.usage, "--decrypt writes the file unencrypted: drop the new key") }
-            guard oldKey != nil else { throw PorterError(.usage, "--decrypt needs the current key (--encryption-key-file)") }
+            guard key == nil else {
+                throw PorterError(.usage, "--decrypt writes the file unencrypted: drop the new key")
+            }
+            guard oldKey != nil else {
+                throw PorterError(.usage, "--decrypt needs the current key (--encryption-key-file)")
+            }
         } else if encrypt {
             guard oldKey == nil else {
-                throw PorterError(.usage, "--encrypt is for a file that is not encrypted: to change a key, drop --encrypt")
+                throw PorterError(
+                    .usage, "--encrypt is for a file that is not encrypted: to change a key, drop --encrypt")
             }
             guard key != nil else { throw PorterError(.usage, "--encrypt needs the new key (--new-key-file)") }
         } else {
             guard oldKey != nil, key != nil else {
-                throw PorterError(.usage, "rekey needs the current key (--encryption-key-file) and the new one "
-                                  + "(--new-key-file); or --encrypt, or --decrypt")
+                throw PorterError(
+                    .usage,
+                    "rekey needs the current key (--encryption-key-file) and the new one "
+                        + "(--new-key-file); or --encrypt, or --decrypt")
             }
         }
-        let outcome = try RealmFileInPlace(path: file, sourceKey: oldKey, newKey: key, backupPath: backup,
-                                           allowFormatUpgrade: allowFormatUpgrade).run()
+        let outcome = try RealmFileInPlace(
+            path: file, sourceKey: oldKey, newKey: key, backupPath: backup,
+            allowFormatUpgrade: allowFormatUpgrade
+        ).run()
         let what = decrypt ? "Decrypted" : encrypt ? "Encrypted" : "Rekeyed"
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
-        output.out("\(what) \(file): \(total) object\(total == 1 ? "" : "s") in \(outcome.objectCounts.count) "
-                   + "class\(outcome.objectCounts.count == 1 ? "" : "es") read back and compared")
+        output.out(
+            "\(what) \(file): \(total) object\(total == 1 ? "" : "s") in \(outcome.objectCounts.count) "
+                + "class\(outcome.objectCounts.count == 1 ? "" : "es") read back and compared")
         if let path = outcome.backupPath { output.out("The old file is kept at \(path)") }
     }
 }
@@ -103,11 +115,14 @@ public struct CompactCommand: OutputCommand {
     /// Compacts the file and prints both sizes.
     public func run(output: CommandOutput) throws {
         let key = try encryption.key()
-        let outcome = try RealmFileInPlace(path: file, sourceKey: key, newKey: key, backupPath: backup,
-                                           allowFormatUpgrade: allowFormatUpgrade).run()
+        let outcome = try RealmFileInPlace(
+            path: file, sourceKey: key, newKey: key, backupPath: backup,
+            allowFormatUpgrade: allowFormatUpgrade
+        ).run()
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
-        output.out("Compacted \(file): \(outcome.sizeBefore) bytes before, \(outcome.sizeAfter) bytes after "
-                   + "(\(total) object\(total == 1 ? "" : "s") read back and compared)")
+        output.out(
+            "Compacted \(file): \(outcome.sizeBefore) bytes before, \(outcome.sizeAfter) bytes after "
+                + "(\(total) object\(total == 1 ? "" : "s") read back and compared)")
         if let path = outcome.backupPath { output.out("The old file is kept at \(path)") }
     }
 }

@@ -21,7 +21,8 @@ public struct SalvageCommand: OutputCommand {
     /// The key of an encrypted file.
     @OptionGroup public var encryption: EncryptionOptions
     /// Where to write.
-    @Option(name: .long, help: "The recovered Realm file, or with --format a folder (must not exist).") public var out: String
+    @Option(name: .long, help: "The recovered Realm file, or with --format a folder (must not exist).") public var out:
+        String
     /// The output format.
     @Option(name: .long, help: "realm (default), or an export format: bson, ejson, ejson-canonical, json.")
     public var format: String = "realm"
@@ -43,7 +44,9 @@ public struct SalvageCommand: OutputCommand {
         guard ["realm", "bson", "ejson", "ejson-canonical", "json"].contains(format) else {
             throw PorterError(.usage, "unknown --format \(format): realm, bson, ejson, ejson-canonical or json")
         }
-        guard FileManager.default.fileExists(atPath: file) else { throw PorterError(.io, "no such file", location: file) }
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw PorterError(.io, "no such file", location: file)
+        }
         let key = try encryption.key()
         var snapshots: [Snapshot] = []
         var currentError: String?
@@ -56,17 +59,22 @@ public struct SalvageCommand: OutputCommand {
             snapshots.append(Snapshot(name: "previous snapshot", file: previous))
         }
         guard !snapshots.isEmpty else {
-            throw PorterError(.notADatabase, "nothing readable: \(currentError ?? "the file does not open")"
-                              + " (and no previous snapshot opens)", location: file)
+            throw PorterError(
+                .notADatabase,
+                "nothing readable: \(currentError ?? "the file does not open")"
+                    + " (and no previous snapshot opens)", location: file)
         }
-        if let currentError { output.err("porter: the current snapshot does not open (\(currentError)); using the previous one") }
+        if let currentError {
+            output.err("porter: the current snapshot does not open (\(currentError)); using the previous one")
+        }
         // What each snapshot gives, per class; the more complete one is taken.
         let schema = snapshots[0].file.schema
         do {
             try schema.validate()
         } catch let error as PorterError {
             // Damage in the tables' descriptions reads as an impossible schema: no object can be trusted.
-            throw PorterError(.notADatabase, "nothing readable: the stored schema is damaged (\(error.message))", location: file)
+            throw PorterError(
+                .notADatabase, "nothing readable: the stored schema is damaged (\(error.message))", location: file)
         }
         for s in snapshots.indices {
             for table in snapshots[s].file.tables where !table.isEmbedded {
@@ -96,7 +104,9 @@ public struct SalvageCommand: OutputCommand {
             try RealmFileWriter(schema: schema, schemaVersion: version).write(to: out, source: source)
         } else {
             let url = URL(fileURLWithPath: out)
-            let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".porter-salvage-\(getpid()).realm"
+            let temporary =
+                url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+                + ".porter-salvage-\(getpid()).realm"
             defer { unlink(temporary) }
             try RealmFileWriter(schema: schema, schemaVersion: version).write(to: temporary, source: source)
             let export = try ExportCommand.parse([temporary, "--out", out, "--format", format])
@@ -114,7 +124,9 @@ public struct SalvageCommand: OutputCommand {
             for (property, count) in report.nulled.sorted(by: { $0.key < $1.key }) {
                 line += "; \(property): \(count) value\(count == 1 ? "" : "s") unreadable, nulled"
             }
-            if report.danglingLinks > 0 { line += "; \(report.danglingLinks) dangling link\(report.danglingLinks == 1 ? "" : "s") nulled" }
+            if report.danglingLinks > 0 {
+                line += "; \(report.danglingLinks) dangling link\(report.danglingLinks == 1 ? "" : "s") nulled"
+            }
             output.out(line)
             for why in report.lostBecause { output.out("    lost \(why)") }
         }

@@ -25,7 +25,8 @@ enum StoreFile {
         switch StoredFileKind.of(path: path) {
         case .porterDatabase:
             if key != nil {
-                throw PorterError(.usage, "--encryption-key applies to Realm files; this is a Porter database", location: path)
+                throw PorterError(
+                    .usage, "--encryption-key applies to Realm files; this is a Porter database", location: path)
             }
             return .porter(try Database.open(at: path, readOnly: true))
         case .realmFile:
@@ -35,7 +36,8 @@ enum StoreFile {
             return .realm(try openRealm(path, key: nil))
         case .other:
             guard let key else {
-                throw diagnosed(path, key: nil, includeDamage: true) ?? PorterError(.notADatabase, StoredFileKind.neitherMessage, location: path)
+                throw diagnosed(path, key: nil, includeDamage: true)
+                    ?? PorterError(.notADatabase, StoredFileKind.neitherMessage, location: path)
             }
             return .realm(try openRealm(path, key: key))
         }
@@ -65,6 +67,8 @@ func isSchemaFile(_ path: String) -> Bool {
     guard StoredFileKind.of(path: path) == .other, let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 4096)) ?? Data()
-    let first = head.first { ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0) }
+    let first = head.first {
+        ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0)
+    }
     return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
 }

@@ -6,8 +6,11 @@ import PorterRealm
 /// `--wait SECONDS`: how long a writing command waits for another writer of the same file.
 public struct WaitOption: ParsableArguments {
     /// Seconds to wait.
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another writer of the same file before giving up (default 5).",
-                                            valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to wait for another writer of the same file before giving up (default 5).",
+            valueName: "seconds"))
     public var wait: Double = 5
 
     /// ArgumentParser requirement.
@@ -15,7 +18,9 @@ public struct WaitOption: ParsableArguments {
 
     /// A negative, infinite or NaN wait is an argument error (exit 64).
     public func validate() throws {
-        guard wait.isFinite, wait >= 0 else { throw ValidationError("--wait takes a number of seconds, 0 or more (got \(wait))") }
+        guard wait.isFinite, wait >= 0 else {
+            throw ValidationError("--wait takes a number of seconds, 0 or more (got \(wait))")
+        }
     }
 
     /// Makes `--wait` the busy timeout of every Porter database this process opens, and removes
@@ -104,7 +109,8 @@ final class RealmFileLock {
         fd = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd >= 0 { created = true } else if errno == EEXIST { fd = open(lockPath, O_RDWR | O_CLOEXEC) }
         guard fd >= 0 else {
-            throw PorterError(.io, "cannot open the lock file \(lockPath): \(String(cString: strerror(errno)))", location: path)
+            throw PorterError(
+                .io, "cannot open the lock file \(lockPath): \(String(cString: strerror(errno)))", location: path)
         }
         let deadline = Date().addingTimeInterval(wait)
         var appHoldsIt = false
@@ -114,7 +120,8 @@ final class RealmFileLock {
                 let reason = errno
                 guard reason == EWOULDBLOCK || reason == EINTR else {
                     close(fd)
-                    throw PorterError(.io, "cannot lock \(lockPath): \(String(cString: strerror(reason)))", location: path)
+                    throw PorterError(
+                        .io, "cannot lock \(lockPath): \(String(cString: strerror(reason)))", location: path)
                 }
                 appHoldsIt = true
             } else {
@@ -125,8 +132,10 @@ final class RealmFileLock {
         }
         release()
         if appHoldsIt {
-            throw PorterError(.busy, "\(path) is open in an app (realm-core holds \(lockPath)): close the app, then run "
-                              + "this command again")
+            throw PorterError(
+                .busy,
+                "\(path) is open in an app (realm-core holds \(lockPath)): close the app, then run "
+                    + "this command again")
         }
         throw Database.otherWriterError(path)
     }

@@ -14,7 +14,9 @@ extension DiffReport {
         hasDiagnostics = true
     }
 
-    private func diagnostics(for change: SchemaChange, _ inspector: some SchemaDataInspector) throws -> ChangeDiagnostics? {
+    private func diagnostics(for change: SchemaChange, _ inspector: some SchemaDataInspector) throws
+        -> ChangeDiagnostics?
+    {
         var d = ChangeDiagnostics()
         let limit = DiffReport.sampleLimit
         let oldClass = oldClassName(change.className)
@@ -31,7 +33,9 @@ extension DiffReport {
             if ValueConversion.isSupported(from: from, to: to) {
                 let rule = ValueConversion.defaultRule(from: from.type, to: to.type)
                 d.conversion = "\(from.typeShorthand) -> \(to.typeShorthand) (\(rule.rawValue))"
-                d.unconvertible = ValueConversion.isTotal(from.type, to.type) ? SampledCount(count: 0)
+                d.unconvertible =
+                    ValueConversion.isTotal(from.type, to.type)
+                    ? SampledCount(count: 0)
                     : try inspector.unconvertibleValues(oldClass, source, to: to, rule: rule, sampleLimit: limit)
                 d.valuesLost = 0
                 if !to.isOptional && !to.isCollection && from.isOptional { d.nullsBlockingRequired = counts.null }
@@ -66,9 +70,12 @@ extension DiffReport {
             guard let renamedClass = renamedOld[cls.name] else { continue }
             for property in cls.persistedProperties {
                 guard let current = renamedClass.property(named: property.name), !current.isComputed else { continue }
-                let links = current.type == .object && current.objectType == className && property.type == .object && property.objectType == className
+                let links =
+                    current.type == .object && current.objectType == className && property.type == .object
+                    && property.objectType == className
                 if links || (current.type == .mixed && property.type == .mixed) {
-                    sources.append(LinkSource(className: oldClassName(cls.name), property: oldProperty(cls.name, current)))
+                    sources.append(
+                        LinkSource(className: oldClassName(cls.name), property: oldProperty(cls.name, current)))
                 }
             }
         }

@@ -6,26 +6,43 @@ extension DiffReport {
     /// message, diagnostics), applied renames and likely renames with their hint.
     public func jsonValue(oldName: String = "old", newName: String = "new") -> JSONValue {
         func side(_ name: String, _ schema: Schema) -> JSONValue {
-            .object(["source": .string(name), "version": .number(schema.version), "checksum": .string(schema.sha256Checksum)])
+            .object([
+                "source": .string(name), "version": .number(schema.version), "checksum": .string(schema.sha256Checksum),
+            ])
         }
         let summary = JSONValue.object([
             "changes": .number(entries.count), "automatic": .number(count(.automatic)),
-            "migration": .number(count(.migration)), "converted": .number(count(.converted)), "destructive": .number(count(.destructive)),
+            "migration": .number(count(.migration)), "converted": .number(count(.converted)),
+            "destructive": .number(count(.destructive)),
             "needsMigration": .bool(needsMigration),
         ])
         let changes = entries.map { entry -> JSONValue in
-            var members = [JSONMember("code", .string(entry.change.code)), JSONMember("severity", .string(entry.severity.rawValue)),
-                           JSONMember("class", .string(entry.change.className))]
+            var members = [
+                JSONMember("code", .string(entry.change.code)),
+                JSONMember("severity", .string(entry.severity.rawValue)),
+                JSONMember("class", .string(entry.change.className)),
+            ]
             if let p = entry.change.propertyName { members.append(JSONMember("property", .string(p))) }
             members.append(JSONMember("message", .string(entry.change.message)))
             if let d = entry.diagnostics { members.append(JSONMember("diagnostics", DiffReport.json(d))) }
             return .object(members)
         }
-        let applied = renames.classes.map { JSONValue.object(["kind": .string("class"), "from": .string($0.from), "to": .string($0.to)]) }
-            + renames.properties.map { JSONValue.object(["kind": .string("property"), "class": .string($0.className), "from": .string($0.from), "to": .string($0.to)]) }
+        let applied =
+            renames.classes.map {
+                JSONValue.object(["kind": .string("class"), "from": .string($0.from), "to": .string($0.to)])
+            }
+            + renames.properties.map {
+                JSONValue.object([
+                    "kind": .string("property"), "class": .string($0.className), "from": .string($0.from),
+                    "to": .string($0.to),
+                ])
+            }
         let likely = likelyRenames.map { r in
-            JSONValue.object(["kind": .string(r.kind.rawValue), "class": .string(r.className), "from": .string(r.from), "to": .string(r.to),
-                              "ambiguous": .bool(r.isAmbiguous), "hint": .string(r.option)])
+            JSONValue.object([
+                "kind": .string(r.kind.rawValue), "class": .string(r.className), "from": .string(r.from),
+                "to": .string(r.to),
+                "ambiguous": .bool(r.isAmbiguous), "hint": .string(r.option),
+            ])
         }
         return .object([
             "old": side(oldName, oldSchema), "new": side(newName, newSchema), "summary": summary,
@@ -37,7 +54,12 @@ extension DiffReport {
         var members: [JSONMember] = []
         func add(_ key: String, _ value: Int?) { if let value { members.append(JSONMember(key, .number(value))) } }
         func add(_ key: String, _ value: SampledCount?) {
-            if let value { members.append(JSONMember(key, .object(["count": .number(value.count), "sample": .array(value.sample.map(JSONValue.string))]))) }
+            if let value {
+                members.append(
+                    JSONMember(
+                        key,
+                        .object(["count": .number(value.count), "sample": .array(value.sample.map(JSONValue.string))])))
+            }
         }
         add("objects", d.objectCount)
         if let c = d.conversion { members.append(JSONMember("conversion", .string(c))) }

@@ -29,7 +29,8 @@ public struct ChangeDiagnostics: Sendable, Hashable {
 
     /// Whether the data blocks the change until something is done (nulls, duplicates, bad values, mixed links).
     public var isBlocked: Bool {
-        (nullsBlockingRequired ?? 0) > 0 || (duplicates?.count ?? 0) > 0 || (unconvertible?.count ?? 0) > 0 || (mixedLinks?.count ?? 0) > 0
+        (nullsBlockingRequired ?? 0) > 0 || (duplicates?.count ?? 0) > 0 || (unconvertible?.count ?? 0) > 0
+            || (mixedLinks?.count ?? 0) > 0
     }
 }
 

@@ -9,10 +9,14 @@ enum FillValueJSON {
     static func value(from json: JSONValue, for property: Property) throws -> Value {
         let slot = scalarSlot(of: property)
         let document = JSONValue.object([
-            "classes": .array([.object([
-                "name": .string("Fill"),
-                "properties": .object([JSONMember("value", .object(["type": .string(slot.typeShorthand), "default": json]))]),
-            ])]),
+            "classes": .array([
+                .object([
+                    "name": .string("Fill"),
+                    "properties": .object([
+                        JSONMember("value", .object(["type": .string(slot.typeShorthand), "default": json]))
+                    ]),
+                ])
+            ])
         ])
         let parsed = try? Schema(json: document)
         guard let value = parsed?["Fill"]?.property(named: "value")?.defaultValue, fits(value, slot) else {

@@ -6,8 +6,10 @@ extension MigrationPlan {
     /// has a conversion, the given fills, and every remaining change listed. Destructive changes
     /// are covered (`deleteData`, `deleteOrphans`) only when `allowDataLoss` is set; otherwise the
     /// returned warnings say what is uncovered and how to accept it.
-    public static func make(from old: Schema, to new: Schema, renames: RenameSet = RenameSet(), fills: [FillArgument] = [],
-                            allowDataLoss: Bool = false) throws -> (plan: MigrationPlan, warnings: [String]) {
+    public static func make(
+        from old: Schema, to new: Schema, renames: RenameSet = RenameSet(), fills: [FillArgument] = [],
+        allowDataLoss: Bool = false
+    ) throws -> (plan: MigrationPlan, warnings: [String]) {
         let diff = try SchemaDiff.compare(old, new, renames: renames)
         var operations: [PlanOperation] = renames.classes.map { .renameClass(from: $0.from, to: $0.to) }
         operations += diff.renames.properties.map { .renameProperty(className: $0.className, from: $0.from, to: $0.to) }
@@ -18,14 +20,19 @@ extension MigrationPlan {
             if allowDataLoss {
                 operations.append(cover)
             } else {
-                warnings.append("\(change.message) Data would be lost and the plan does not cover it: add \(cover.jsonValue(target: new)) before it, or pass --allow-data-loss.")
+                warnings.append(
+                    "\(change.message) Data would be lost and the plan does not cover it: add \(cover.jsonValue(target: new)) before it, or pass --allow-data-loss."
+                )
             }
         }
         for change in diff.changes {
             switch change {
             case .changePropertyType(let c, let from, let to) where ValueConversion.isSupported(from: from, to: to):
-                operations.append(.convert(PlanConversion(className: c, property: to.name, from: from.typeShorthand, to: to.typeShorthand,
-                                                          rule: ValueConversion.defaultRule(from: from.type, to: to.type))))
+                operations.append(
+                    .convert(
+                        PlanConversion(
+                            className: c, property: to.name, from: from.typeShorthand, to: to.typeShorthand,
+                            rule: ValueConversion.defaultRule(from: from.type, to: to.type))))
                 if !to.isOptional, !to.isCollection, from.isOptional, let value = fillValues["\(c).\(to.name)"] {
                     operations.append(.fill(className: c, property: to.name, value: value))
                 }
@@ -44,17 +51,22 @@ extension MigrationPlan {
             operations.append(.change(PlanChange(change)))
             switch change {
             case .addProperty(let c, let p), .makeRequired(let c, let p):
-                if let value = fillValues["\(c).\(p.name)"] { operations.append(.fill(className: c, property: p.name, value: value)) }
+                if let value = fillValues["\(c).\(p.name)"] {
+                    operations.append(.fill(className: c, property: p.name, value: value))
+                }
             default:
                 break
             }
         }
         let likely = RenameDetector.detect(old: diff.renamedOld, new: new, changes: diff.changes)
         warnings += likely.map { "Likely rename: \($0.message)" }
-        let plan = MigrationPlan(fromVersion: old.version, toVersion: new.version, oldSchemaChecksum: old.sha256Checksum,
-                                 targetSchema: new, operations: operations,
-                                 comment: ["Made by porter \(PorterDiffInfo.version) from schema version \(old.version) to \(new.version).",
-                                           "Review it: operations run in order; listed changes are checked against the schemas."])
+        let plan = MigrationPlan(
+            fromVersion: old.version, toVersion: new.version, oldSchemaChecksum: old.sha256Checksum,
+            targetSchema: new, operations: operations,
+            comment: [
+                "Made by porter \(PorterDiffInfo.version) from schema version \(old.version) to \(new.version).",
+                "Review it: operations run in order; listed changes are checked against the schemas.",
+            ])
         return (plan, warnings)
     }
 }

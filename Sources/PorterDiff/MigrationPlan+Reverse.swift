@@ -18,11 +18,15 @@ extension MigrationPlan {
     /// (`deleteData`, defaults or the given fills) only with `allowDataLoss`; a removed property
     /// with a fill among `fills` is invertible (the fill stands for the lost values).
     /// - Throws: ``PorterError/Code/usage`` when `old` is not the plan's source schema.
-    public func reversed(to old: Schema, fills: [FillArgument] = [],
-                         allowDataLoss: Bool = false) throws -> (plan: MigrationPlan, nonInvertible: [String]) {
+    public func reversed(
+        to old: Schema, fills: [FillArgument] = [],
+        allowDataLoss: Bool = false
+    ) throws -> (plan: MigrationPlan, nonInvertible: [String]) {
         guard old.sha256Checksum == oldSchemaChecksum else {
-            throw PorterError(.usage, "the schema given is not the one the plan was made from (version \(old.version), "
-                              + "checksum \(old.sha256Checksum); the plan's is \(oldSchemaChecksum))")
+            throw PorterError(
+                .usage,
+                "the schema given is not the one the plan was made from (version \(old.version), "
+                    + "checksum \(old.sha256Checksum); the plan's is \(oldSchemaChecksum))")
         }
         // Forward class renames (old → new), to name classes as the reverse plan's target (v1) does.
         var oldNameOf: [String: String] = [:]
@@ -48,15 +52,18 @@ extension MigrationPlan {
             case .deleteData(let c, let p?):
                 let subject = "\(oldNameOf[c] ?? c).\(p)"
                 if !filled.contains(subject) {
-                    nonInvertible.append("\(subject): the forward plan deleted its values (deleteData); going back "
-                                         + "needs a --fill \(subject)=VALUE or --allow-data-loss")
+                    nonInvertible.append(
+                        "\(subject): the forward plan deleted its values (deleteData); going back "
+                            + "needs a --fill \(subject)=VALUE or --allow-data-loss")
                 }
             case .deleteData(let c, nil):
-                nonInvertible.append("\(oldNameOf[c] ?? c): the forward plan deleted its objects (deleteData); going back "
-                                     + "restores the class empty: pass --allow-data-loss")
+                nonInvertible.append(
+                    "\(oldNameOf[c] ?? c): the forward plan deleted its objects (deleteData); going back "
+                        + "restores the class empty: pass --allow-data-loss")
             case .deleteOrphans(let c):
-                nonInvertible.append("\(oldNameOf[c] ?? c): the forward plan deleted its objects without a parent "
-                                     + "(deleteOrphans); they cannot come back: pass --allow-data-loss")
+                nonInvertible.append(
+                    "\(oldNameOf[c] ?? c): the forward plan deleted its objects without a parent "
+                        + "(deleteOrphans); they cannot come back: pass --allow-data-loss")
             case .convert(let conversion):
                 if let lossy = Self.lossyConversion(conversion, old: old, target: targetSchema, oldNameOf: oldNameOf) {
                     nonInvertible.append(lossy)
@@ -69,7 +76,8 @@ extension MigrationPlan {
                 break
             }
         }
-        let made = try MigrationPlan.make(from: targetSchema, to: old, renames: inverse, fills: fills, allowDataLoss: true)
+        let made = try MigrationPlan.make(
+            from: targetSchema, to: old, renames: inverse, fills: fills, allowDataLoss: true)
         var operations: [PlanOperation] = []
         for operation in made.plan.operations {
             switch operation {
@@ -77,8 +85,9 @@ extension MigrationPlan {
                 // Removing what the forward plan added is its inverse; anything else is loss.
                 let subject = p.map { "\(c).\($0)" } ?? c
                 if !addedForward.contains(subject) && !nonInvertible.contains(where: { $0.hasPrefix(subject + ":") }) {
-                    nonInvertible.append("\(subject): has no way back to \(old[c]?.property(named: p ?? "")?.typeShorthand ?? "the old schema") "
-                                         + "(no conversion): pass --allow-data-loss to delete its values")
+                    nonInvertible.append(
+                        "\(subject): has no way back to \(old[c]?.property(named: p ?? "")?.typeShorthand ?? "the old schema") "
+                            + "(no conversion): pass --allow-data-loss to delete its values")
                 }
                 if addedForward.contains(subject) || allowDataLoss { operations.append(operation) }
             default:
@@ -87,17 +96,21 @@ extension MigrationPlan {
         }
         var plan = made.plan
         plan.operations = operations
-        plan.comment = ["The inverse of the plan from schema version \(fromVersion) to \(toVersion) (\(checksum))."]
+        plan.comment =
+            ["The inverse of the plan from schema version \(fromVersion) to \(toVersion) (\(checksum))."]
             + nonInvertible.map { "Not invertible: \($0)" }
         return (plan, nonInvertible)
     }
 
     /// Why a forward conversion cannot be undone value for value, or nil when it can.
-    private static func lossyConversion(_ conversion: PlanConversion, old: Schema, target: Schema,
-                                        oldNameOf: [String: String]) -> String? {
+    private static func lossyConversion(
+        _ conversion: PlanConversion, old: Schema, target: Schema,
+        oldNameOf: [String: String]
+    ) -> String? {
         let subject = conversion.subject
         guard let to = target[conversion.className]?.property(named: conversion.property) else { return nil }
-        let from = conversion.from.flatMap { try? Property(name: conversion.property, typeShorthand: $0) }
+        let from =
+            conversion.from.flatMap { try? Property(name: conversion.property, typeShorthand: $0) }
             ?? old[oldNameOf[conversion.className] ?? conversion.className]?.property(named: conversion.property)
         guard let from else { return "\(subject): the forward conversion's source type is unknown" }
         let rule = conversion.rule ?? ValueConversion.defaultRule(from: from.type, to: to.type)
@@ -105,7 +118,8 @@ extension MigrationPlan {
         let sameShape = from.collection == to.collection
         if from.type == to.type && sameShape { return nil }
         if rule == .exact && sameShape && (to.type == .mixed || invertibleConversions.contains(pair)) { return nil }
-        return "\(oldNameOf[conversion.className] ?? conversion.className).\(conversion.property): the forward conversion "
+        return
+            "\(oldNameOf[conversion.className] ?? conversion.className).\(conversion.property): the forward conversion "
             + "\(from.typeShorthand) -> \(to.typeShorthand) (\(rule.rawValue)) is not exact both ways: going back may "
             + "change values; pass --allow-data-loss to accept"
     }

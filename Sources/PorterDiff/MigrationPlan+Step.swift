@@ -12,8 +12,10 @@ extension MigrationPlan {
     ///   ``PorterError/Code/migrationFailed`` for a checksum mismatch.
     public func step(from current: Schema) throws -> MigrationStep {
         guard current.sha256Checksum == oldSchemaChecksum else {
-            throw PorterError(.migrationFailed, "the plan was made for another schema (version \(fromVersion), checksum \(oldSchemaChecksum)); the database has version \(current.version), checksum \(current.sha256Checksum)",
-                              details: ["make a new plan with 'porter plan DB NEW.json'"])
+            throw PorterError(
+                .migrationFailed,
+                "the plan was made for another schema (version \(fromVersion), checksum \(oldSchemaChecksum)); the database has version \(current.version), checksum \(current.sha256Checksum)",
+                details: ["make a new plan with 'porter plan DB NEW.json'"])
         }
         var renamed = current
         var pendingRenames: [(index: Int, rename: PropertyRename)] = []
@@ -37,31 +39,43 @@ extension MigrationPlan {
             throw failure("Renamed property '\(rename.className).\(rename.to)' does not exist.", at: index)
         }
         let changes = SchemaDiff.compare(renamed, targetSchema)
-        var step = MigrationStep(oldSchema: current, targetSchema: targetSchema, renames: renames.normalized, renamedOld: renamed,
-                                 changes: changes, planChecksum: checksum)
+        var step = MigrationStep(
+            oldSchema: current, targetSchema: targetSchema, renames: renames.normalized, renamedOld: renamed,
+            changes: changes, planChecksum: checksum)
         var listed = Array(repeating: false, count: changes.count)
         for (index, operation) in operations.enumerated() {
             switch operation {
             case .renameClass, .renameProperty:
                 continue
             case .convert(let conversion):
-                guard let position = changes.firstIndex(where: {
-                    if case .changePropertyType(let c, _, let p) = $0 { return c == conversion.className && p.name == conversion.property }
-                    return false
-                }), case .changePropertyType(_, let from, let to) = changes[position] else {
+                guard
+                    let position = changes.firstIndex(where: {
+                        if case .changePropertyType(let c, _, let p) = $0 {
+                            return c == conversion.className && p.name == conversion.property
+                        }
+                        return false
+                    }), case .changePropertyType(_, let from, let to) = changes[position]
+                else {
                     throw failure("the schemas do not change the type of '\(conversion.subject)'", at: index)
                 }
                 if conversion.to != to.typeShorthand {
-                    throw failure("'to' is '\(conversion.to)' but the target schema has '\(conversion.subject)' as '\(to.typeShorthand)'", at: index)
+                    throw failure(
+                        "'to' is '\(conversion.to)' but the target schema has '\(conversion.subject)' as '\(to.typeShorthand)'",
+                        at: index)
                 }
                 if let fromText = conversion.from, fromText != from.typeShorthand {
-                    throw failure("'from' is '\(fromText)' but the old schema has '\(conversion.subject)' as '\(from.typeShorthand)'", at: index)
+                    throw failure(
+                        "'from' is '\(fromText)' but the old schema has '\(conversion.subject)' as '\(from.typeShorthand)'",
+                        at: index)
                 }
                 guard ValueConversion.isSupported(from: from, to: to) else {
-                    throw failure("no conversion from '\(from.typeShorthand)' to '\(to.typeShorthand)'; use deleteData for '\(conversion.subject)' to reset its values instead", at: index)
+                    throw failure(
+                        "no conversion from '\(from.typeShorthand)' to '\(to.typeShorthand)'; use deleteData for '\(conversion.subject)' to reset its values instead",
+                        at: index)
                 }
-                step.conversions[conversion.subject] = ResolvedConversion(className: conversion.className, from: from, to: to,
-                                                                          rule: conversion.rule ?? ValueConversion.defaultRule(from: from.type, to: to.type))
+                step.conversions[conversion.subject] = ResolvedConversion(
+                    className: conversion.className, from: from, to: to,
+                    rule: conversion.rule ?? ValueConversion.defaultRule(from: from.type, to: to.type))
                 listed[position] = true
             case .fill(let c, let p, let value):
                 guard targetSchema[c]?.property(named: p) != nil else {
@@ -84,16 +98,21 @@ extension MigrationPlan {
                 }
                 step.orphanDeletion.insert(c)
             case .change(let listedChange):
-                guard let position = changes.indices.first(where: { !listed[$0] && listedChange.matches(changes[$0]) }) else {
-                    throw failure("\(listedChange.operation) '\(listedChange.subject)' is not a change between the schemas (was the plan edited?)", at: index)
+                guard let position = changes.indices.first(where: { !listed[$0] && listedChange.matches(changes[$0]) })
+                else {
+                    throw failure(
+                        "\(listedChange.operation) '\(listedChange.subject)' is not a change between the schemas (was the plan edited?)",
+                        at: index)
                 }
                 listed[position] = true
             }
         }
         let unlisted = changes.indices.filter { !listed[$0] }.map { changes[$0].message }
         if !unlisted.isEmpty {
-            throw PorterError(.invalidInput, "the plan does not list \(unlisted.count) change(s) between its schemas (was the target schema edited?)",
-                              location: "operations", details: unlisted)
+            throw PorterError(
+                .invalidInput,
+                "the plan does not list \(unlisted.count) change(s) between its schemas (was the target schema edited?)",
+                location: "operations", details: unlisted)
         }
         return step
     }

@@ -26,8 +26,10 @@ public struct MigrationPlan: Sendable, Hashable {
     public var comment: [String]
 
     /// Creates a plan.
-    public init(fromVersion: UInt64, toVersion: UInt64, oldSchemaChecksum: String, targetSchema: Schema,
-                operations: [PlanOperation], comment: [String] = []) {
+    public init(
+        fromVersion: UInt64, toVersion: UInt64, oldSchemaChecksum: String, targetSchema: Schema,
+        operations: [PlanOperation], comment: [String] = []
+    ) {
         self.fromVersion = fromVersion
         self.toVersion = toVersion
         self.oldSchemaChecksum = oldSchemaChecksum
@@ -45,7 +47,8 @@ public struct MigrationPlan: Sendable, Hashable {
         for operation in operations {
             switch operation {
             case .renameClass(let from, let to): set.classes.append(ClassRename(from: from, to: to))
-            case .renameProperty(let c, let from, let to): set.properties.append(PropertyRename(className: c, from: from, to: to))
+            case .renameProperty(let c, let from, let to):
+                set.properties.append(PropertyRename(className: c, from: from, to: to))
             default: break
             }
         }

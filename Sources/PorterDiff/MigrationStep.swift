@@ -57,9 +57,11 @@ public struct MigrationStep: Sendable, Hashable {
     public var planChecksum: String?
 
     /// Creates a step; see ``implicit(from:to:renames:fills:)`` and ``MigrationPlan/step(from:)``.
-    public init(oldSchema: Schema, targetSchema: Schema, renames: RenameSet, renamedOld: Schema, changes: [SchemaChange],
-                conversions: [String: ResolvedConversion] = [:], fills: [String: Value] = [:], deletedClasses: [String] = [],
-                deletedProperties: Set<String> = [], orphanDeletion: Set<String> = [], planChecksum: String? = nil) {
+    public init(
+        oldSchema: Schema, targetSchema: Schema, renames: RenameSet, renamedOld: Schema, changes: [SchemaChange],
+        conversions: [String: ResolvedConversion] = [:], fills: [String: Value] = [:], deletedClasses: [String] = [],
+        deletedProperties: Set<String> = [], orphanDeletion: Set<String> = [], planChecksum: String? = nil
+    ) {
         self.fromVersion = oldSchema.version
         self.toVersion = targetSchema.version
         self.oldSchema = oldSchema
@@ -78,14 +80,21 @@ public struct MigrationStep: Sendable, Hashable {
     /// A step without a plan: renames and fills from the command line, and every type change
     /// that has a lossless conversion converted with its default rule.
     /// - Throws: rename errors (realm-core's messages) and fill errors.
-    public static func implicit(from old: Schema, to target: Schema, renames: RenameSet = RenameSet(),
-                                fills: [FillArgument] = []) throws -> MigrationStep {
+    public static func implicit(
+        from old: Schema, to target: Schema, renames: RenameSet = RenameSet(),
+        fills: [FillArgument] = []
+    ) throws -> MigrationStep {
         let diff = try SchemaDiff.compare(old, target, renames: renames)
-        var step = MigrationStep(oldSchema: old, targetSchema: target, renames: diff.renames, renamedOld: diff.renamedOld, changes: diff.changes)
+        var step = MigrationStep(
+            oldSchema: old, targetSchema: target, renames: diff.renames, renamedOld: diff.renamedOld,
+            changes: diff.changes)
         for change in diff.changes {
-            if case .changePropertyType(let c, let from, let to) = change, ValueConversion.isSupported(from: from, to: to) {
-                step.conversions["\(c).\(to.name)"] = ResolvedConversion(className: c, from: from, to: to,
-                                                                         rule: ValueConversion.defaultRule(from: from.type, to: to.type))
+            if case .changePropertyType(let c, let from, let to) = change,
+                ValueConversion.isSupported(from: from, to: to)
+            {
+                step.conversions["\(c).\(to.name)"] = ResolvedConversion(
+                    className: c, from: from, to: to,
+                    rule: ValueConversion.defaultRule(from: from.type, to: to.type))
             }
         }
         for fill in fills {
@@ -103,8 +112,10 @@ public struct MigrationStep: Sendable, Hashable {
             case .removeClass(let c): return !deletedClasses.contains(c.name)
             case .removeProperty(let c, let p): return !classDeleted && !deletedProperties.contains("\(c).\(p.name)")
             case .changePropertyType(let c, _, let p):
-                return !classDeleted && conversions["\(c).\(p.name)"] == nil && !deletedProperties.contains("\(c).\(p.name)")
-            case .changeClassType(let c, let toEmbedded): return toEmbedded && !classDeleted && !orphanDeletion.contains(c)
+                return !classDeleted && conversions["\(c).\(p.name)"] == nil
+                    && !deletedProperties.contains("\(c).\(p.name)")
+            case .changeClassType(let c, let toEmbedded):
+                return toEmbedded && !classDeleted && !orphanDeletion.contains(c)
             default: return false
             }
         }
@@ -127,7 +138,8 @@ public struct FillArgument: Sendable, Hashable {
     public init(parsing argument: String) throws {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let dot = parts[0].lastIndex(of: "."), dot != parts[0].startIndex,
-              parts[0].index(after: dot) != parts[0].endIndex else {
+            parts[0].index(after: dot) != parts[0].endIndex
+        else {
             throw PorterError(.usage, "invalid fill '\(argument)': expected Class.property=VALUE")
         }
         className = String(parts[0][..<dot])
@@ -163,7 +175,10 @@ public struct FillArgument: Sendable, Hashable {
         if let json = try? JSONValue.parse(text), let value = try? FillValueJSON.value(from: json, for: property) {
             return try Self.checkedSize(value, subject)
         }
-        if let value = try? FillValueJSON.value(from: .string(text), for: property) { return try Self.checkedSize(value, subject) }
-        throw PorterError(.usage, "cannot fill '\(subject)' with '\(text)': not a value of type '\(property.type.rawValue)'")
+        if let value = try? FillValueJSON.value(from: .string(text), for: property) {
+            return try Self.checkedSize(value, subject)
+        }
+        throw PorterError(
+            .usage, "cannot fill '\(subject)' with '\(text)': not a value of type '\(property.type.rawValue)'")
     }
 }

@@ -4,14 +4,21 @@ import PorterModel
 /// place (`operations[3].rule`) and says what was expected.
 enum PlanJSONReader {
     static func plan(from json: JSONValue) throws -> MigrationPlan {
-        let top = try members(of: json, at: "", allowed: ["format", "formatVersion", "fromVersion", "toVersion", "oldSchemaChecksum",
-                                                         "comment", "operations", "targetSchema"])
+        let top = try members(
+            of: json, at: "",
+            allowed: [
+                "format", "formatVersion", "fromVersion", "toVersion", "oldSchemaChecksum",
+                "comment", "operations", "targetSchema",
+            ])
         guard top["format"]?.stringValue == MigrationPlan.formatName else {
-            throw failure("not a Porter migration plan: \"format\" must be \"\(MigrationPlan.formatName)\"", at: "format")
+            throw failure(
+                "not a Porter migration plan: \"format\" must be \"\(MigrationPlan.formatName)\"", at: "format")
         }
         let formatVersion = try number(top["formatVersion"], at: "formatVersion")
         guard formatVersion <= MigrationPlan.formatVersion else {
-            throw failure("plan format \(formatVersion) is newer than this Porter reads (\(MigrationPlan.formatVersion))", at: "formatVersion")
+            throw failure(
+                "plan format \(formatVersion) is newer than this Porter reads (\(MigrationPlan.formatVersion))",
+                at: "formatVersion")
         }
         let from = try number(top["fromVersion"], at: "fromVersion")
         let to = try number(top["toVersion"], at: "toVersion")
@@ -33,14 +40,16 @@ enum PlanJSONReader {
         do {
             target = try Schema(json: schemaJSON)
         } catch let error as PorterError {
-            throw PorterError(.invalidInput, error.message, location: error.location.map { "targetSchema.\($0)" } ?? "targetSchema")
+            throw PorterError(
+                .invalidInput, error.message, location: error.location.map { "targetSchema.\($0)" } ?? "targetSchema")
         }
         let errors = target.validationErrors()
         if !errors.isEmpty {
             throw PorterError(.invalidInput, "the target schema is invalid", location: "targetSchema", details: errors)
         }
         guard target.version == to else {
-            throw failure("\"toVersion\" is \(to) but the target schema's version is \(target.version)", at: "toVersion")
+            throw failure(
+                "\"toVersion\" is \(to) but the target schema's version is \(target.version)", at: "toVersion")
         }
         // A plan may go downward (a down migration, `porter plan --reverse`): `migrate` applies it
         // only with --allow-downgrade.
@@ -51,8 +60,9 @@ enum PlanJSONReader {
         for (index, item) in items.enumerated() {
             operations.append(try operation(from: item, at: "operations[\(index)]", target: target))
         }
-        return MigrationPlan(fromVersion: from, toVersion: to, oldSchemaChecksum: checksum, targetSchema: target,
-                             operations: operations, comment: comment)
+        return MigrationPlan(
+            fromVersion: from, toVersion: to, oldSchemaChecksum: checksum, targetSchema: target,
+            operations: operations, comment: comment)
     }
 
     private static func operation(from json: JSONValue, at location: String, target: Schema) throws -> PlanOperation {
@@ -60,7 +70,9 @@ enum PlanJSONReader {
             throw failure("missing \"op\" (one of \(PlanOperation.names.joined(separator: ", ")))", at: location)
         }
         guard PlanOperation.names.contains(op) else {
-            throw failure("unknown op \"\(op)\" (expected one of \(PlanOperation.names.joined(separator: ", ")))", at: location + ".op")
+            throw failure(
+                "unknown op \"\(op)\" (expected one of \(PlanOperation.names.joined(separator: ", ")))",
+                at: location + ".op")
         }
         let here = "\(location) (\(op))"
         switch op {
@@ -69,16 +81,22 @@ enum PlanJSONReader {
             return .renameClass(from: try string(f, "from", at: here), to: try string(f, "to", at: here))
         case "renameProperty":
             let f = try members(of: json, at: here, allowed: ["op", "class", "from", "to", "message"])
-            return .renameProperty(className: try string(f, "class", at: here), from: try string(f, "from", at: here), to: try string(f, "to", at: here))
+            return .renameProperty(
+                className: try string(f, "class", at: here), from: try string(f, "from", at: here),
+                to: try string(f, "to", at: here))
         case "convert":
-            let f = try members(of: json, at: here, allowed: ["op", "class", "property", "from", "to", "rule", "message"])
-            var conversion = PlanConversion(className: try string(f, "class", at: here), property: try string(f, "property", at: here),
-                                            to: try string(f, "to", at: here))
+            let f = try members(
+                of: json, at: here, allowed: ["op", "class", "property", "from", "to", "rule", "message"])
+            var conversion = PlanConversion(
+                className: try string(f, "class", at: here), property: try string(f, "property", at: here),
+                to: try string(f, "to", at: here))
             if f["from"] != nil { conversion.from = try string(f, "from", at: here) }
             if f["rule"] != nil {
                 let text = try string(f, "rule", at: here)
                 guard let parsed = ConversionRule(rawValue: text) else {
-                    throw failure("unknown rule \"\(text)\" (expected \(ConversionRule.allCases.map(\.rawValue).joined(separator: ", ")))", at: here + ".rule")
+                    throw failure(
+                        "unknown rule \"\(text)\" (expected \(ConversionRule.allCases.map(\.rawValue).joined(separator: ", ")))",
+                        at: here + ".rule")
                 }
                 conversion.rule = parsed
             }
@@ -100,7 +118,9 @@ enum PlanJSONReader {
             }
         case "deleteData":
             let f = try members(of: json, at: here, allowed: ["op", "class", "property", "message"])
-            return .deleteData(className: try string(f, "class", at: here), property: f["property"] == nil ? nil : try string(f, "property", at: here))
+            return .deleteData(
+                className: try string(f, "class", at: here),
+                property: f["property"] == nil ? nil : try string(f, "property", at: here))
         case "deleteOrphans":
             let f = try members(of: json, at: here, allowed: ["op", "class", "message"])
             return .deleteOrphans(className: try string(f, "class", at: here))
@@ -131,13 +151,19 @@ enum PlanJSONReader {
 
     // MARK: Shape helpers
 
-    private static func members(of json: JSONValue, at location: String, allowed: [String]) throws -> [String: JSONValue] {
-        guard let members = json.objectMembers else { throw failure("expected an object, got \(json.kindName)", at: location) }
+    private static func members(of json: JSONValue, at location: String, allowed: [String]) throws -> [String:
+        JSONValue]
+    {
+        guard let members = json.objectMembers else {
+            throw failure("expected an object, got \(json.kindName)", at: location)
+        }
         if let duplicate = json.duplicateKeys.first { throw failure("duplicate key \"\(duplicate)\"", at: location) }
         var table: [String: JSONValue] = [:]
         for member in members {
             guard allowed.contains(member.key) else {
-                throw failure("unknown key \"\(member.key)\" (expected \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))", at: location)
+                throw failure(
+                    "unknown key \"\(member.key)\" (expected \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))",
+                    at: location)
             }
             table[member.key] = member.value
         }
@@ -146,13 +172,17 @@ enum PlanJSONReader {
 
     private static func string(_ fields: [String: JSONValue], _ key: String, at location: String) throws -> String {
         guard let value = fields[key] else { throw failure("missing key \"\(key)\"", at: location) }
-        guard let text = value.stringValue, !text.isEmpty else { throw failure("\"\(key)\" must be a non-empty string, got \(value.kindName)", at: location) }
+        guard let text = value.stringValue, !text.isEmpty else {
+            throw failure("\"\(key)\" must be a non-empty string, got \(value.kindName)", at: location)
+        }
         return text
     }
 
     private static func number(_ json: JSONValue?, at location: String) throws -> UInt64 {
         guard let json else { throw failure("missing key \"\(location)\"", at: "") }
-        guard let value = json.uint64Value else { throw failure("must be a non-negative integer, got \(json)", at: location) }
+        guard let value = json.uint64Value else {
+            throw failure("must be a non-negative integer, got \(json)", at: location)
+        }
         return value
     }
 

@@ -40,13 +40,16 @@ public struct PlanChange: Sendable, Hashable {
             break
         }
         attributes.append(JSONMember("message", .string(change.message)))
-        self.init(operation: change.operationName, className: change.className, propertyName: change.propertyName, attributes: attributes)
+        self.init(
+            operation: change.operationName, className: change.className, propertyName: change.propertyName,
+            attributes: attributes)
     }
 
     /// Whether this listed change stands for `change`: same kind, class and property, and for a
     /// primary-key or class-type change the same direction.
     public func matches(_ change: SchemaChange) -> Bool {
-        guard operation == change.operationName, className == change.className, propertyName == change.propertyName else { return false }
+        guard operation == change.operationName, className == change.className, propertyName == change.propertyName
+        else { return false }
         let fields = JSONValue.object(attributes)
         switch change {
         case .changePrimaryKey(_, let old, let new):
@@ -130,8 +133,10 @@ public enum PlanOperation: Sendable, Hashable {
     }
 
     /// The operation names a plan file may use.
-    public static let names: [String] = ["renameClass", "renameProperty", "convert", "fill", "deleteData", "deleteOrphans",
-                                         "addClass", "removeClass", "changeClassType", "addProperty", "removeProperty",
-                                         "changePropertyType", "makeOptional", "makeRequired", "addIndex", "removeIndex",
-                                         "changePrimaryKey"]
+    public static let names: [String] = [
+        "renameClass", "renameProperty", "convert", "fill", "deleteData", "deleteOrphans",
+        "addClass", "removeClass", "changeClassType", "addProperty", "removeProperty",
+        "changePropertyType", "makeOptional", "makeRequired", "addIndex", "removeIndex",
+        "changePrimaryKey",
+    ]
 }

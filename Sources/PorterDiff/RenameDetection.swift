@@ -62,7 +62,9 @@ public enum RenameDetector {
         }
         for (removed, added) in classPairs {
             let ambiguous = classPairs.filter { $0.0.name == removed.name || $0.1.name == added.name }.count > 1
-            result.append(LikelyRename(kind: .class, className: removed.name, from: removed.name, to: added.name, isAmbiguous: ambiguous))
+            result.append(
+                LikelyRename(
+                    kind: .class, className: removed.name, from: removed.name, to: added.name, isAmbiguous: ambiguous))
         }
         for cls in new.classes {
             let removed = changes.compactMap { change -> Property? in
@@ -77,7 +79,9 @@ public enum RenameDetector {
             for r in removed { for a in added where sameType(r, a) { pairs.append((r, a)) } }
             for (r, a) in pairs {
                 let ambiguous = pairs.filter { $0.0.name == r.name || $0.1.name == a.name }.count > 1
-                result.append(LikelyRename(kind: .property, className: cls.name, from: r.name, to: a.name, isAmbiguous: ambiguous))
+                result.append(
+                    LikelyRename(kind: .property, className: cls.name, from: r.name, to: a.name, isAmbiguous: ambiguous)
+                )
             }
         }
         return result

@@ -49,10 +49,12 @@ extension SchemaDiff {
             throw failure("Cannot rename class '\(rename.from)' because it does not exist.")
         }
         if target[rename.from] != nil {
-            throw failure("Cannot rename class '\(rename.from)' to '\(rename.to)' because the source class still exists.")
+            throw failure(
+                "Cannot rename class '\(rename.from)' to '\(rename.to)' because the source class still exists.")
         }
         if schema[rename.to] != nil {
-            throw failure("Cannot rename class '\(rename.from)' to '\(rename.to)' because class '\(rename.to)' already exists.")
+            throw failure(
+                "Cannot rename class '\(rename.from)' to '\(rename.to)' because class '\(rename.to)' already exists.")
         }
         guard target[rename.to] != nil else {
             throw failure("Renamed class '\(rename.to)' does not exist.")
@@ -85,21 +87,31 @@ extension SchemaDiff {
             throw failure("Cannot rename properties for type '\(name)' because it has been removed from the Realm.")
         }
         if targetClass.property(named: rename.from) != nil {
-            throw failure("Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because the source property still exists.")
+            throw failure(
+                "Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because the source property still exists."
+            )
         }
         guard let index = cls.properties.firstIndex(where: { $0.name == rename.from && !$0.isComputed }) else {
             throw failure("Cannot rename property '\(name).\(rename.from)' because it does not exist.")
         }
         if cls.property(named: rename.to) != nil {
-            throw failure("Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because property '\(rename.to)' already exists.")
+            throw failure(
+                "Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because property '\(rename.to)' already exists."
+            )
         }
         let current = cls.properties[index]
         if let destination = targetClass.property(named: rename.to) {
-            if destination.type != current.type || destination.objectType != current.objectType || destination.collection != current.collection {
-                throw failure("Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because it would change from type '\(current.realmTypeString)' to '\(destination.realmTypeString)'.")
+            if destination.type != current.type || destination.objectType != current.objectType
+                || destination.collection != current.collection
+            {
+                throw failure(
+                    "Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because it would change from type '\(current.realmTypeString)' to '\(destination.realmTypeString)'."
+                )
             }
             if current.isOptional && !destination.isOptional {
-                throw failure("Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because it would change from optional to required.")
+                throw failure(
+                    "Cannot rename property '\(name).\(rename.from)' to '\(rename.to)' because it would change from optional to required."
+                )
             }
         }
         cls.properties[index].name = rename.to
@@ -108,8 +120,10 @@ extension SchemaDiff {
         // linkingObjects properties anywhere that name the old origin follow it.
         for var other in schema.classes {
             var touched = false
-            for i in other.properties.indices where other.properties[i].isComputed
-                && other.properties[i].objectType == name && other.properties[i].linkOriginProperty == rename.from {
+            for i in other.properties.indices
+            where other.properties[i].isComputed
+                && other.properties[i].objectType == name && other.properties[i].linkOriginProperty == rename.from
+            {
                 other.properties[i].linkOriginProperty = rename.to
                 touched = true
             }

@@ -55,7 +55,8 @@ public struct ClassRename: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``PorterError/Code/usage`` naming the argument.
     public init(parsing text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[0].contains("."), !parts[1].contains(".") else {
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[0].contains("."), !parts[1].contains(".")
+        else {
             throw PorterError(.usage, "invalid class rename '\(text)': expected OldClass=NewClass")
         }
         from = parts[0]
@@ -82,8 +83,9 @@ public struct RenameSet: Sendable, Hashable {
 
     /// Parses command-line arguments: `Class.old=new` for properties, `Old=New` for classes.
     public init(propertyArguments: [String], classArguments: [String]) throws {
-        self.init(classes: try classArguments.map(ClassRename.init(parsing:)),
-                  properties: try propertyArguments.map(PropertyRename.init(parsing:)))
+        self.init(
+            classes: try classArguments.map(ClassRename.init(parsing:)),
+            properties: try propertyArguments.map(PropertyRename.init(parsing:)))
     }
 
     /// Whether no rename was asked for.
@@ -97,13 +99,16 @@ public struct RenameSet: Sendable, Hashable {
     /// The renames with every property rename's class expressed by its new name.
     public var normalized: RenameSet {
         var copy = self
-        copy.properties = properties.map { PropertyRename(className: newClassName($0.className), from: $0.from, to: $0.to) }
+        copy.properties = properties.map {
+            PropertyRename(className: newClassName($0.className), from: $0.from, to: $0.to)
+        }
         return copy
     }
 
     /// Both sets, `self` first.
     public func merged(with other: RenameSet) -> RenameSet {
-        RenameSet(classes: classes + other.classes.filter { !classes.contains($0) },
-                  properties: properties + other.properties.filter { !properties.contains($0) })
+        RenameSet(
+            classes: classes + other.classes.filter { !classes.contains($0) },
+            properties: properties + other.properties.filter { !properties.contains($0) })
     }
 }

@@ -15,8 +15,9 @@ final class GzipDeflater {
         self.destination = destination
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY,
+            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deallocate()
             throw PorterError(.io, "cannot start gzip compression (zlib error \(status))", location: destination.name)
@@ -58,8 +59,12 @@ final class GzipDeflater {
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
                 throw PorterError(.io, "gzip compression failed (zlib error \(status))", location: destination.name)
             }
-            if produced > 0 { try chunk.withUnsafeBytes { try destination.write(UnsafeRawBufferPointer(rebasing: $0[0..<produced])) } }
-            if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_in == 0 && produced < capacity) { return }
+            if produced > 0 {
+                try chunk.withUnsafeBytes { try destination.write(UnsafeRawBufferPointer(rebasing: $0[0..<produced])) }
+            }
+            if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_in == 0 && produced < capacity) {
+                return
+            }
         }
     }
 }
@@ -114,14 +119,19 @@ final class GzipInflater {
             switch status {
             case Z_OK, Z_BUF_ERROR: continue
             case Z_STREAM_END: memberEnded = true
-            case Z_DATA_ERROR: throw PorterError(.invalidInput, "corrupt gzip data: \(message(default: "invalid compressed data"))", location: source.name)
+            case Z_DATA_ERROR:
+                throw PorterError(
+                    .invalidInput, "corrupt gzip data: \(message(default: "invalid compressed data"))",
+                    location: source.name)
             case Z_MEM_ERROR: throw PorterError(.io, "out of memory while decompressing gzip", location: source.name)
             default: throw PorterError(.invalidInput, "corrupt gzip data (zlib error \(status))", location: source.name)
             }
         }
         let produced = count - Int(stream.pointee.avail_out)
         if produced == 0, inputEnd, !memberEnded {
-            throw PorterError(.invalidInput, "truncated gzip file: the compressed stream ends before its end marker", location: source.name)
+            throw PorterError(
+                .invalidInput, "truncated gzip file: the compressed stream ends before its end marker",
+                location: source.name)
         }
         return produced
     }

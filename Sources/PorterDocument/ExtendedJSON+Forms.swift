@@ -5,11 +5,15 @@ extension ExtendedJSON {
     /// `{"$binary": {"base64": …, "subType": …}}` (keys in any order).
     static func binary(_ value: DocumentValue) throws(Failure) -> DocumentValue {
         guard case .document(let inner) = value else {
-            throw fail("invalid Extended JSON $binary: expected a document with 'base64' and 'subType' (or the legacy form with '$type'), got \(value.kindDescription)")
+            throw fail(
+                "invalid Extended JSON $binary: expected a document with 'base64' and 'subType' (or the legacy form with '$type'), got \(value.kindDescription)"
+            )
         }
         let keys = inner.fields.map(\.key)
         guard keys.count == 2, Set(keys) == ["base64", "subType"] else {
-            throw fail("invalid Extended JSON $binary: expected exactly the fields 'base64' and 'subType', got \(keys.map { "'\($0)'" }.joined(separator: ", "))")
+            throw fail(
+                "invalid Extended JSON $binary: expected exactly the fields 'base64' and 'subType', got \(keys.map { "'\($0)'" }.joined(separator: ", "))"
+            )
         }
         return try binaryValue(base64: inner["base64"] ?? .null, subtype: inner["subType"] ?? .null, wrapper: "$binary")
     }
@@ -23,13 +27,18 @@ extension ExtendedJSON {
         return try binaryValue(base64: doc["$binary"] ?? .null, subtype: doc["$type"] ?? .null, wrapper: "$binary")
     }
 
-    private static func binaryValue(base64: DocumentValue, subtype: DocumentValue, wrapper: String) throws(Failure) -> DocumentValue {
+    private static func binaryValue(base64: DocumentValue, subtype: DocumentValue, wrapper: String) throws(Failure)
+        -> DocumentValue
+    {
         guard case .string(let text) = base64 else {
             throw fail("invalid Extended JSON \(wrapper): 'base64' must be a string, got \(base64.kindDescription)")
         }
         guard case .string(let hex) = subtype, (1...2).contains(hex.utf8.count), let type = UInt8(hex, radix: 16),
-              hex.utf8.allSatisfy({ hexNibbleValue($0) != nil }) else {
-            throw fail("invalid Extended JSON \(wrapper): 'subType' must be a string of one or two hexadecimal digits, got \(subtype.shortDescription)")
+            hex.utf8.allSatisfy({ hexNibbleValue($0) != nil })
+        else {
+            throw fail(
+                "invalid Extended JSON \(wrapper): 'subType' must be a string of one or two hexadecimal digits, got \(subtype.shortDescription)"
+            )
         }
         guard let data = Data(base64Encoded: text) else {
             throw fail("invalid Extended JSON \(wrapper): '\(abbreviated(text))' is not valid base64")
@@ -49,7 +58,10 @@ extension ExtendedJSON {
             case .double(let d): ms = Int64(exactly: d)
             default: ms = nil
             }
-            guard let ms else { throw fail("invalid Extended JSON $date: \(value.shortDescription) is not a whole number of milliseconds") }
+            guard let ms else {
+                throw fail(
+                    "invalid Extended JSON $date: \(value.shortDescription) is not a whole number of milliseconds")
+            }
             return .dateTime(Timestamp(milliseconds: ms))
         case .string(let text):
             do { return .dateTime(try Timestamp(iso8601: text)) } catch let error as PorterError {
@@ -57,12 +69,16 @@ extension ExtendedJSON {
             } catch { throw fail("invalid Extended JSON $date") }
         case .document(let inner):
             guard inner.fields.count == 1, let only = inner.fields.first, only.key == "$numberLong",
-                  case .string(let text) = only.value, isPlainInteger(text), let ms = Int64(text) else {
-                throw fail("invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string")
+                case .string(let text) = only.value, isPlainInteger(text), let ms = Int64(text)
+            else {
+                throw fail(
+                    "invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string")
             }
             return .dateTime(Timestamp(milliseconds: ms))
         default:
-            throw fail("invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string, got \(value.kindDescription)")
+            throw fail(
+                "invalid Extended JSON $date: expected {\"$numberLong\": \"<milliseconds>\"} or an ISO-8601 string, got \(value.kindDescription)"
+            )
         }
     }
 
@@ -84,7 +100,8 @@ extension ExtendedJSON {
     }
 
     /// Wrappers of BSON types Porter does not store: checked for shape, then reported by name.
-    static func unsupportedForm(_ key: String, _ value: DocumentValue, _ doc: Document) throws(Failure) -> DocumentValue {
+    static func unsupportedForm(_ key: String, _ value: DocumentValue, _ doc: Document) throws(Failure) -> DocumentValue
+    {
         switch key {
         case "$symbol":
             guard case .string = value else { throw fail("invalid Extended JSON $symbol: expected a string") }
@@ -92,20 +109,27 @@ extension ExtendedJSON {
         case "$code":
             guard case .string = value else { throw fail("invalid Extended JSON $code: expected a string") }
             if let scope = doc["$scope"] {
-                guard case .document = scope else { throw fail("invalid Extended JSON $code: '$scope' must be a document") }
+                guard case .document = scope else {
+                    throw fail("invalid Extended JSON $code: '$scope' must be a document")
+                }
                 return .unsupported("JavaScript code with scope")
             }
             return .unsupported("JavaScript code")
         case "$timestamp":
-            guard case .document(let inner) = value, inner.fields.count == 2, Set(inner.fields.map(\.key)) == ["t", "i"],
-                  case .int64 = inner["t"] ?? .null, case .int64 = inner["i"] ?? .null else {
+            guard case .document(let inner) = value, inner.fields.count == 2,
+                Set(inner.fields.map(\.key)) == ["t", "i"],
+                case .int64 = inner["t"] ?? .null, case .int64 = inner["i"] ?? .null
+            else {
                 throw fail("invalid Extended JSON $timestamp: expected {\"t\": <uint32>, \"i\": <uint32>}")
             }
             return .unsupported("timestamp")
         case "$regularExpression":
-            guard case .document(let inner) = value, inner.fields.count == 2, Set(inner.fields.map(\.key)) == ["pattern", "options"],
-                  case .string = inner["pattern"] ?? .null, case .string = inner["options"] ?? .null else {
-                throw fail("invalid Extended JSON $regularExpression: expected {\"pattern\": <string>, \"options\": <string>}")
+            guard case .document(let inner) = value, inner.fields.count == 2,
+                Set(inner.fields.map(\.key)) == ["pattern", "options"],
+                case .string = inner["pattern"] ?? .null, case .string = inner["options"] ?? .null
+            else {
+                throw fail(
+                    "invalid Extended JSON $regularExpression: expected {\"pattern\": <string>, \"options\": <string>}")
             }
             return .unsupported("regular expression")
         case "$regex":
@@ -114,8 +138,10 @@ extension ExtendedJSON {
             }
             return .unsupported("regular expression")
         case "$dbPointer":
-            guard case .document(let inner) = value, inner.fields.count == 2, Set(inner.fields.map(\.key)) == ["$ref", "$id"],
-                  case .string = inner["$ref"] ?? .null, case .document = inner["$id"] ?? .null else {
+            guard case .document(let inner) = value, inner.fields.count == 2,
+                Set(inner.fields.map(\.key)) == ["$ref", "$id"],
+                case .string = inner["$ref"] ?? .null, case .document = inner["$id"] ?? .null
+            else {
                 throw fail("invalid Extended JSON $dbPointer: expected {\"$ref\": <string>, \"$id\": {\"$oid\": …}}")
             }
             return .unsupported("DBPointer")
@@ -179,7 +205,9 @@ package enum UUIDCodec {
     package static func uuid<C: Collection>(bytes: C) -> UUID? where C.Element == UInt8 {
         guard bytes.count == 16 else { return nil }
         let b = Array(bytes)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 
     /// The canonical lowercase string.

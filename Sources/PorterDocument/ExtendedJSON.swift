@@ -62,7 +62,9 @@ public enum ExtendedJSON {
 
     /// The typed value of a wrapper document, or nil when the document is an ordinary one.
     static func interpret(_ doc: Document) throws(Failure) -> DocumentValue? {
-        guard let first = doc.fields.first, mayBeWrapper(first.key) || doc.fields.contains(where: { mayBeWrapper($0.key) }) else { return nil }
+        guard let first = doc.fields.first,
+            mayBeWrapper(first.key) || doc.fields.contains(where: { mayBeWrapper($0.key) })
+        else { return nil }
         // The usual wrapper has one field: its value, without the key checks below (which
         // allocate), since one key can neither be a DBRef nor repeat nor have companions.
         if doc.fields.count == 1 {
@@ -91,22 +93,30 @@ public enum ExtendedJSON {
         switch key {
         case "$oid":
             guard case .string(let hex) = value, let oid = try? ObjectId(string: hex) else {
-                throw fail("invalid Extended JSON $oid: expected a string of 24 hexadecimal digits, got \(value.shortDescription)")
+                throw fail(
+                    "invalid Extended JSON $oid: expected a string of 24 hexadecimal digits, got \(value.shortDescription)"
+                )
             }
             return .objectId(oid)
         case "$numberInt":
             guard case .string(let text) = value, isPlainInteger(text), let n = Int32(text) else {
-                throw fail("invalid Extended JSON $numberInt: expected a string holding a 32-bit integer, got \(value.shortDescription)")
+                throw fail(
+                    "invalid Extended JSON $numberInt: expected a string holding a 32-bit integer, got \(value.shortDescription)"
+                )
             }
             return .int32(n)
         case "$numberLong":
             guard case .string(let text) = value, isPlainInteger(text), let n = Int64(text) else {
-                throw fail("invalid Extended JSON $numberLong: expected a string holding a 64-bit integer, got \(value.shortDescription)")
+                throw fail(
+                    "invalid Extended JSON $numberLong: expected a string holding a 64-bit integer, got \(value.shortDescription)"
+                )
             }
             return .int64(n)
         case "$numberDouble":
             guard case .string(let text) = value, let d = parseDoubleText(text) else {
-                throw fail("invalid Extended JSON $numberDouble: expected a string holding a decimal number, Infinity, -Infinity or NaN, got \(value.shortDescription)")
+                throw fail(
+                    "invalid Extended JSON $numberDouble: expected a string holding a decimal number, Infinity, -Infinity or NaN, got \(value.shortDescription)"
+                )
             }
             return .double(d)
         case "$numberDecimal":
@@ -119,8 +129,11 @@ public enum ExtendedJSON {
         case "$binary": return try binary(value)
         case "$uuid":
             // pymongo's legacy JSON writes `uuid.hex`: 32 digits without dashes.
-            guard case .string(let text) = value, let uuid = UUIDCodec.parse(text) ?? UUIDCodec.parse(hex32: text) else {
-                throw fail("invalid Extended JSON $uuid: expected a UUID string like 00112233-4455-6677-8899-aabbccddeeff, got \(value.shortDescription)")
+            guard case .string(let text) = value, let uuid = UUIDCodec.parse(text) ?? UUIDCodec.parse(hex32: text)
+            else {
+                throw fail(
+                    "invalid Extended JSON $uuid: expected a UUID string like 00112233-4455-6677-8899-aabbccddeeff, got \(value.shortDescription)"
+                )
             }
             return .binary(Data(UUIDCodec.bytes(uuid)), subtype: 4)
         case "$date": return try date(value)
@@ -159,7 +172,9 @@ public enum ExtendedJSON {
         while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; sawDigit = true }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; sawDigit = true }
+            while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) {
+                i += 1; sawDigit = true
+            }
         }
         guard sawDigit else { return nil }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {

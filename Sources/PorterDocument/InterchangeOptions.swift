@@ -39,8 +39,10 @@ public struct ImportOptions: Sendable, Equatable {
     public var fillMissing: Bool
 
     /// Creates import options.
-    public init(mode: ImportMode = .insert, ignoreUnknown: Bool = false, maxErrors: Int = 20,
-                dumpDatabase: String? = nil, fillMissing: Bool = false) {
+    public init(
+        mode: ImportMode = .insert, ignoreUnknown: Bool = false, maxErrors: Int = 20,
+        dumpDatabase: String? = nil, fillMissing: Bool = false
+    ) {
         self.mode = mode
         self.ignoreUnknown = ignoreUnknown
         self.maxErrors = max(1, maxErrors)

@@ -36,7 +36,9 @@ public enum MongoArchive {
     /// The BSON bytes of a flat header document.
     public static func headerDocument(_ fields: [(String, HeaderValue)]) -> [UInt8] {
         var body: [UInt8] = []
-        func littleEndian<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { body.append(contentsOf: $0) } }
+        func littleEndian<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { body.append(contentsOf: $0) }
+        }
         for (key, value) in fields {
             switch value {
             case .string: body.append(0x02)
@@ -63,21 +65,29 @@ public enum MongoArchive {
     public static func headerFields(_ bytes: UnsafeRawBufferPointer) throws -> [String: HeaderValue] {
         func int32(_ at: Int) throws -> Int32 {
             guard at + 4 <= bytes.count else { throw PorterError(.invalidInput, "truncated archive header document") }
-            return Int32(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
+            return Int32(
+                bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(
+                    bytes[at + 3]) << 24)
         }
         var fields: [String: HeaderValue] = [:]
-        guard bytes.count >= 5, bytes[bytes.count - 1] == 0 else { throw PorterError(.invalidInput, "malformed archive header document") }
+        guard bytes.count >= 5, bytes[bytes.count - 1] == 0 else {
+            throw PorterError(.invalidInput, "malformed archive header document")
+        }
         var i = 4
         while i < bytes.count - 1 {
             let type = bytes[i]
             i += 1
-            guard let nul = bytes[i...].firstIndex(of: 0) else { throw PorterError(.invalidInput, "malformed archive header document") }
+            guard let nul = bytes[i...].firstIndex(of: 0) else {
+                throw PorterError(.invalidInput, "malformed archive header document")
+            }
             let key = String(decoding: bytes[i..<nul], as: UTF8.self)
             i = nul + 1
             switch type {
             case 0x02:
                 let length = Int(try int32(i))
-                guard length >= 1, i + 4 + length <= bytes.count else { throw PorterError(.invalidInput, "malformed string in an archive header document") }
+                guard length >= 1, i + 4 + length <= bytes.count else {
+                    throw PorterError(.invalidInput, "malformed string in an archive header document")
+                }
                 fields[key] = .string(String(decoding: bytes[(i + 4)..<(i + 3 + length)], as: UTF8.self))
                 i += 4 + length
             case 0x10:
@@ -92,14 +102,20 @@ public enum MongoArchive {
                 fields[key] = .bool(bytes[i] != 0)
                 i += 1
             case 0x01, 0x09, 0x11:
-                guard i + 8 <= bytes.count else { throw PorterError(.invalidInput, "truncated archive header document") }
+                guard i + 8 <= bytes.count else {
+                    throw PorterError(.invalidInput, "truncated archive header document")
+                }
                 i += 8
             case 0x0A: break
             case 0x03, 0x04:
                 let length = Int(try int32(i))
-                guard length >= 5, i + length <= bytes.count else { throw PorterError(.invalidInput, "malformed nested document in an archive header document") }
+                guard length >= 5, i + length <= bytes.count else {
+                    throw PorterError(.invalidInput, "malformed nested document in an archive header document")
+                }
                 i += length
-            default: throw PorterError(.invalidInput, "unexpected BSON type 0x\(String(type, radix: 16)) in an archive header document")
+            default:
+                throw PorterError(
+                    .invalidInput, "unexpected BSON type 0x\(String(type, radix: 16)) in an archive header document")
             }
         }
         return fields

@@ -40,7 +40,9 @@ final class CSVDecoder: DocumentDecoder {
         for (i, path) in columns.enumerated() {
             let name = header.cells[i].text
             guard seen.insert(name).inserted else {
-                throw DocumentInputError(label: String(header.line), path: name, message: "the header names this column twice", recoverable: false)
+                throw DocumentInputError(
+                    label: String(header.line), path: name, message: "the header names this column twice",
+                    recoverable: false)
             }
             if path == ["_key"] && cls.primaryKey == nil {
                 kinds.append(.scalar(.int)); optional.append(false)
@@ -70,7 +72,8 @@ final class CSVDecoder: DocumentDecoder {
             guard let property = current.property(named: name), !property.isComputed else { return nil }
             if i == path.count - 1 { return property }
             guard property.collection == .none, property.type == .object,
-                  let target = property.objectType.flatMap({ schema[$0] }), target.isEmbedded else { return nil }
+                let target = property.objectType.flatMap({ schema[$0] }), target.isEmbedded
+            else { return nil }
             current = target
         }
         return nil
@@ -80,7 +83,11 @@ final class CSVDecoder: DocumentDecoder {
         guard !columns.isEmpty, let record = try records.next() else { return nil }
         let label = String(record.line)
         guard record.cells.count == columns.count else {
-            throw DocumentInputError(label: label, message: "this record has \(record.cells.count) cell\(record.cells.count == 1 ? "" : "s") but the header names \(columns.count) columns", recoverable: true)
+            throw DocumentInputError(
+                label: label,
+                message:
+                    "this record has \(record.cells.count) cell\(record.cells.count == 1 ? "" : "s") but the header names \(columns.count) columns",
+                recoverable: true)
         }
         var root = Tree()
         for (i, cell) in record.cells.enumerated() {
@@ -130,7 +137,9 @@ final class CSVDecoder: DocumentDecoder {
                 if text == "false" { return .bool(false) }
                 throw CSVCellError(text: "expected true or false, found '\(csvAbbreviated(text))'")
             case .int:
-                guard let i = Int64(text) else { throw CSVCellError(text: "expected an integer, found '\(csvAbbreviated(text))'") }
+                guard let i = Int64(text) else {
+                    throw CSVCellError(text: "expected an integer, found '\(csvAbbreviated(text))'")
+                }
                 return .int64(i)
             case .float, .double:
                 guard let d = ExtendedJSON.parseDoubleText(text) else {
@@ -174,7 +183,9 @@ final class CSVDecoder: DocumentDecoder {
                 return
             }
             var inner = Tree()
-            if let index = fields.firstIndex(where: { $0.key == first }), case .value(.document(let doc)) = fields[index].node {
+            if let index = fields.firstIndex(where: { $0.key == first }),
+                case .value(.document(let doc)) = fields[index].node
+            {
                 inner.fields = doc.fields.map { ($0.key, .value($0.value)) }
                 inner.set(path.dropFirst(), value)
                 fields[index].node = .value(.document(inner.document))
@@ -185,10 +196,11 @@ final class CSVDecoder: DocumentDecoder {
         }
 
         var document: Document {
-            Document(fields.map { field -> (key: String, value: DocumentValue) in
-                if case .value(let v) = field.node { return (field.key, v) }
-                return (field.key, .null)
-            })
+            Document(
+                fields.map { field -> (key: String, value: DocumentValue) in
+                    if case .value(let v) = field.node { return (field.key, v) }
+                    return (field.key, .null)
+                })
         }
     }
 }
@@ -253,7 +265,9 @@ final class CSVRecordReader {
         while true {
             guard let b = try byte() else {
                 if inQuotes {
-                    throw DocumentInputError(label: String(start), message: "a quoted field is not closed before the end of the file", recoverable: false)
+                    throw DocumentInputError(
+                        label: String(start), message: "a quoted field is not closed before the end of the file",
+                        recoverable: false)
                 }
                 cells.append(Cell(text: String(decoding: field, as: UTF8.self), quoted: quoted))
                 return (start, cells)
@@ -283,7 +297,11 @@ final class CSVRecordReader {
                 return (start, cells)
             default:
                 if quoted {
-                    throw DocumentInputError(label: String(line), message: "text after the closing quote of a field (a quote inside a quoted field is written \"\")", recoverable: false)
+                    throw DocumentInputError(
+                        label: String(line),
+                        message:
+                            "text after the closing quote of a field (a quote inside a quoted field is written \"\")",
+                        recoverable: false)
                 }
                 field.append(b)
             }

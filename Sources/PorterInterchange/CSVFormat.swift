@@ -34,7 +34,9 @@ public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
         throw PorterError(.usage, "CSV needs the exported class (its header line comes from the schema)")
     }
 
-    public func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws -> DocumentEncoder {
+    public func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws
+        -> DocumentEncoder
+    {
         try CSVEncoder(output: output, columns: try CSVColumns.columns(of: cls, schema: schema, fields: fields))
     }
 
@@ -61,7 +63,8 @@ enum CSVColumns {
         func add(_ cls: ObjectSchema, _ prefix: [String], depth: Int) {
             for property in cls.persistedProperties {
                 if property.collection == .none, property.type == .object, depth < 8,
-                   let target = property.objectType.flatMap({ schema[$0] }), target.isEmbedded {
+                    let target = property.objectType.flatMap({ schema[$0] }), target.isEmbedded
+                {
                     add(target, prefix + [property.name], depth: depth + 1)
                 } else {
                     out.append(prefix + [property.name])
@@ -81,11 +84,18 @@ enum CSVColumns {
                 throw PorterError(.usage, "--fields: unknown property '\(current.name).\(name)' in '\(field)'")
             }
             guard i < path.count - 1 else { return }
-            guard property.collection == .none, property.type == .object, let target = property.objectType.flatMap({ schema[$0] }) else {
-                throw PorterError(.usage, "--fields: '\(field)': \(current.name).\(name) is not an object, so it has no '\(path[i + 1])'")
+            guard property.collection == .none, property.type == .object,
+                let target = property.objectType.flatMap({ schema[$0] })
+            else {
+                throw PorterError(
+                    .usage,
+                    "--fields: '\(field)': \(current.name).\(name) is not an object, so it has no '\(path[i + 1])'")
             }
             guard target.isEmbedded else {
-                throw PorterError(.usage, "--fields: '\(field)' goes through the link \(current.name).\(name): CSV columns follow embedded objects only (the link's column holds the target's key)")
+                throw PorterError(
+                    .usage,
+                    "--fields: '\(field)' goes through the link \(current.name).\(name): CSV columns follow embedded objects only (the link's column holds the target's key)"
+                )
             }
             current = target
         }
@@ -174,7 +184,9 @@ enum CSVText {
     /// A cell quoted when it holds a comma, quote, CR or LF (or is empty text, which must stay
     /// apart from null).
     static func quoted(_ text: String) -> String {
-        guard text.isEmpty || text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        guard text.isEmpty || text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -223,14 +235,23 @@ enum CSVText {
             case .string(let s): return .string(s)
             case .data(let d):
                 guard mixed else { return .string(d.base64EncodedString()) }
-                return wrap("$binary", .object([JSONMember("base64", .string(d.base64EncodedString())), JSONMember("subType", .string("00"))]))
+                return wrap(
+                    "$binary",
+                    .object([
+                        JSONMember("base64", .string(d.base64EncodedString())), JSONMember("subType", .string("00")),
+                    ]))
             case .date(let t): return mixed ? wrap("$date", .string(t.iso8601)) : .string(t.iso8601)
-            case .decimal128(let d): return mixed ? wrap("$numberDecimal", .string(d.description)) : .string(d.description)
+            case .decimal128(let d):
+                return mixed ? wrap("$numberDecimal", .string(d.description)) : .string(d.description)
             case .objectId(let o): return mixed ? wrap("$oid", .string(o.stringValue)) : .string(o.stringValue)
             case .uuid(let u):
                 guard mixed else { return .string(UUIDCodec.string(u)) }
-                return wrap("$binary", .object([JSONMember("base64", .string(Data(UUIDCodec.bytes(u)).base64EncodedString())),
-                                                JSONMember("subType", .string("04"))]))
+                return wrap(
+                    "$binary",
+                    .object([
+                        JSONMember("base64", .string(Data(UUIDCodec.bytes(u)).base64EncodedString())),
+                        JSONMember("subType", .string("04")),
+                    ]))
             default: return .null
             }
         }

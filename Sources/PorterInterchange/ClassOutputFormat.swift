@@ -5,5 +5,6 @@ import PorterStore
 /// header line names the columns, which come from the schema, not from the documents).
 public protocol ClassOutputFormat: DocumentOutputFormat {
     /// An encoder writing the documents of `cls` (a class of `schema`) to `output`.
-    func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws -> DocumentEncoder
+    func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws
+        -> DocumentEncoder
 }

@@ -26,7 +26,8 @@ final class ClassReadPlan {
         name = schema.name
         properties = schema.properties
         infos = schema.properties.map(PropertyReadInfo.init)
-        byName = Dictionary(schema.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        byName = Dictionary(
+            schema.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = schema.primaryKeyProperty
         primaryKeyIndex = schema.primaryKey.flatMap { pk in schema.properties.firstIndex { $0.name == pk } }
         isEmbedded = schema.isEmbedded

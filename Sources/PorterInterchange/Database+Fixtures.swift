@@ -20,7 +20,9 @@ extension Database {
 
     /// Loads fixture data held in memory; see ``importFixtures(at:options:)``. `name` is used in
     /// error messages (and, for a class file, names the class).
-    public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions()) throws {
+    public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions())
+        throws
+    {
         let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
         try importer.run(data: data, name: name)
     }

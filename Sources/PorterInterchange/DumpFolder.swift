@@ -38,7 +38,11 @@ struct DumpFolder {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             if isDirectory.boolValue {
-                if Self.holdsBSON(full) { databases.append(DatabaseFolder(name: name, path: full)) } else { skipped.append(full) }
+                if Self.holdsBSON(full) {
+                    databases.append(DatabaseFolder(name: name, path: full))
+                } else {
+                    skipped.append(full)
+                }
                 continue
             }
             var plain = name

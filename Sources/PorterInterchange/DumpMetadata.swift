@@ -50,29 +50,41 @@ public enum DumpMetadata {
             let name = index["name"]?.stringValue ?? keys.joined(separator: "_")
             guard keys != ["_id"] else { continue }
             guard keys.count == 1, let field = keys.first else {
-                warnings.append("warning: \(source): index '\(name)' on \(keys.joined(separator: ", ")) spans several fields; Realm indexes single properties, so it is not kept")
+                warnings.append(
+                    "warning: \(source): index '\(name)' on \(keys.joined(separator: ", ")) spans several fields; Realm indexes single properties, so it is not kept"
+                )
                 continue
             }
             if let kind = index["key"]?[field]?.stringValue {
                 // text, 2dsphere, hashed, …: kinds of index Realm does not have.
-                warnings.append("warning: \(source): index '\(name)' is a \(kind) index on '\(field)'; Realm has no such index, so it is not kept")
+                warnings.append(
+                    "warning: \(source): index '\(name)' is a \(kind) index on '\(field)'; Realm has no such index, so it is not kept"
+                )
                 continue
             }
             if field.contains(".") {
-                warnings.append("warning: \(source): index '\(name)' is on the nested field '\(field)'; Realm indexes top-level properties only, so it is not kept")
+                warnings.append(
+                    "warning: \(source): index '\(name)' is on the nested field '\(field)'; Realm indexes top-level properties only, so it is not kept"
+                )
                 continue
             }
             dumpIndexed.insert(field)
             guard let property = cls.property(named: field) else {
-                warnings.append("warning: \(source): index '\(name)' is on '\(field)', which \(cls.name) has no property for")
+                warnings.append(
+                    "warning: \(source): index '\(name)' is on '\(field)', which \(cls.name) has no property for")
                 continue
             }
             if !property.isIndexed && property.name != cls.primaryKey {
-                warnings.append("warning: \(source): index '\(name)' is on \(cls.name).\(field), which the schema does not declare indexed")
+                warnings.append(
+                    "warning: \(source): index '\(name)' is on \(cls.name).\(field), which the schema does not declare indexed"
+                )
             }
         }
-        for property in cls.persistedProperties where property.isIndexed && property.name != cls.primaryKey && !dumpIndexed.contains(property.name) {
-            warnings.append("warning: \(source): \(cls.name).\(property.name) is indexed in the schema but the dump has no index on it")
+        for property in cls.persistedProperties
+        where property.isIndexed && property.name != cls.primaryKey && !dumpIndexed.contains(property.name) {
+            warnings.append(
+                "warning: \(source): \(cls.name).\(property.name) is indexed in the schema but the dump has no index on it"
+            )
         }
         return warnings
     }

@@ -43,7 +43,8 @@ public enum ExportFileNames {
             utf8 = utf8.dropFirst()
             guard c == UInt8(ascii: "%") else { bytes.append(c); continue }
             guard utf8.count >= 2, let hi = hexNibbleValue(utf8[utf8.startIndex]),
-                  let lo = hexNibbleValue(utf8[utf8.startIndex + 1]) else { return nil }
+                let lo = hexNibbleValue(utf8[utf8.startIndex + 1])
+            else { return nil }
             bytes.append(hi << 4 | lo)
             utf8 = utf8.dropFirst(2)
         }

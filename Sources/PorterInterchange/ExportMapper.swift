@@ -31,7 +31,9 @@ final class ExportMapper {
     }
 
     /// The stored properties of an object, in schema order.
-    private func writeFields(_ fields: [ExportField], _ values: [Value], owner: String, to encoder: DocumentEncoder) throws {
+    private func writeFields(_ fields: [ExportField], _ values: [Value], owner: String, to encoder: DocumentEncoder)
+        throws
+    {
         for i in 0..<min(fields.count, values.count) {
             let field = fields[i]
             if field.collection == .none {
@@ -42,7 +44,9 @@ final class ExportMapper {
         }
     }
 
-    private func writeCollection(_ field: ExportField, _ value: Value, owner: String, to encoder: DocumentEncoder) throws {
+    private func writeCollection(_ field: ExportField, _ value: Value, owner: String, to encoder: DocumentEncoder)
+        throws
+    {
         switch (field.collection, value) {
         case (.list, .list(let elements)):
             try encoder.openArray(field.name)
@@ -63,12 +67,15 @@ final class ExportMapper {
             }
             try encoder.closeDocument()
         default:
-            throw PorterError(.notADatabase, "stored value of \(owner).\(field.name) is \(value.kindName), not a \(field.collection.rawValue)")
+            throw PorterError(
+                .notADatabase,
+                "stored value of \(owner).\(field.name) is \(value.kindName), not a \(field.collection.rawValue)")
         }
     }
 
     /// One value (a property's value or one collection element).
-    private func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws {
+    private func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws
+    {
         switch value {
         case .link: break
         case .list(let elements) where field.mixed:
@@ -91,10 +98,12 @@ final class ExportMapper {
                 throw PorterError(.notADatabase, "embedded object \(link) is missing", location: field.name)
             }
             try encoder.openDocument(key)
-            try writeFields(fields(ofEmbedded: link.className, child.properties), child.values, owner: link.className, to: encoder)
+            try writeFields(
+                fields(ofEmbedded: link.className, child.properties), child.values, owner: link.className, to: encoder)
             return try encoder.closeDocument()
         }
-        try writeExported(key, .reference(link.className, try cursor.exportedKey(of: link)), mixed: field.mixed, to: encoder)
+        try writeExported(
+            key, .reference(link.className, try cursor.exportedKey(of: link)), mixed: field.mixed, to: encoder)
     }
 
     private func fields(ofEmbedded className: String, _ properties: [Property]) -> [ExportField] {
@@ -104,7 +113,9 @@ final class ExportMapper {
         return fields
     }
 
-    private func writeExported(_ key: String?, _ element: ExportedElement, mixed: Bool, to encoder: DocumentEncoder) throws {
+    private func writeExported(_ key: String?, _ element: ExportedElement, mixed: Bool, to encoder: DocumentEncoder)
+        throws
+    {
         switch element {
         case .scalar(let value):
             try encoder.write(key, value, mixed: mixed)

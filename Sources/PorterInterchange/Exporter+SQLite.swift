@@ -14,18 +14,26 @@ extension Exporter {
         let layout = try RelationalLayout(schema: schema, classes: classes)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw PorterError(.io, "is a folder: --format sqlite writes one file", location: path) }
+            if isDirectory.boolValue {
+                throw PorterError(.io, "is a folder: --format sqlite writes one file", location: path)
+            }
             if !force {
-                throw PorterError(.io, "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out", location: path)
+                throw PorterError(
+                    .io,
+                    "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out",
+                    location: path)
             }
             if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-                == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
+                == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath()
+            {
                 throw PorterError(.usage, "--out is the exported file itself: choose another --out", location: path)
             }
         }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp").path
+        let temp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
+        ).path
         var report = ExportReport()
         do {
             var file: PlainSQLiteFile? = try PlainSQLiteFile(creating: temp, displayPath: path)
@@ -57,12 +65,17 @@ extension Exporter {
                     default: return "?"
                     }
                 }
-                throw PorterError(.notADatabase, "a link points to an object that is not exported (SQLite foreign_key_check: table \(names.first ?? "?"), row \(names.dropFirst().first ?? "?"), parent \(names.dropFirst(2).first ?? "?"))", location: self.path)
+                throw PorterError(
+                    .notADatabase,
+                    "a link points to an object that is not exported (SQLite foreign_key_check: table \(names.first ?? "?"), row \(names.dropFirst().first ?? "?"), parent \(names.dropFirst(2).first ?? "?"))",
+                    location: self.path)
             }
             file = nil
             try Self.syncFile(temp, name: path)
             guard rename(temp, path) == 0 else {
-                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
+                )
             }
             Self.syncFolder(folder)
         } catch {
@@ -75,9 +88,14 @@ extension Exporter {
     /// `fsync` of a finished file, so the rename never publishes a file whose data is not on disk.
     static func syncFile(_ path: String, name: String) throws {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PorterError(.io, "cannot open the written file to sync it: \(String(cString: strerror(errno)))", location: name) }
+        guard fd >= 0 else {
+            throw PorterError(
+                .io, "cannot open the written file to sync it: \(String(cString: strerror(errno)))", location: name)
+        }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw PorterError(.io, "cannot sync the written file: \(String(cString: strerror(errno)))", location: name) }
+        guard fsync(fd) == 0 else {
+            throw PorterError(.io, "cannot sync the written file: \(String(cString: strerror(errno)))", location: name)
+        }
     }
 
     /// `fsync` of a folder after a rename in it (best effort: some file systems refuse it).

@@ -41,7 +41,10 @@ public final class Exporter {
 
     /// Creates an exporter of a Realm file; `schema` (default: the file's) may add what the file
     /// does not store (`linkingObjects`, defaults), which the export does not write anyway.
-    public init(realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
+    public init(
+        realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat,
+        options: ExportOptions = ExportOptions()
+    ) {
         origin = .realm(realmFile)
         self.schema = schema ?? realmFile.schema
         path = realmFile.path
@@ -80,7 +83,9 @@ public final class Exporter {
                 throw PorterError(.notFound, "no class named '\(name)' in the database's schema", location: path)
             }
             if cls.isEmbedded {
-                throw PorterError(.usage, "'\(name)' is an embedded class: its objects are exported inside their parents' documents", location: path)
+                throw PorterError(
+                    .usage, "'\(name)' is an embedded class: its objects are exported inside their parents' documents",
+                    location: path)
             }
             return cls
         }
@@ -98,7 +103,8 @@ public final class Exporter {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw PorterError(.io, "cannot create the output folder: \(error.localizedDescription)", location: directory)
+                throw PorterError(
+                    .io, "cannot create the output folder: \(error.localizedDescription)", location: directory)
             }
         }
         var staged: [(temp: String, final: String)] = []
@@ -107,7 +113,8 @@ public final class Exporter {
         func stage(_ fileName: String, gzip: Bool, _ body: (ByteOutput) throws -> Void) throws -> String {
             let name = gzip ? fileName + ".gz" : fileName
             let final = try ExportFileNames.path(in: directory, fileName: name)
-            let temp = try ExportFileNames.path(in: directory, fileName: ".\(name).\(UUID().uuidString.prefix(8)).porter-tmp")
+            let temp = try ExportFileNames.path(
+                in: directory, fileName: ".\(name).\(UUID().uuidString.prefix(8)).porter-tmp")
             let file = try ByteOutput.creatingFile(at: temp, name: final)
             staged.append((temp, final))
             let output = gzip ? try ByteOutput(gzipInto: file) : file
@@ -139,7 +146,9 @@ public final class Exporter {
                 }
             }
             for file in staged where rename(file.temp, file.final) != 0 {
-                throw PorterError(.io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: file.final)
+                throw PorterError(
+                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))",
+                    location: file.final)
             }
         } catch {
             for file in staged { try? FileManager.default.removeItem(atPath: file.temp) }
@@ -155,7 +164,9 @@ public final class Exporter {
             throw PorterError(.notFound, "no class named '\(className)' in the database's schema", location: path)
         }
         if cls.isEmbedded {
-            throw PorterError(.usage, "'\(className)' is an embedded class: its objects are exported inside their parents' documents", location: path)
+            throw PorterError(
+                .usage, "'\(className)' is an embedded class: its objects are exported inside their parents' documents",
+                location: path)
         }
         var report = ExportReport()
         try read {
@@ -178,13 +189,15 @@ public final class Exporter {
         var report = ExportReport()
         do {
             try read {
-                let archive = try MongoArchiveWriter(output: output, database: databaseName,
-                                                     collections: classes.map { ($0.name, DumpMetadata.json(for: $0)) })
+                let archive = try MongoArchiveWriter(
+                    output: output, database: databaseName,
+                    collections: classes.map { ($0.name, DumpMetadata.json(for: $0)) })
                 for cls in classes {
                     archive.beginCollection(cls.name)
                     let (count, floored) = try writeClass(cls, to: output, archive: archive)
                     try archive.endCollection()
-                    report.files.append(ExportReport.ClassFile(className: cls.name, path: destination.name, documents: count))
+                    report.files.append(
+                        ExportReport.ClassFile(className: cls.name, path: destination.name, documents: count))
                     report.flooredDates += floored
                 }
             }
@@ -197,8 +210,11 @@ public final class Exporter {
     }
 
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
-    private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (Int, Int) {
-        let encoder = try (format as? ClassOutputFormat)?.makeEncoder(output: output, options: options, cls: cls, schema: schema)
+    private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (
+        Int, Int
+    ) {
+        let encoder =
+            try (format as? ClassOutputFormat)?.makeEncoder(output: output, options: options, cls: cls, schema: schema)
             ?? format.makeEncoder(output: output, options: options)
         let cursor = try source(for: cls)
         let mapper = ExportMapper(cursor: cursor)
@@ -237,6 +253,8 @@ public struct ExportReport: Sendable, Equatable {
     /// Warning lines for the user (empty when nothing was lost).
     public var warnings: [String] {
         guard flooredDates > 0 else { return [] }
-        return ["warning: \(flooredDates) date value\(flooredDates == 1 ? " had" : "s had") sub-millisecond precision and \(flooredDates == 1 ? "was" : "were") floored to milliseconds (BSON dates hold milliseconds; use --format json to keep nanoseconds)"]
+        return [
+            "warning: \(flooredDates) date value\(flooredDates == 1 ? " had" : "s had") sub-millisecond precision and \(flooredDates == 1 ? "was" : "were") floored to milliseconds (BSON dates hold milliseconds; use --format json to keep nanoseconds)"
+        ]
     }
 }

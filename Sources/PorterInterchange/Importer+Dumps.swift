@@ -10,14 +10,19 @@ extension Importer {
         let chosen: String
         if let db = options.dumpDatabase {
             guard names.contains(db) else {
-                problems.add(source: listing.path, label: "", message: "the dump holds no database '\(db)' (it holds: \(names.joined(separator: ", ")))")
+                problems.add(
+                    source: listing.path, label: "",
+                    message: "the dump holds no database '\(db)' (it holds: \(names.joined(separator: ", ")))")
                 return
             }
             chosen = db
         } else if names.count == 1, let only = names.first {
             chosen = only
         } else {
-            problems.add(source: listing.path, label: "", message: "the dump holds several databases (\(names.joined(separator: ", "))): pass --db NAME to pick one")
+            problems.add(
+                source: listing.path, label: "",
+                message:
+                    "the dump holds several databases (\(names.joined(separator: ", "))): pass --db NAME to pick one")
             return
         }
         skipped += listing.skipped
@@ -42,10 +47,14 @@ extension Importer {
                 if n == 0 { break }
                 bytes += chunk[0..<n]
                 guard bytes.count <= InterchangeLimits.maxDocumentBytes else {
-                    throw PorterError(.invalidInput, "metadata file over \(InterchangeLimits.maxDocumentBytes >> 20) MB: not a mongodump metadata file")
+                    throw PorterError(
+                        .invalidInput,
+                        "metadata file over \(InterchangeLimits.maxDocumentBytes >> 20) MB: not a mongodump metadata file"
+                    )
                 }
             }
-            report.warnings += DumpMetadata.indexWarnings(String(decoding: bytes, as: UTF8.self), for: cls, source: input.name)
+            report.warnings += DumpMetadata.indexWarnings(
+                String(decoding: bytes, as: UTF8.self), for: cls, source: input.name)
         } catch let error as PorterError {
             problems.add(source: input.name, label: "", message: error.message)
         } catch {

@@ -18,7 +18,11 @@ extension Importer {
         for index in indexes {
             guard let entry = pending[index] else { continue }
             let top: String
-            if case .property(let name)? = entry.property.ownerSteps.first { top = name } else { top = entry.property.property }
+            if case .property(let name)? = entry.property.ownerSteps.first {
+                top = name
+            } else {
+                top = entry.property.property
+            }
             if options.mode == .upsert || read.value(top) != nil {
                 pending[index] = nil
             } else {
@@ -43,8 +47,11 @@ extension Importer {
                         report.deferredLinks += 1
                         return .link(ObjectLink(ref.targetClass, key))
                     }
-                    problems.add(source: entry.source, label: entry.label, path: ref.path,
-                                 message: "link to a missing object: no \(ref.targetClass) with \(ref.key.description) in this import or in the database")
+                    problems.add(
+                        source: entry.source, label: entry.label, path: ref.path,
+                        message:
+                            "link to a missing object: no \(ref.targetClass) with \(ref.key.description) in this import or in the database"
+                    )
                     missing = true
                     return .null
                 case .nestedList(let slots):
@@ -70,7 +77,8 @@ extension Importer {
                 let target = try locate(entry.owner, entry.property.ownerSteps)
                 try database.update(target.className, target.key, [entry.property.property: value], policy: .all)
             } catch let error as PorterError where error.code != .busy && error.code != .io {
-                problems.add(source: entry.source, label: entry.label, path: entry.property.property, message: error.message)
+                problems.add(
+                    source: entry.source, label: entry.label, path: entry.property.property, message: error.message)
             }
         }
         pending.removeAll()

@@ -12,7 +12,9 @@ extension Importer {
         case .realmFile: return true
         case .porterDatabase: return false
         case .other:
-            guard realmEncryptionKey != nil, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return false }
+            guard realmEncryptionKey != nil,
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            else { return false }
             return size > 0 && size % 4096 == 0
         }
     }
@@ -27,9 +29,12 @@ extension Importer {
         let documents = RealmDocuments(file: file)
         let tables = file.tables.filter { !$0.isEmbedded }
         let order = dependencyOrder(tables.map(\.name))
-        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) }) where !problems.isFull {
+        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) })
+        where !problems.isFull {
             guard database.schema[table.name] != nil else {
-                problems.add(source: file.path, label: "", message: "class '\(abbreviated(table.name))' of the Realm file is not in the database's schema")
+                problems.add(
+                    source: file.path, label: "",
+                    message: "class '\(abbreviated(table.name))' of the Realm file is not in the database's schema")
                 continue
             }
             var number = 0
@@ -37,8 +42,9 @@ extension Importer {
                 guard !problems.isFull else { return }
                 number += 1
                 let document = try documents.document(object, table)
-                try importDocument(DecodedDocument(className: table.name, label: "\(table.name)#\(number)", document: document),
-                                   className: table.name, source: file.path)
+                try importDocument(
+                    DecodedDocument(className: table.name, label: "\(table.name)#\(number)", document: document),
+                    className: table.name, source: file.path)
             }
         }
     }
@@ -79,7 +85,8 @@ struct RealmDocuments {
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
         case .binary(let d): return .binary(d, subtype: 0)
-        case .timestamp(let seconds, let nanoseconds): return .dateTime(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case .timestamp(let seconds, let nanoseconds):
+            return .dateTime(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
         case .decimal128(let d): return .decimal128(d)
         case .objectId(let o): return .objectId(o)
         case .uuid(let u): return .binary(withUnsafeBytes(of: u.uuid) { Data($0) }, subtype: 4)
@@ -88,7 +95,9 @@ struct RealmDocuments {
             return mixed ? .dbRef(className: className, id: id) : id
         case .embedded(let className, let key, let values):
             guard let table = tables[className] else {
-                throw PorterError(.notADatabase, "an embedded object of class \(className), which the file does not have", location: file.path)
+                throw PorterError(
+                    .notADatabase, "an embedded object of class \(className), which the file does not have",
+                    location: file.path)
             }
             return .document(try document(key: key, values: values, table))
         case .list(let elements), .set(let elements):
@@ -101,11 +110,14 @@ struct RealmDocuments {
     /// How a document names a link target: its primary key, or its `_key` (the object key).
     private func exportedKey(_ className: String, _ key: Int64) throws -> DocumentValue {
         guard let table = tables[className] else {
-            throw PorterError(.notADatabase, "a stored link points to class \(className), which the file does not have", location: file.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to class \(className), which the file does not have",
+                location: file.path)
         }
         guard table.primaryKey != nil else { return .int64(key) }
         guard let pk = try file.primaryKeyValue(in: table, key: key) else {
-            throw PorterError(.notADatabase, "a stored link points to \(className) \(key), which does not exist", location: file.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to \(className) \(key), which does not exist", location: file.path)
         }
         return try value(pk, mixed: false)
     }

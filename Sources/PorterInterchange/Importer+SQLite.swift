@@ -20,9 +20,12 @@ extension Importer {
         defer { keepObjectKeys = false }
         let tables = reader.layout.topLevel
         let order = dependencyOrder(tables.map(\.name))
-        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) }) where !problems.isFull {
+        for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) })
+        where !problems.isFull {
             guard database.schema[table.name] != nil else {
-                problems.add(source: path, label: "", message: "table '\(abbreviated(table.name))' of the export is not a class of the database's schema")
+                problems.add(
+                    source: path, label: "",
+                    message: "table '\(abbreviated(table.name))' of the export is not a class of the database's schema")
                 continue
             }
             var number = 0
@@ -32,8 +35,9 @@ extension Importer {
                 let label = "\(table.name)#\(number)"
                 switch result {
                 case .success(let document):
-                    try importDocument(DecodedDocument(className: table.name, label: label, document: document),
-                                       className: table.name, source: path)
+                    try importDocument(
+                        DecodedDocument(className: table.name, label: label, document: document),
+                        className: table.name, source: path)
                 case .failure(let error):
                     problems.add(source: path, label: label, path: error.path, message: error.message)
                 }

@@ -9,7 +9,8 @@ extension Importer {
         let format = source.format ?? format
         if source.path == "-" {
             report.sources.append("-")
-            return try importInput(ByteInput.standardInput(), className: source.className, format: format, extensionHint: nil)
+            return try importInput(
+                ByteInput.standardInput(), className: source.className, format: format, extensionHint: nil)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
@@ -52,8 +53,9 @@ extension Importer {
             checkMetadata(input, className: source.className ?? DumpFolder.className(ofMetadataFile: fileName))
             return
         }
-        try importInput(input, className: source.className ?? classHint(fromFileName: fileName), format: format,
-                        extensionHint: fileExtension(fileName))
+        try importInput(
+            input, className: source.className ?? classHint(fromFileName: fileName), format: format,
+            extensionHint: fileExtension(fileName))
     }
 
     /// Every class file of an export folder or a mongodump database folder (`schema.json` and
@@ -80,14 +82,19 @@ extension Importer {
             return try importDumpRoot(listing, format: format)
         }
         if let db = options.dumpDatabase, !inDumpRoot {
-            problems.add(source: folder, label: "", message: "--db \(db): this folder is not a mongodump root (it has no database subfolders holding .bson files)")
+            problems.add(
+                source: folder, label: "",
+                message:
+                    "--db \(db): this folder is not a mongodump root (it has no database subfolders holding .bson files)"
+            )
             return
         }
         skipped += listing.skipped
         var files: [(path: String, className: String)] = []
         for file in classFiles where !problems.isFull {
             guard let className = file.className, database.schema[className] != nil else {
-                problems.add(source: file.path, label: "", message: "file name does not name a class of the database's schema")
+                problems.add(
+                    source: file.path, label: "", message: "file name does not name a class of the database's schema")
                 continue
             }
             files.append((file.path, className))
@@ -104,7 +111,8 @@ extension Importer {
             }
         }
         let order = dependencyOrder(files.map(\.className))
-        for file in files.sorted(by: { (order[$0.className] ?? 0, $0.path) < (order[$1.className] ?? 0, $1.path) }) where !problems.isFull {
+        for file in files.sorted(by: { (order[$0.className] ?? 0, $0.path) < (order[$1.className] ?? 0, $1.path) })
+        where !problems.isFull {
             try importSource(ImportSource(path: file.path, className: file.className), format: format)
         }
     }
@@ -133,7 +141,9 @@ extension Importer {
         while !remaining.isEmpty {
             // Classes whose targets are all placed; on a cycle, the first remaining by name.
             let ready = remaining.filter { dependencies[$0, default: []].isDisjoint(with: remaining) }
-            guard let next = ready.min(by: ExportOrder.utf8Less) ?? remaining.min(by: ExportOrder.utf8Less) else { break }
+            guard let next = ready.min(by: ExportOrder.utf8Less) ?? remaining.min(by: ExportOrder.utf8Less) else {
+                break
+            }
             order[next] = order.count
             remaining.remove(next)
         }
@@ -148,7 +158,10 @@ extension Importer {
             // Gzip is recognized by its magic bytes, whatever the file is called.
             if GzipDetection.isGzip(try input.peek(2)) { input = try ByteInput(gunzipping: input) }
             if let kind = GzipDetection.unsupportedContainer(try input.peek(8)) {
-                throw PorterError(.invalidInput, "this is \(kind), which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first")
+                throw PorterError(
+                    .invalidInput,
+                    "this is \(kind), which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first"
+                )
             }
             reader = try chooseFormat(format, input: input, extensionHint: extensionHint)
         } catch let error as PorterError {
@@ -157,8 +170,11 @@ extension Importer {
         }
         let decoder: DocumentDecoder
         do {
-            decoder = try reader.makeDecoder(input: input, context: DecoderContext(schema: database.schema, className: className,
-                                                                                   database: options.dumpDatabase))
+            decoder = try reader.makeDecoder(
+                input: input,
+                context: DecoderContext(
+                    schema: database.schema, className: className,
+                    database: options.dumpDatabase))
         } catch let error as DocumentInputError {
             problems.add(source: input.name, label: error.label, path: error.path, message: error.message)
             return
@@ -175,7 +191,8 @@ extension Importer {
 
     /// The reader named by `--format`, or (auto) the one for the extension, or the one that
     /// recognizes the first bytes.
-    private func chooseFormat(_ format: String?, input: ByteInput, extensionHint: String?) throws -> DocumentInputFormat {
+    private func chooseFormat(_ format: String?, input: ByteInput, extensionHint: String?) throws -> DocumentInputFormat
+    {
         let archive = formats.first { $0.names.contains("archive") }
         let isArchive = try archive?.recognizes(prefix: input.peek(4)) ?? false
         if let format, format != "auto" {
@@ -184,7 +201,9 @@ extension Importer {
                 throw PorterError(.usage, "unknown input format '\(format)' (known: auto, \(known))")
             }
             if isArchive, !match.names.contains("archive") {
-                throw PorterError(.usage, "this is a mongodump archive, which --format \(format) cannot read (use --format auto or archive)")
+                throw PorterError(
+                    .usage,
+                    "this is a mongodump archive, which --format \(format) cannot read (use --format auto or archive)")
             }
             return match
         }
@@ -196,14 +215,17 @@ extension Importer {
         let prefix = try input.peek(64)
         if prefix.isEmpty, let first = formats.first { return first }
         guard let match = formats.first(where: { $0.recognizes(prefix: prefix) }) else {
-            throw PorterError(.invalidInput, "cannot tell the format of this input (neither BSON nor JSON); pass --format")
+            throw PorterError(
+                .invalidInput, "cannot tell the format of this input (neither BSON nor JSON); pass --format")
         }
         return match
     }
 
     /// The class a file name stands for, when the schema has a top-level class of that name.
     func classHint(fromFileName fileName: String) -> String? {
-        guard let name = ExportFileNames.className(fromFileName: fileName), let cls = database.schema[name], !cls.isEmbedded else { return nil }
+        guard let name = ExportFileNames.className(fromFileName: fileName), let cls = database.schema[name],
+            !cls.isEmbedded
+        else { return nil }
         return name
     }
 

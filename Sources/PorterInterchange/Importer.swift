@@ -93,7 +93,9 @@ public final class Importer {
     public func run(data: Data, name: String, className: String? = nil, format: String? = nil) throws -> ImportReport {
         try transaction {
             let input = ByteInput(data: data, name: name)
-            try importInput(input, className: className ?? classHint(fromFileName: name), format: format, extensionHint: fileExtension(name))
+            try importInput(
+                input, className: className ?? classHint(fromFileName: name), format: format,
+                extensionHint: fileExtension(name))
         }
     }
 
@@ -107,7 +109,9 @@ public final class Importer {
             reportSkipped()
             if !reader.filled.isEmpty {
                 let fields = reader.filled.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                report.warnings.append("warning: --fill-missing gave missing required fields their zero value: " + fields.joined(separator: ", "))
+                report.warnings.append(
+                    "warning: --fill-missing gave missing required fields their zero value: "
+                        + fields.joined(separator: ", "))
             }
             guard problems.isEmpty else { throw problems.failure(database: database.path) }
             try database.commitWrite()
@@ -123,11 +127,17 @@ public final class Importer {
     private func reportSkipped() {
         let names = skipped
         if report.totalDocuments == 0, !names.isEmpty, problems.isEmpty {
-            let shown = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", … (\(names.count) in all)" : "")
-            problems.add(source: requested.joined(separator: ", "), label: "", message: "no documents imported: the source holds only files Porter does not read: \(shown)")
+            let shown =
+                names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", … (\(names.count) in all)" : "")
+            problems.add(
+                source: requested.joined(separator: ", "), label: "",
+                message: "no documents imported: the source holds only files Porter does not read: \(shown)")
             return
         }
-        for name in names { report.warnings.append("warning: \(name): skipped (not a .bson, .json or .metadata.json file of a class in the schema)") }
+        for name in names {
+            report.warnings.append(
+                "warning: \(name): skipped (not a .bson, .json or .metadata.json file of a class in the schema)")
+        }
         if report.totalDocuments == 0 { report.warnings.append("warning: the sources hold no documents") }
     }
 
@@ -151,19 +161,29 @@ public final class Importer {
                 // An older fixture is read by the current schema here; the typed realm's
                 // importFixtures migrates it first when it carries its schema.
                 if version > database.schemaVersion {
-                    problems.add(source: source, label: "", message: "fixture schemaVersion \(version) is newer than the database's schema version \(database.schemaVersion)")
+                    problems.add(
+                        source: source, label: "",
+                        message:
+                            "fixture schemaVersion \(version) is newer than the database's schema version \(database.schemaVersion)"
+                    )
                     return
                 }
             }
             guard let decoded else { return }
             guard let name = decoded.className ?? className else {
-                problems.add(source: source, label: "", message: "cannot tell which class these documents belong to: name the file after the class (Person.json) or pass --class")
+                problems.add(
+                    source: source, label: "",
+                    message:
+                        "cannot tell which class these documents belong to: name the file after the class (Person.json) or pass --class"
+                )
                 return
             }
             try importDocument(decoded, className: name, source: source)
             documentsRead += 1
             // The callback is cheap but not free: every 256 documents is a few times a second.
-            if documentsRead & 255 == 0, let progress { progress(documentsRead, finishedBytes + (currentFile?.bytesRead ?? 0)) }
+            if documentsRead & 255 == 0, let progress {
+                progress(documentsRead, finishedBytes + (currentFile?.bytesRead ?? 0))
+            }
         }
     }
 
@@ -177,11 +197,16 @@ public final class Importer {
             if let found { lastClass = (className, found) }
         }
         guard let cls = found else {
-            problems.add(source: source, label: decoded.label, message: "no class named '\(abbreviated(className))' in the database's schema")
+            problems.add(
+                source: source, label: decoded.label,
+                message: "no class named '\(abbreviated(className))' in the database's schema")
             return
         }
         if cls.isEmbedded {
-            problems.add(source: source, label: decoded.label, message: "'\(className)' is an embedded class: its objects are imported inside their parents' documents")
+            problems.add(
+                source: source, label: decoded.label,
+                message: "'\(className)' is an embedded class: its objects are imported inside their parents' documents"
+            )
             return
         }
         report.count(className)
@@ -191,13 +216,18 @@ public final class Importer {
         }
         guard read.errors.isEmpty else { return }
         if let label = read.label, resolver.hasLabel(label, className: className) {
-            problems.add(source: source, label: decoded.label, path: "_key", message: "duplicate _key \(label.description): another \(className) document of this import already uses it")
+            problems.add(
+                source: source, label: decoded.label, path: "_key",
+                message:
+                    "duplicate _key \(label.description): another \(className) document of this import already uses it")
             return
         }
         let key: ObjectKey
         do {
             key = try write(read, cls)
-        } catch let error as PorterError where error.code != .busy && error.code != .io && error.code != .notADatabase && error.code != .sqlite {
+        } catch let error as PorterError
+            where error.code != .busy && error.code != .io && error.code != .notADatabase && error.code != .sqlite
+        {
             let (path, message) = storeProblem(error, cls)
             problems.add(source: source, label: decoded.label, path: path, message: message)
             return
@@ -218,7 +248,8 @@ public final class Importer {
         if let pkIndex = read.primaryKeyIndex {
             if fields[pkIndex] == nil { fields[pkIndex] = newPrimaryKey(read.properties[pkIndex]) }
             if options.mode != .insert, let pkValue = fields[pkIndex],
-               let existing = try resolver.primaryKeyLookup(cls.name).key(pkValue) {
+                let existing = try resolver.primaryKeyLookup(cls.name).key(pkValue)
+            {
                 var values = ReadObject(fields: fields, properties: read.properties).dictionary
                 if options.mode == .merge { values.removeValue(forKey: read.properties[pkIndex].name) }
                 try database.update(cls.name, existing, values, policy: options.mode == .merge ? .modified : .all)

@@ -7,7 +7,8 @@ import PorterModel
 public enum InterchangeFormats {
     /// Output formats: `bson`, `json`, `ejson` (relaxed), `ejson-canonical`, `csv`.
     public static let output: [DocumentOutputFormat] = [
-        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true), CSVFormat(),
+        BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true),
+        CSVFormat(),
     ]
 
     /// Input readers: BSON, JSON for every JSON flavour, mongodump archives, CSV.
@@ -17,7 +18,8 @@ public enum InterchangeFormats {
     /// - Throws: ``PorterError/Code/usage`` listing the known names.
     public static func outputFormat(named name: String) throws -> DocumentOutputFormat {
         guard let format = output.first(where: { $0.name == name }) else {
-            throw PorterError(.usage, "unknown export format '\(name)' (known: \(output.map(\.name).joined(separator: ", ")))")
+            throw PorterError(
+                .usage, "unknown export format '\(name)' (known: \(output.map(\.name).joined(separator: ", ")))")
         }
         return format
     }

@@ -100,7 +100,10 @@ final class LinkResolver {
         if anyMixed {
             labelledClasses = Set(schema.classes.filter { $0.primaryKey == nil && !$0.isEmbedded }.map(\.name))
         } else {
-            labelledClasses = Set(schema.classes.flatMap { $0.persistedProperties.compactMap { $0.type == .object ? $0.objectType : nil } })
+            labelledClasses = Set(
+                schema.classes.flatMap {
+                    $0.persistedProperties.compactMap { $0.type == .object ? $0.objectType : nil }
+                })
         }
     }
 
@@ -132,7 +135,11 @@ final class LinkResolver {
             // Swift compares strings by canonical equivalence, the database by bytes: only
             // ASCII strings (where the two agree) are cached.
             let cacheable: Bool
-            if case .string(let text) = value { cacheable = text.utf8.allSatisfy { $0 < 0x80 } } else { cacheable = true }
+            if case .string(let text) = value {
+                cacheable = text.utf8.allSatisfy { $0 < 0x80 }
+            } else {
+                cacheable = true
+            }
             let cache = cacheable ? classCache(className) : nil
             if let cached = cache?.keys[value] { return cached }
             guard let found = try primaryKeyLookup(className).key(value) else { return nil }

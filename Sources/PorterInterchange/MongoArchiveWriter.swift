@@ -17,15 +17,17 @@ public final class MongoArchiveWriter {
         self.output = output
         self.database = database
         try output.write(MongoArchive.magic)
-        try output.write(MongoArchive.headerDocument([
-            ("concurrent_collections", .int32(1)), ("version", .string(MongoArchive.formatVersion)),
-            ("server_version", .string("0.0.0")), ("tool_version", .string("porter")),
-        ]))
-        for collection in collections {
-            try output.write(MongoArchive.headerDocument([
-                ("db", .string(database)), ("collection", .string(collection.name)),
-                ("metadata", .string(collection.metadata)), ("size", .int32(0)), ("type", .string("collection")),
+        try output.write(
+            MongoArchive.headerDocument([
+                ("concurrent_collections", .int32(1)), ("version", .string(MongoArchive.formatVersion)),
+                ("server_version", .string("0.0.0")), ("tool_version", .string("porter")),
             ]))
+        for collection in collections {
+            try output.write(
+                MongoArchive.headerDocument([
+                    ("db", .string(database)), ("collection", .string(collection.name)),
+                    ("metadata", .string(collection.metadata)), ("size", .int32(0)), ("type", .string("collection")),
+                ]))
         }
         try output.write(MongoArchive.terminator)
     }
@@ -44,9 +46,10 @@ public final class MongoArchiveWriter {
         wroteDocuments = true
         let checksum = output.checksum
         output.checksum = nil
-        try output.write(MongoArchive.headerDocument([
-            ("db", .string(database)), ("collection", .string(current)), ("EOF", .bool(false)), ("CRC", .int64(0)),
-        ]))
+        try output.write(
+            MongoArchive.headerDocument([
+                ("db", .string(database)), ("collection", .string(current)), ("EOF", .bool(false)), ("CRC", .int64(0)),
+            ]))
         output.checksum = checksum
     }
 
@@ -56,9 +59,11 @@ public final class MongoArchiveWriter {
         let crc = output.checksum?.value ?? 0
         output.checksum = nil
         if wroteDocuments { try output.write(MongoArchive.terminator) }
-        try output.write(MongoArchive.headerDocument([
-            ("db", .string(database)), ("collection", .string(current)), ("EOF", .bool(true)), ("CRC", .int64(Int64(bitPattern: crc))),
-        ]))
+        try output.write(
+            MongoArchive.headerDocument([
+                ("db", .string(database)), ("collection", .string(current)), ("EOF", .bool(true)),
+                ("CRC", .int64(Int64(bitPattern: crc))),
+            ]))
         try output.write(MongoArchive.terminator)
         self.current = nil
     }

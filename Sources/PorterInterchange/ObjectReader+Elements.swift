@@ -4,8 +4,10 @@ import PorterModel
 
 extension ObjectReader {
     /// One value or collection element of `property`; nil after recording an error.
-    func readElement(_ value: DocumentValue, _ property: Property, _ target: ClassReadPlan?, path: () -> String,
-                     steps: () -> [PathStep], into result: inout ReadObject) -> LinkSlot? {
+    func readElement(
+        _ value: DocumentValue, _ property: Property, _ target: ClassReadPlan?, path: () -> String,
+        steps: () -> [PathStep], into result: inout ReadObject
+    ) -> LinkSlot? {
         func fail(_ message: String) -> LinkSlot? {
             result.errors.append(FieldError(path: path(), message: message))
             return nil
@@ -13,7 +15,8 @@ extension ObjectReader {
         if case .null = value {
             if property.isOptional { return .value(.null) }
             if property.isCollection {
-                return fail("null is not allowed in a \(collectionName(property)) of required \(elementName(property)) values")
+                return fail(
+                    "null is not allowed in a \(collectionName(property)) of required \(elementName(property)) values")
             }
             return fail("required property cannot be null")
         }
@@ -29,7 +32,9 @@ extension ObjectReader {
                 // `steps` already ends with this property (and index or key): the child's place.
                 let fields = readFields(doc, target, path: path(), steps: steps(), topLevel: false, into: &result)
                 var object: [String: Value] = Dictionary(minimumCapacity: fields.count)
-                for (property, value) in zip(target.properties, fields) { if let value { object[property.name] = value } }
+                for (property, value) in zip(target.properties, fields) {
+                    if let value { object[property.name] = value }
+                }
                 return .value(.object(object))
             }
             do {
@@ -49,7 +54,8 @@ extension ObjectReader {
     }
 
     /// A link value now, or a pending reference when the target is not known yet.
-    private func link(to target: ClassReadPlan, key: LinkKey, path: () -> String) throws(FieldErrorMessage) -> LinkSlot {
+    private func link(to target: ClassReadPlan, key: LinkKey, path: () -> String) throws(FieldErrorMessage) -> LinkSlot
+    {
         let found: ObjectKey?
         do {
             found = try resolver.lookup(target.name, key, final: false)
@@ -71,11 +77,15 @@ extension ObjectReader {
             case .double(let d) where Int64(exactly: d) != nil: return .label(.int(Int64(d)))
             case .string(let s): return .label(.string(s))
             default:
-                throw FieldErrorMessage("expected the _key (an integer or string label) of a \(target.name) but got \(value.kindDescription)")
+                throw FieldErrorMessage(
+                    "expected the _key (an integer or string label) of a \(target.name) but got \(value.kindDescription)"
+                )
             }
         }
         if case .document = value {
-            throw FieldErrorMessage("expected the primary key of a \(target.name) (\(pk.type.rawValue)) but got a document: links are written as the target's primary key")
+            throw FieldErrorMessage(
+                "expected the primary key of a \(target.name) (\(pk.type.rawValue)) but got a document: links are written as the target's primary key"
+            )
         }
         do {
             return .primaryKey(try ScalarReader.read(value, as: pk.type))
@@ -86,7 +96,9 @@ extension ObjectReader {
 
     /// A `mixed` value: any scalar Porter stores, a DBRef naming a link, or (where `nested`: not in
     /// a set) an array or document, which becomes a nested list or dictionary of mixed values.
-    private func readMixed(_ value: DocumentValue, nested: Bool, path: () -> String, into result: inout ReadObject) -> LinkSlot? {
+    private func readMixed(_ value: DocumentValue, nested: Bool, path: () -> String, into result: inout ReadObject)
+        -> LinkSlot?
+    {
         func fail(_ message: String) -> LinkSlot? {
             result.errors.append(FieldError(path: path(), message: message))
             return nil
@@ -106,7 +118,9 @@ extension ObjectReader {
         case .binary(_, 4):
             do { return .value(try ScalarReader.read(value, as: .uuid)) } catch { return fail(error.message) }
         case .binary(_, let subtype):
-            return fail("binary subtype 0x\(hexByte(subtype)) cannot be stored (Porter keeps data as subtype 0x00 and UUIDs as subtype 0x04)")
+            return fail(
+                "binary subtype 0x\(hexByte(subtype)) cannot be stored (Porter keeps data as subtype 0x00 and UUIDs as subtype 0x04)"
+            )
         case .objectId(let o): return .value(.objectId(o))
         case .dateTime(let t): return .value(.date(t))
         case .decimal128(let d): return .value(.decimal128(d))
@@ -123,7 +137,11 @@ extension ObjectReader {
                 return fail(error.message)
             }
         case .document(let doc):
-            guard nested else { return fail("a mixed value in a set cannot hold a document (only scalars, or a link written as {\"$ref\": …, \"$id\": …})") }
+            guard nested else {
+                return fail(
+                    "a mixed value in a set cannot hold a document (only scalars, or a link written as {\"$ref\": …, \"$id\": …})"
+                )
+            }
             var entries: [(String, LinkSlot)] = []
             var keys: [String: String] = [:]
             var failed = false
@@ -150,7 +168,11 @@ extension ObjectReader {
             var slots: [LinkSlot] = []
             var failed = false
             for (i, element) in elements.enumerated() {
-                if let slot = readMixed(element, nested: true, path: { path() + "." + String(i) }, into: &result) { slots.append(slot) } else { failed = true }
+                if let slot = readMixed(element, nested: true, path: { path() + "." + String(i) }, into: &result) {
+                    slots.append(slot)
+                } else {
+                    failed = true
+                }
             }
             if failed { return nil }
             guard slots.contains(where: { $0.isPending }) else { return .value(.list(slots.map { $0.settled })) }

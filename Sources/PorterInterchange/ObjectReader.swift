@@ -68,29 +68,35 @@ final class ObjectReader {
         result.primaryKeyIndex = plan.primaryKeyIndex
         result.fields = readFields(doc, plan, path: "", steps: [], topLevel: true, into: &result)
         if let pkIndex = plan.primaryKeyIndex, result.fields[pkIndex] == nil, let pk = plan.primaryKey,
-           !doc.fields.contains(where: { $0.key == pk.name }),
-           pk.defaultValue == nil, !pk.isOptional, pk.type == .int || pk.type == .string {
+            !doc.fields.contains(where: { $0.key == pk.name }),
+            pk.defaultValue == nil, !pk.isOptional, pk.type == .int || pk.type == .string
+        {
             result.errors.append(FieldError(path: pk.name, message: "missing primary key field '\(pk.name)'"))
         }
         return result
     }
 
     /// The fields of one object (top-level or embedded), by position in the class's properties.
-    func readFields(_ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
-                    into result: inout ReadObject) -> [Value?] {
+    func readFields(
+        _ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
+        into result: inout ReadObject
+    ) -> [Value?] {
         let count = plan.properties.count
         var values = [Value?](repeating: nil, count: count)
         // Per property: 0 not seen, 1 read, 2 failed (so duplicates are noticed either way).
         // On the stack: one document's worth, and readFields recurses for embedded objects.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { state in
             state.initialize(repeating: 0)
-            readFields(doc, plan, path: path, steps: steps, topLevel: topLevel, values: &values, state: state, into: &result)
+            readFields(
+                doc, plan, path: path, steps: steps, topLevel: topLevel, values: &values, state: state, into: &result)
             return values
         }
     }
 
-    private func readFields(_ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
-                            values: inout [Value?], state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject) {
+    private func readFields(
+        _ doc: Document, _ plan: ClassReadPlan, path: String, steps: [PathStep], topLevel: Bool,
+        values: inout [Value?], state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject
+    ) {
         var unknown: Set<String> = []
         var expected = 0
         for (key, value) in doc.fields {
@@ -103,9 +109,19 @@ final class ObjectReader {
                 } else if topLevel, key == "_key", plan.primaryKey == nil {
                     readLabel(value, fieldPath, into: &result)
                 } else if key == "_id", plan.isEmbedded {
-                    result.errors.append(FieldError(path: fieldPath, message: "embedded objects have no _id ('\(plan.name)' is an embedded class without a primary key)"))
+                    result.errors.append(
+                        FieldError(
+                            path: fieldPath,
+                            message:
+                                "embedded objects have no _id ('\(plan.name)' is an embedded class without a primary key)"
+                        ))
                 } else if !options.ignoreUnknown {
-                    result.errors.append(FieldError(path: fieldPath, message: "unknown field (class '\(plan.name)' has no property '\(abbreviated(key))'; use --ignore-unknown to skip it)"))
+                    result.errors.append(
+                        FieldError(
+                            path: fieldPath,
+                            message:
+                                "unknown field (class '\(plan.name)' has no property '\(abbreviated(key))'; use --ignore-unknown to skip it)"
+                        ))
                 }
                 continue
             }
@@ -117,7 +133,10 @@ final class ObjectReader {
             state[index] = 2
             if plan.infos[index].property.isComputed {
                 if !options.ignoreUnknown {
-                    result.errors.append(FieldError(path: fieldPath, message: "'\(key)' is a computed linkingObjects property and cannot be imported"))
+                    result.errors.append(
+                        FieldError(
+                            path: fieldPath,
+                            message: "'\(key)' is a computed linkingObjects property and cannot be imported"))
                 }
                 continue
             }
@@ -139,8 +158,10 @@ final class ObjectReader {
     /// A required field the document leaves out is an error, unless the schema declares a default
     /// (which the store fills in) or `--fill-missing` asks for the type's zero value. Merge
     /// imports update present fields only, so they are not checked.
-    private func checkRequired(_ plan: ClassReadPlan, path: String, values: inout [Value?],
-                               state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject) {
+    private func checkRequired(
+        _ plan: ClassReadPlan, path: String, values: inout [Value?],
+        state: UnsafeMutableBufferPointer<UInt8>, into result: inout ReadObject
+    ) {
         for index in plan.requiredIndexes where state[index] == 0 {
             let property = plan.properties[index]
             if options.fillMissing {
@@ -148,7 +169,12 @@ final class ObjectReader {
                 filled["\(plan.name).\(property.name)", default: 0] += 1
             } else {
                 let fieldPath = path.isEmpty ? property.name : path + "." + property.name
-                result.errors.append(FieldError(path: fieldPath, message: "missing required field '\(property.name)' (\(plan.name).\(property.name) has no default; pass --fill-missing to use \(Self.zeroDescription(property)))"))
+                result.errors.append(
+                    FieldError(
+                        path: fieldPath,
+                        message:
+                            "missing required field '\(property.name)' (\(plan.name).\(property.name) has no default; pass --fill-missing to use \(Self.zeroDescription(property)))"
+                    ))
             }
         }
     }
@@ -174,13 +200,17 @@ final class ObjectReader {
         case .double(let d) where Int64(exactly: d) != nil: result.label = .int(Int64(d))
         case .string(let s): result.label = .string(s)
         default:
-            result.errors.append(FieldError(path: path, message: "_key must be an integer or a string label, not \(value.kindDescription)"))
+            result.errors.append(
+                FieldError(
+                    path: path, message: "_key must be an integer or a string label, not \(value.kindDescription)"))
         }
     }
 
     /// One property's value; nil after recording an error.
-    private func readProperty(_ value: DocumentValue, _ plan: ClassReadPlan, _ index: Int, path: String, steps: [PathStep],
-                              into result: inout ReadObject) -> Value? {
+    private func readProperty(
+        _ value: DocumentValue, _ plan: ClassReadPlan, _ index: Int, path: String, steps: [PathStep],
+        into result: inout ReadObject
+    ) -> Value? {
         // Through the class instance: a local `Property` would be a copy of all its strings.
         let info = plan.infos[index]
         let target = plan.targets[index].map { plans[$0] }
@@ -189,7 +219,8 @@ final class ObjectReader {
         var hasReference = false
         // Element paths and steps are built only when needed (errors, embedded objects, pending links).
         func element(_ v: DocumentValue, _ elementPath: () -> String, _ step: () -> [PathStep]) -> LinkSlot? {
-            let slot = readElement(v, info.property, target, path: elementPath, steps: { steps + step() }, into: &result)
+            let slot = readElement(
+                v, info.property, target, path: elementPath, steps: { steps + step() }, into: &result)
             if slot?.isPending == true { hasReference = true }
             return slot
         }
@@ -197,16 +228,24 @@ final class ObjectReader {
         case .none:
             guard let slot = element(value, { path }, { [.property(info.property.name)] }) else { return nil }
             if case .value(let v) = slot { return v }
-            result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name, value: .single(slot)))
+            result.deferred.append(
+                DeferredProperty(ownerSteps: steps, property: info.property.name, value: .single(slot)))
             return .null
         case .list, .set:
             guard case .array(let elements) = value else {
-                result.errors.append(FieldError(path: path, message: "expected an array (\(info.property.collection == .list ? "list" : "set") of \(elementName(info.property))) but got \(value.kindDescription)"))
+                result.errors.append(
+                    FieldError(
+                        path: path,
+                        message:
+                            "expected an array (\(info.property.collection == .list ? "list" : "set") of \(elementName(info.property))) but got \(value.kindDescription)"
+                    ))
                 return nil
             }
             slots.reserveCapacity(elements.count)
             for (i, v) in elements.enumerated() {
-                if let slot = element(v, { path + "." + String(i) }, { [.property(info.property.name), .index(i)] }) { slots.append(slot) }
+                if let slot = element(v, { path + "." + String(i) }, { [.property(info.property.name), .index(i)] }) {
+                    slots.append(slot)
+                }
             }
             guard result.errors.count == errorCount else { return nil }
             if info.property.collection == .set, let duplicate = firstDuplicate(slots) {
@@ -214,15 +253,22 @@ final class ObjectReader {
                 return nil
             }
             if hasReference {
-                result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name,
-                                                        value: info.property.collection == .list ? .list(slots) : .set(slots)))
+                result.deferred.append(
+                    DeferredProperty(
+                        ownerSteps: steps, property: info.property.name,
+                        value: info.property.collection == .list ? .list(slots) : .set(slots)))
                 return info.property.collection == .list ? .list([]) : .set([])
             }
             let values = slots.map { if case .value(let v) = $0 { return v } else { return Value.null } }
             return info.property.collection == .list ? .list(values) : .set(values)
         case .map:
             guard case .document(let doc) = value else {
-                result.errors.append(FieldError(path: path, message: "expected a document (map of \(elementName(info.property))) but got \(value.kindDescription)"))
+                result.errors.append(
+                    FieldError(
+                        path: path,
+                        message:
+                            "expected a document (map of \(elementName(info.property))) but got \(value.kindDescription)"
+                    ))
                 return nil
             }
             var entries: [(String, LinkSlot)] = []
@@ -234,17 +280,21 @@ final class ObjectReader {
                     continue
                 }
                 if let earlier = keys.updateValue(key, forKey: key) {
-                    let message = earlier.utf8.elementsEqual(key.utf8)
+                    let message =
+                        earlier.utf8.elementsEqual(key.utf8)
                         ? "duplicate map key '\(abbreviated(key))'"
                         : "map keys '\(abbreviated(earlier))' and '\(abbreviated(key))' are canonically equivalent Unicode; a map cannot hold both"
                     result.errors.append(FieldError(path: entryPath, message: message))
                     continue
                 }
-                if let slot = element(v, { entryPath }, { [.property(info.property.name), .key(key)] }) { entries.append((key, slot)) }
+                if let slot = element(v, { entryPath }, { [.property(info.property.name), .key(key)] }) {
+                    entries.append((key, slot))
+                }
             }
             guard result.errors.count == errorCount else { return nil }
             if hasReference {
-                result.deferred.append(DeferredProperty(ownerSteps: steps, property: info.property.name, value: .map(entries)))
+                result.deferred.append(
+                    DeferredProperty(ownerSteps: steps, property: info.property.name, value: .map(entries)))
                 return .map([:])
             }
             var map: [String: Value] = Dictionary(minimumCapacity: entries.count)
@@ -271,7 +321,7 @@ final class ObjectReader {
             case .reference(let ref):
                 if !seenKeys.insert(ref.key).inserted { return ref.key.description }
             case .nestedList, .nestedMap:
-                continue   // Sets never hold nested collections (the reader refuses them).
+                continue  // Sets never hold nested collections (the reader refuses them).
             }
         }
         return nil

@@ -30,7 +30,8 @@ final class RealmExportSource: ExportObjectSource {
             out.removeAll(keepingCapacity: true)
             let stored = object.values
             for i in 0..<min(stored.count, simple.count) {
-                out.append(simple[i] ? try RealmValues.scalar(stored[i], location: path) : try value(stored[i], properties[i]))
+                out.append(
+                    simple[i] ? try RealmValues.scalar(stored[i], location: path) : try value(stored[i], properties[i]))
             }
             try body(ObjectKey(object.key), out)
         }
@@ -44,14 +45,17 @@ final class RealmExportSource: ExportObjectSource {
         let target = try realmTable(link.className)
         guard target.primaryKey != nil else { return .int(link.key.rawValue) }
         guard let key = try file.primaryKeyValue(in: target, key: link.key.rawValue) else {
-            throw PorterError(.notADatabase, "a stored link points to \(link), which does not exist", location: file.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to \(link), which does not exist", location: file.path)
         }
         return try RealmValues.scalar(key, location: file.path)
     }
 
     private func realmTable(_ className: String) throws -> RealmTable {
         guard let table = tables[className] else {
-            throw PorterError(.notADatabase, "a stored link points to class \(className), which the file does not have", location: file.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to class \(className), which the file does not have",
+                location: file.path)
         }
         return table
     }

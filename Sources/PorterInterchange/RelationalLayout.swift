@@ -47,13 +47,17 @@ final class RelationalTable {
     /// among ``properties``, computed once: the writer and reader walk them for every row.
     private(set) lazy var columnProperties: [(index: Int, property: Property)] = Self.columns(properties, children)
 
-    private static func columns(_ properties: [Property], _ children: [String: RelationalTable]) -> [(index: Int, property: Property)] {
+    private static func columns(_ properties: [Property], _ children: [String: RelationalTable]) -> [(
+        index: Int, property: Property
+    )] {
         properties.enumerated().filter { $0.element.collection == .none && children[$0.element.name] == nil }
             .map { (index: $0.offset, property: $0.element) }
     }
 
-    init(name: String, kind: Kind, objectClass: ObjectSchema?, owner: RelationalTable?, property: Property?,
-         keyColumn: String?, keyType: String) {
+    init(
+        name: String, kind: Kind, objectClass: ObjectSchema?, owner: RelationalTable?, property: Property?,
+        keyColumn: String?, keyType: String
+    ) {
         self.name = name
         self.kind = kind
         self.objectClass = objectClass
@@ -109,8 +113,9 @@ final class RelationalLayout {
         names.formUnion([Self.schemaTable, Self.nullEntriesTable])
         for cls in classes {
             let (column, type) = try Self.key(of: cls)
-            let table = RelationalTable(name: cls.name, kind: .topLevel, objectClass: cls, owner: nil, property: nil,
-                                        keyColumn: column, keyType: type)
+            let table = RelationalTable(
+                name: cls.name, kind: .topLevel, objectClass: cls, owner: nil, property: nil,
+                keyColumn: column, keyType: type)
             topLevel.append(table)
             all.append(table)
             try addChildren(of: table, names: &names, path: [])
@@ -132,30 +137,44 @@ final class RelationalLayout {
     /// `path`: the embedded classes on the way from the top-level table (a cycle has no end of tables).
     private func addChildren(of table: RelationalTable, names: inout Set<String>, path: [String]) throws {
         for property in table.properties {
-            if Self.reservedColumns.contains(property.name) || property.name.hasSuffix("_type")
-                && table.properties.contains(where: { $0.type == .mixed && $0.name + "_type" == property.name }) {
-                throw PorterError(.usage, "--format sqlite: \(table.name).\(property.name) has the name of a column Porter adds to tables (\(Self.reservedColumns.sorted().joined(separator: ", ")), <mixed>_type)")
+            if Self.reservedColumns.contains(property.name)
+                || property.name.hasSuffix("_type")
+                    && table.properties.contains(where: { $0.type == .mixed && $0.name + "_type" == property.name })
+            {
+                throw PorterError(
+                    .usage,
+                    "--format sqlite: \(table.name).\(property.name) has the name of a column Porter adds to tables (\(Self.reservedColumns.sorted().joined(separator: ", ")), <mixed>_type)"
+                )
             }
-            let embeddedTarget = property.type == .object ? property.objectType.flatMap { schema[$0] }.flatMap { $0.isEmbedded ? $0 : nil } : nil
+            let embeddedTarget =
+                property.type == .object
+                ? property.objectType.flatMap { schema[$0] }.flatMap { $0.isEmbedded ? $0 : nil } : nil
             guard property.collection != .none || embeddedTarget != nil else { continue }
             let name = table.name + "_" + property.name
             guard names.insert(name).inserted else {
-                throw PorterError(.usage, "--format sqlite: the table '\(name)' for \(table.name).\(property.name) has the name of another table")
+                throw PorterError(
+                    .usage,
+                    "--format sqlite: the table '\(name)' for \(table.name).\(property.name) has the name of another table"
+                )
             }
             let child: RelationalTable
             if let embeddedTarget {
-                child = RelationalTable(name: name, kind: .embedded, objectClass: embeddedTarget, owner: table, property: property,
-                                        keyColumn: "_row", keyType: "INTEGER")
+                child = RelationalTable(
+                    name: name, kind: .embedded, objectClass: embeddedTarget, owner: table, property: property,
+                    keyColumn: "_row", keyType: "INTEGER")
             } else {
-                child = RelationalTable(name: name, kind: .values, objectClass: nil, owner: table, property: property,
-                                        keyColumn: nil, keyType: "")
+                child = RelationalTable(
+                    name: name, kind: .values, objectClass: nil, owner: table, property: property,
+                    keyColumn: nil, keyType: "")
             }
             table.children[property.name] = child
             all.append(child)
             if let embeddedTarget {
                 if path.contains(embeddedTarget.name) {
                     let cycle = (path + [embeddedTarget.name]).joined(separator: " → ")
-                    throw PorterError(.usage, "--format sqlite: embedded classes form a cycle (\(cycle)), which nested tables cannot hold")
+                    throw PorterError(
+                        .usage,
+                        "--format sqlite: embedded classes form a cycle (\(cycle)), which nested tables cannot hold")
                 }
                 try addChildren(of: child, names: &names, path: path + [embeddedTarget.name])
             }
@@ -208,7 +227,9 @@ final class RelationalLayout {
             case .embedded:
                 guard let owner = table.owner, let ownerKey = owner.keyColumn else { continue }
                 columns.append("\"_row\" INTEGER PRIMARY KEY")
-                columns.append("\"_owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL") REFERENCES \(quote(owner.name))(\(quote(ownerKey)))")
+                columns.append(
+                    "\"_owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL") REFERENCES \(quote(owner.name))(\(quote(ownerKey)))"
+                )
                 if let slot = table.slotColumn {
                     columns.append("\(quote(slot)) \(slot == "_position" ? "INTEGER" : "TEXT") NOT NULL")
                     constraints.append("UNIQUE (\"_owner\", \(quote(slot)))")
@@ -216,36 +237,50 @@ final class RelationalLayout {
                     constraints.append("UNIQUE (\"_owner\")")
                 }
             case .values:
-                guard let owner = table.owner, let ownerKey = owner.keyColumn, let property = table.property else { continue }
-                columns.append("\"owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL") REFERENCES \(quote(owner.name))(\(quote(ownerKey)))")
+                guard let owner = table.owner, let ownerKey = owner.keyColumn, let property = table.property else {
+                    continue
+                }
+                columns.append(
+                    "\"owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL") REFERENCES \(quote(owner.name))(\(quote(ownerKey)))"
+                )
                 if let slot = table.slotColumn {
                     columns.append("\(quote(slot)) \(slot == "position" ? "INTEGER" : "TEXT") NOT NULL")
                     constraints.append("PRIMARY KEY (\"owner\", \(quote(slot)))")
                 }
                 columns += valueColumn("value", property, notNull: !property.isOptional && property.type != .mixed)
                 if property.collection == .set {
-                    constraints.append(property.type == .mixed ? "UNIQUE (\"owner\", \"value\", \"value_type\")"
-                                                               : "UNIQUE (\"owner\", \"value\")")
+                    constraints.append(
+                        property.type == .mixed
+                            ? "UNIQUE (\"owner\", \"value\", \"value_type\")"
+                            : "UNIQUE (\"owner\", \"value\")")
                 }
                 if property.type == .object, let target = property.objectType, exported.contains(target) {
                     indexes.append("CREATE INDEX \(quote(table.name + "_value")) ON \(quote(table.name)) (\"value\")")
                 }
             }
             let pk = table.kind == .topLevel ? table.objectClass?.primaryKey : nil
-            for property in table.properties where property.collection == .none && table.children[property.name] == nil {
-                var definitions = valueColumn(property.name, property, notNull: !property.isOptional && property.type != .mixed)
+            for property in table.properties where property.collection == .none && table.children[property.name] == nil
+            {
+                var definitions = valueColumn(
+                    property.name, property, notNull: !property.isOptional && property.type != .mixed)
                 if property.name == pk {
                     // A STRICT table's primary key is NOT NULL: an optional key (Realm allows one
                     // object whose key is null) is UNIQUE instead, which foreign keys accept too.
-                    definitions = ["\(quote(pk ?? "")) \(table.keyType)" + (property.isOptional ? " UNIQUE" : " NOT NULL PRIMARY KEY")]
+                    definitions = [
+                        "\(quote(pk ?? "")) \(table.keyType)"
+                            + (property.isOptional ? " UNIQUE" : " NOT NULL PRIMARY KEY")
+                    ]
                 }
                 columns += definitions
                 let linked = property.type == .object && property.objectType.map(exported.contains) == true
                 if property.name != pk && (property.isIndexed || linked) {
-                    indexes.append("CREATE INDEX \(quote(table.name + "_" + property.name)) ON \(quote(table.name)) (\(quote(property.name)))")
+                    indexes.append(
+                        "CREATE INDEX \(quote(table.name + "_" + property.name)) ON \(quote(table.name)) (\(quote(property.name)))"
+                    )
                 }
             }
-            statements.append("CREATE TABLE \(quote(table.name)) (\((columns + constraints).joined(separator: ", ")))\(strict)")
+            statements.append(
+                "CREATE TABLE \(quote(table.name)) (\((columns + constraints).joined(separator: ", ")))\(strict)")
             statements += indexes
         }
         return statements

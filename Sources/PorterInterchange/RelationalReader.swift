@@ -27,10 +27,15 @@ final class RelationalReader {
         file = try PlainSQLiteFile(readingAt: path)
         let rows = try file.rows("SELECT \"layout\", \"schema\" FROM \(RelationalLayout.schemaTable)")
         guard rows.count == 1, case .integer(let version) = rows[0][0], case .text(let json) = rows[0][1] else {
-            throw PorterError(.invalidInput, "\(RelationalLayout.schemaTable) must hold one row (layout, schema JSON)", location: path)
+            throw PorterError(
+                .invalidInput, "\(RelationalLayout.schemaTable) must hold one row (layout, schema JSON)", location: path
+            )
         }
         guard version == RelationalValues.layoutVersion else {
-            throw PorterError(.invalidInput, "the export's table layout \(version) is not one this Porter reads (layout \(RelationalValues.layoutVersion)); use a newer Porter", location: path)
+            throw PorterError(
+                .invalidInput,
+                "the export's table layout \(version) is not one this Porter reads (layout \(RelationalValues.layoutVersion)); use a newer Porter",
+                location: path)
         }
         let schema: Schema
         do {
@@ -40,9 +45,13 @@ final class RelationalReader {
         }
         let tables = try file.tableNames()
         hasNullEntries = tables.contains(RelationalLayout.nullEntriesTable)
-        layout = try RelationalLayout(schema: schema, classes: schema.classes.filter { !$0.isEmbedded && tables.contains($0.name) })
+        layout = try RelationalLayout(
+            schema: schema, classes: schema.classes.filter { !$0.isEmbedded && tables.contains($0.name) })
         for table in layout.all where table.kind != .topLevel && !tables.contains(table.name) {
-            throw PorterError(.invalidInput, "the table '\(table.name)' of \(table.owner?.name ?? "").\(table.property?.name ?? "") is missing", location: path)
+            throw PorterError(
+                .invalidInput,
+                "the table '\(table.name)' of \(table.owner?.name ?? "").\(table.property?.name ?? "") is missing",
+                location: path)
         }
     }
 
@@ -52,7 +61,9 @@ final class RelationalReader {
         // so a database is never opened here (opening it read-only would leave -shm files).
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 1, header[19] == 1 else { return false }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 1, header[19] == 1 else {
+            return false
+        }
         return PlainSQLiteFile.hasTable(RelationalLayout.schemaTable, at: path)
     }
 
@@ -79,8 +90,10 @@ final class RelationalReader {
     }
 
     /// The columns of an object table's row from `column` on, and its child tables' rows.
-    private func readObject(_ table: RelationalTable, _ statement: PlainSQLiteStatement, column: inout Int,
-                            into fields: inout [(key: String, value: DocumentValue)], path: String) throws {
+    private func readObject(
+        _ table: RelationalTable, _ statement: PlainSQLiteStatement, column: inout Int,
+        into fields: inout [(key: String, value: DocumentValue)], path: String
+    ) throws {
         var values: [String: DocumentValue] = [:]
         for property in table.properties where property.collection == .none && table.children[property.name] == nil {
             let at = path + property.name
@@ -133,7 +146,9 @@ final class RelationalReader {
                 if child.slotColumn != nil { mapKey = text(statement.cell(1)); column = 2 }
                 var fields: [(key: String, value: DocumentValue)] = []
                 // Nested rows are read by their own statements: this one stays on its row meanwhile.
-                let atObject = property.collection == .none ? path + "." : (property.collection == .map ? "\(path).\(mapKey)." : at + ".")
+                let atObject =
+                    property.collection == .none
+                    ? path + "." : (property.collection == .map ? "\(path).\(mapKey)." : at + ".")
                 try readObject(child, statement, column: &column, into: &fields, path: atObject)
                 element = .document(Document(fields))
             } else {
@@ -149,7 +164,10 @@ final class RelationalReader {
             position += 1
         }
         if property.collection == .map, child.kind == .embedded, hasNullEntries {
-            let lookup = try nullEntries ?? file.prepare("SELECT \"key\" FROM \(RelationalLayout.nullEntriesTable) WHERE \"table\" = ? AND \"owner\" IS ?")
+            let lookup =
+                try nullEntries
+                ?? file.prepare(
+                    "SELECT \"key\" FROM \(RelationalLayout.nullEntriesTable) WHERE \"table\" = ? AND \"owner\" IS ?")
             nullEntries = lookup
             defer { lookup.reset() }
             lookup.bind(1, .text(child.name))
@@ -191,7 +209,8 @@ final class RelationalReader {
         if table.kind == .topLevel {
             sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) ORDER BY rowid"
         } else {
-            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) WHERE \(quote(table.ownerColumn)) IS ? ORDER BY \(order)"
+            sql =
+                "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) WHERE \(quote(table.ownerColumn)) IS ? ORDER BY \(order)"
         }
         let statement = try file.prepare(sql)
         selects[table.name] = statement
@@ -250,15 +269,23 @@ final class RelationalReader {
     private func mixed(_ cell: SQLiteCell, _ typeCell: SQLiteCell, path: String) throws -> DocumentValue {
         guard case .text(let typeName) = typeCell else {
             if case .null = typeCell, case .null = cell { return .null }
-            throw CellError(path: path + "_type", message: "expected TEXT naming the value's type, found \(Self.describe(typeCell))")
+            throw CellError(
+                path: path + "_type", message: "expected TEXT naming the value's type, found \(Self.describe(typeCell))"
+            )
         }
         switch (typeName, cell) {
         case ("link", .text(let text)):
-            guard let colon = text.firstIndex(of: ":"), let target = layout.schema[String(text[..<colon])], !target.isEmbedded else {
-                throw CellError(path: path, message: "expected 'Class:key' naming a top-level class of the schema, found \(Self.describe(cell))")
+            guard let colon = text.firstIndex(of: ":"), let target = layout.schema[String(text[..<colon])],
+                !target.isEmbedded
+            else {
+                throw CellError(
+                    path: path,
+                    message: "expected 'Class:key' naming a top-level class of the schema, found \(Self.describe(cell))"
+                )
             }
-            let key = try keyScalar(.text(String(text[text.index(after: colon)...])), target.primaryKeyProperty?.type ?? .int,
-                                    path: path)
+            let key = try keyScalar(
+                .text(String(text[text.index(after: colon)...])), target.primaryKeyProperty?.type ?? .int,
+                path: path)
             return .dbRef(className: target.name, id: key)
         case ("list", .text(let json)), ("dictionary", .text(let json)):
             let decoded: DocumentValue
@@ -271,11 +298,21 @@ final class RelationalReader {
             }
             switch (typeName, decoded) {
             case ("list", .array), ("dictionary", .document): return decoded
-            default: throw CellError(path: path, message: "expected a JSON \(typeName == "list" ? "array" : "object") for a \(typeName), found \(decoded.kindDescription)")
+            default:
+                throw CellError(
+                    path: path,
+                    message:
+                        "expected a JSON \(typeName == "list" ? "array" : "object") for a \(typeName), found \(decoded.kindDescription)"
+                )
             }
         default:
-            guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects else {
-                throw CellError(path: path + "_type", message: "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)")
+            guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
+            else {
+                throw CellError(
+                    path: path + "_type",
+                    message:
+                        "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
+                )
             }
             if case .null = cell { throw CellError(path: path, message: "NULL with type '\(typeName)'") }
             return try scalar(cell, type, path: path)
@@ -285,7 +322,9 @@ final class RelationalReader {
     /// A key written as text after `Class:` (an int key is digits).
     private func keyScalar(_ cell: SQLiteCell, _ type: PropertyType, path: String) throws -> DocumentValue {
         guard type == .int, case .text(let s) = cell else { return try scalar(cell, type, path: path) }
-        guard let i = Int64(s) else { throw CellError(path: path, message: "expected an integer key after 'Class:', found '\(abbreviated(s))'") }
+        guard let i = Int64(s) else {
+            throw CellError(path: path, message: "expected an integer key after 'Class:', found '\(abbreviated(s))'")
+        }
         return .int64(i)
     }
 

@@ -22,7 +22,9 @@ final class RelationalWriter {
     /// Creates every table and fills `_porter_schema` and `user_version`.
     func createTables() throws {
         let strict = PlainSQLiteFile.supportsStrictTables ? " STRICT" : ""
-        try file.execute("CREATE TABLE \(RelationalLayout.schemaTable) (\"layout\" INTEGER NOT NULL, \"schema\" TEXT NOT NULL)\(strict)")
+        try file.execute(
+            "CREATE TABLE \(RelationalLayout.schemaTable) (\"layout\" INTEGER NOT NULL, \"schema\" TEXT NOT NULL)\(strict)"
+        )
         try file.prepare("INSERT INTO \(RelationalLayout.schemaTable) VALUES (?, ?)")
             .run([.integer(RelationalValues.layoutVersion), .text(layout.schema.jsonString(pretty: true))])
         // `user_version` is a signed 32-bit integer; `_porter_schema` keeps the exact version.
@@ -34,24 +36,30 @@ final class RelationalWriter {
     func writeObject(_ table: RelationalTable, key: ObjectKey, values: [Value], source: ExportObjectSource) throws {
         let ownerKey: SQLiteCell
         if let pk = table.objectClass?.primaryKey, let index = table.properties.firstIndex(where: { $0.name == pk }),
-           index < values.count {
+            index < values.count
+        {
             ownerKey = try RelationalValues.cell(values[index], at: "\(table.name).\(pk)")
         } else {
             ownerKey = .integer(key.rawValue)
         }
-        try writeRow(table, prefix: table.keyColumn == "_key" ? [ownerKey] : [], ownKey: ownerKey, values: values, source: source)
+        try writeRow(
+            table, prefix: table.keyColumn == "_key" ? [ownerKey] : [], ownKey: ownerKey, values: values, source: source
+        )
     }
 
     /// One row of an object table (`prefix`: `_key`, or `_row`, `_owner` and the slot), then its
     /// child tables, whose `owner` is `ownKey`.
-    private func writeRow(_ table: RelationalTable, prefix: [SQLiteCell], ownKey: SQLiteCell, values: [Value],
-                          source: ExportObjectSource) throws {
+    private func writeRow(
+        _ table: RelationalTable, prefix: [SQLiteCell], ownKey: SQLiteCell, values: [Value],
+        source: ExportObjectSource
+    ) throws {
         var cells = prefix
         cells.reserveCapacity(prefix.count + table.columnProperties.count)
         for (i, property) in table.columnProperties {
             let value = i < values.count ? values[i] : .null
             if property.type == .mixed {
-                let (cell, type) = try RelationalValues.mixedCell(value, at: "\(table.name).\(property.name)", source: source)
+                let (cell, type) = try RelationalValues.mixedCell(
+                    value, at: "\(table.name).\(property.name)", source: source)
                 cells += [cell, type.map(SQLiteCell.text) ?? .null]
             } else {
                 cells.append(try RelationalValues.cell(value, at: "\(table.name).\(property.name)"))
@@ -66,8 +74,10 @@ final class RelationalWriter {
     }
 
     /// The rows of one child table for one owner.
-    private func writeChild(_ child: RelationalTable, _ property: Property, _ value: Value, owner: SQLiteCell,
-                            source: ExportObjectSource) throws {
+    private func writeChild(
+        _ child: RelationalTable, _ property: Property, _ value: Value, owner: SQLiteCell,
+        source: ExportObjectSource
+    ) throws {
         let location = "\(child.owner?.name ?? "").\(property.name)"
         var slots: [(slot: SQLiteCell?, element: Value)] = []
         switch (property.collection, value) {
@@ -80,7 +90,9 @@ final class RelationalWriter {
         case (.map, .map(let entries)):
             slots = entries.keys.sorted(by: ExportOrder.utf8Less).map { (.text($0), entries[$0] ?? .null) }
         default:
-            throw PorterError(.notADatabase, "stored value is \(value.kindName), not a \(property.collection.rawValue)", location: location)
+            throw PorterError(
+                .notADatabase, "stored value is \(value.kindName), not a \(property.collection.rawValue)",
+                location: location)
         }
         for (slot, element) in slots {
             let slotCells = slot.map { [$0] } ?? []
@@ -91,15 +103,18 @@ final class RelationalWriter {
                         continue
                     }
                     if element == .null { continue }
-                    throw PorterError(.notADatabase, "stored value is \(element.kindName), not an embedded object", location: location)
+                    throw PorterError(
+                        .notADatabase, "stored value is \(element.kindName), not an embedded object", location: location
+                    )
                 }
                 guard let object = try source.embedded(link) else {
                     throw PorterError(.notADatabase, "embedded object \(link) is missing", location: location)
                 }
                 let row = nextRow[child.name, default: 1]
                 nextRow[child.name] = row + 1
-                try writeRow(child, prefix: [.integer(row), owner] + slotCells, ownKey: .integer(row), values: object.values,
-                             source: source)
+                try writeRow(
+                    child, prefix: [.integer(row), owner] + slotCells, ownKey: .integer(row), values: object.values,
+                    source: source)
             } else if property.type == .mixed {
                 let (cell, type) = try RelationalValues.mixedCell(element, at: location, source: source)
                 try insert(into: child, [owner] + slotCells + [cell, type.map(SQLiteCell.text) ?? .null])
@@ -115,7 +130,9 @@ final class RelationalWriter {
         let name = RelationalLayout.nullEntriesTable
         if inserts[name] == nil {
             let strict = PlainSQLiteFile.supportsStrictTables ? " STRICT" : ""
-            try file.execute("CREATE TABLE \(name) (\"table\" TEXT NOT NULL, \"owner\" ANY NOT NULL, \"key\" TEXT NOT NULL, PRIMARY KEY (\"table\", \"owner\", \"key\"))\(strict)")
+            try file.execute(
+                "CREATE TABLE \(name) (\"table\" TEXT NOT NULL, \"owner\" ANY NOT NULL, \"key\" TEXT NOT NULL, PRIMARY KEY (\"table\", \"owner\", \"key\"))\(strict)"
+            )
             inserts[name] = try file.prepare("INSERT INTO \(name) VALUES (?, ?, ?)")
         }
         try inserts[name]?.run([.text(table.name), owner, key])
@@ -151,12 +168,15 @@ enum RelationalValues {
         case .objectId(let o): return .text(o.stringValue)
         case .uuid(let u): return .text(UUIDCodec.string(u))
         default:
-            throw PorterError(.notADatabase, "unexpected \(value.kindName) where a single value is stored", location: location())
+            throw PorterError(
+                .notADatabase, "unexpected \(value.kindName) where a single value is stored", location: location())
         }
     }
 
     /// A `mixed` value as its value cell and `_type` text (nil for null).
-    static func mixedCell(_ value: Value, at location: @autoclosure () -> String, source: ExportObjectSource) throws -> (SQLiteCell, String?) {
+    static func mixedCell(_ value: Value, at location: @autoclosure () -> String, source: ExportObjectSource) throws
+        -> (SQLiteCell, String?)
+    {
         switch value {
         case .null: return (.null, nil)
         case .link(let link):
@@ -191,7 +211,11 @@ enum RelationalValues {
             return wrap("$numberDouble", .string(d.description))
         }
         func binary(_ bytes: Data, _ subtype: String) -> JSONValue {
-            wrap("$binary", .object([JSONMember("base64", .string(bytes.base64EncodedString())), JSONMember("subType", .string(subtype))]))
+            wrap(
+                "$binary",
+                .object([
+                    JSONMember("base64", .string(bytes.base64EncodedString())), JSONMember("subType", .string(subtype)),
+                ]))
         }
         switch value {
         case .null: return .null
@@ -210,14 +234,17 @@ enum RelationalValues {
         case .objectId(let o): return wrap("$oid", .string(o.stringValue))
         case .uuid(let u): return binary(Data(UUIDCodec.bytes(u)), "04")
         case .link(let link):
-            return .object([JSONMember("$ref", .string(link.className)),
-                            JSONMember("$id", try nestedJSON(try source.exportedKey(of: link), source: source))])
+            return .object([
+                JSONMember("$ref", .string(link.className)),
+                JSONMember("$id", try nestedJSON(try source.exportedKey(of: link), source: source)),
+            ])
         case .list(let elements), .set(let elements):
             return .array(try elements.map { try nestedJSON($0, source: source) })
         case .map(let entries):
-            return .object(try entries.keys.sorted(by: ExportOrder.utf8Less).map {
-                JSONMember($0, try nestedJSON(entries[$0] ?? .null, source: source))
-            })
+            return .object(
+                try entries.keys.sorted(by: ExportOrder.utf8Less).map {
+                    JSONMember($0, try nestedJSON(entries[$0] ?? .null, source: source))
+                })
         case .object:
             throw PorterError(.notADatabase, "unexpected object value inside a mixed")
         }

@@ -26,12 +26,14 @@ enum ScalarReader {
                 // -2^63 is excluded: it is also what an out-of-range JSON integer literal such as
                 // -9223372036854775809 rounds to, and Int64.min itself is written as an integer.
                 guard let i = Int64(exactly: d), d != -0x1p63 else {
-                    throw FieldErrorMessage("expected an integer but got a double \(d) that is not an integer in the 64-bit range")
+                    throw FieldErrorMessage(
+                        "expected an integer but got a double \(d) that is not an integer in the 64-bit range")
                 }
                 return .int(i)
             case .decimal128(let d):
                 guard let i = d.exactInt64 else {
-                    throw FieldErrorMessage("expected an integer but got a decimal128 \(d) that is not an integer in the 64-bit range")
+                    throw FieldErrorMessage(
+                        "expected an integer but got a decimal128 \(d) that is not an integer in the 64-bit range")
                 }
                 return .int(i)
             default: break
@@ -77,7 +79,8 @@ enum ScalarReader {
                 throw FieldErrorMessage("expected binary data (subtype 0) but got binary subtype 0x\(hexByte(subtype))")
             case .string(let s):
                 guard let d = Data(base64Encoded: s) else {
-                    throw FieldErrorMessage("expected base64 data but got a string that is not valid base64 ('\(abbreviated(s))')")
+                    throw FieldErrorMessage(
+                        "expected base64 data but got a string that is not valid base64 ('\(abbreviated(s))')")
                 }
                 try checkSize(d.count, "data")
                 return .data(d)
@@ -97,7 +100,9 @@ enum ScalarReader {
             case .decimal128(let d): return .decimal128(d)
             case .int32(let i): return .decimal128(Decimal128(Int64(i)))
             case .int64(let i): return .decimal128(Decimal128(i))
-            case .double(let d): return try decimal(d.isNaN ? "NaN" : (d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : d.description))
+            case .double(let d):
+                return try decimal(
+                    d.isNaN ? "NaN" : (d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : d.description))
             case .string(let s): return try decimal(s)
             default: break
             }
@@ -118,7 +123,9 @@ enum ScalarReader {
                 }
                 return .uuid(u)
             case .binary(_, 3):
-                throw FieldErrorMessage("binary subtype 0x03 is a legacy UUID whose byte order depends on the driver that wrote it; convert it to subtype 0x04")
+                throw FieldErrorMessage(
+                    "binary subtype 0x03 is a legacy UUID whose byte order depends on the driver that wrote it; convert it to subtype 0x04"
+                )
             case .string(let s):
                 guard let u = UUIDCodec.parse(s) else {
                     throw FieldErrorMessage("invalid UUID '\(abbreviated(s))': expected 8-4-4-4-12 hexadecimal digits")

@@ -26,5 +26,6 @@ public enum StoredFileKind: Sendable, Equatable {
     }
 
     /// The message for a file that is neither: an encrypted Realm file cannot be told from noise.
-    public static let neitherMessage = "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"
+    public static let neitherMessage =
+        "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"
 }

@@ -24,7 +24,9 @@ public struct FixtureHeader: Sendable {
     /// - Returns: nil when the input is not a fixture object (line-delimited documents, an array).
     /// - Throws: ``DocumentInputError`` for input the fixture reader rejects (the import reports
     ///   it the same way).
-    public static func read(_ input: ByteInput, context: DecoderContext, schemaNeededBelow version: UInt64) throws -> FixtureHeader? {
+    public static func read(_ input: ByteInput, context: DecoderContext, schemaNeededBelow version: UInt64) throws
+        -> FixtureHeader?
+    {
         let reader = JSONLayoutReader(input: input, context: context, maxDepth: InterchangeLimits.maxNestingDepth)
         while true {
             let document = try reader.next()

@@ -38,15 +38,21 @@ final class JSONCParser {
     func parse(_ bytes: UnsafeRawBufferPointer, expectedMembers: Int) throws(Failure) -> Document {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw Failure(path: "", message: "empty document") }
         // Plain RFC 8259 text json-c reads the same way is parsed natively; json-c gets the rest.
-        if nativeFastPath, let fast = PlainJSONParser.parse(bytes, maxDepth: maxDepth), fast.members == expectedMembers {
+        if nativeFastPath, let fast = PlainJSONParser.parse(bytes, maxDepth: maxDepth), fast.members == expectedMembers
+        {
             return try finish(fast.value, sawDollarKey: fast.sawDollarKey)
         }
         json_tokener_reset(tokener)
         let parsed = json_tokener_parse_ex(tokener, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         guard let object = parsed else {
             let error = json_tokener_get_error(tokener)
-            let reason = error == json_tokener_continue ? "unexpected end of document" : String(cString: json_tokener_error_desc(error))
-            throw Failure(path: "", message: "invalid JSON: \(reason) (at byte offset \(json_tokener_get_parse_end(tokener)) of the document)")
+            let reason =
+                error == json_tokener_continue
+                ? "unexpected end of document" : String(cString: json_tokener_error_desc(error))
+            throw Failure(
+                path: "",
+                message:
+                    "invalid JSON: \(reason) (at byte offset \(json_tokener_get_parse_end(tokener)) of the document)")
         }
         defer { json_object_put(object) }
         guard json_object_get_type(object) == json_type_object else {
@@ -87,7 +93,8 @@ final class JSONCParser {
             let length = Int(json_object_get_string_len(object))
             guard let pointer = json_object_get_string(object) else { return .string("") }
             // Strict validation: json-c lets overlong NULs and surrogate halves through.
-            guard let string = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) else {
+            guard let string = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+            else {
                 throw Failure(path: path, message: "string is not valid UTF-8")
             }
             return .string(string)
@@ -96,7 +103,8 @@ final class JSONCParser {
             var elements: [DocumentValue] = []
             elements.reserveCapacity(count)
             for i in 0..<count {
-                elements.append(try convert(json_object_array_get_idx(object, i), path: path.isEmpty ? String(i) : "\(path).\(i)"))
+                elements.append(
+                    try convert(json_object_array_get_idx(object, i), path: path.isEmpty ? String(i) : "\(path).\(i)"))
             }
             return .array(elements)
         case json_type_object:
@@ -122,7 +130,9 @@ final class JSONCParser {
 
     /// Names the duplicated key (slow path, only after a mismatch): reparse keeping duplicates.
     private func duplicateDescription(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard let tree = try? JSONValue.parse(Array(bytes), maxDepth: InterchangeLimits.maxNestingDepth + 1) else { return "" }
+        guard let tree = try? JSONValue.parse(Array(bytes), maxDepth: InterchangeLimits.maxNestingDepth + 1) else {
+            return ""
+        }
         func find(_ value: JSONValue, _ path: String) -> String? {
             switch value {
             case .object(let members):
@@ -130,7 +140,9 @@ final class JSONCParser {
                     return path.isEmpty ? duplicate : path + "." + duplicate
                 }
                 for member in members {
-                    if let found = find(member.value, path.isEmpty ? member.key : path + "." + member.key) { return found }
+                    if let found = find(member.value, path.isEmpty ? member.key : path + "." + member.key) {
+                        return found
+                    }
                 }
             case .array(let elements):
                 for (i, element) in elements.enumerated() {

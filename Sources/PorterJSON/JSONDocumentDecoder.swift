@@ -8,7 +8,9 @@ public final class JSONDocumentDecoder: DocumentDecoder {
     private let parser: JSONCParser
 
     /// Creates a decoder over `input`; `context` tells fixtures from class files.
-    public convenience init(input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth) throws {
+    public convenience init(
+        input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth
+    ) throws {
         try self.init(input: input, context: context, maxDepth: maxDepth, nativeFastPath: true)
     }
 
@@ -29,7 +31,8 @@ public final class JSONDocumentDecoder: DocumentDecoder {
     public func next() throws -> DecodedDocument? {
         guard let (className, label, element) = try reader.next() else { return nil }
         if let problem = element.problem {
-            throw DocumentInputError(label: label, message: "\(problem) (document starting on line \(element.line))", recoverable: true)
+            throw DocumentInputError(
+                label: label, message: "\(problem) (document starting on line \(element.line))", recoverable: true)
         }
         let buffer = reader.buffer
         do {
@@ -49,7 +52,10 @@ public final class JSONDocumentDecoder: DocumentDecoder {
             }
             return DecodedDocument(className: className, label: label, document: doc)
         } catch let error as JSONCParser.Failure {
-            throw DocumentInputError(label: label, path: error.path, message: "\(error.message)\(error.path.isEmpty ? " (document starting on line \(element.line))" : "")", recoverable: true)
+            throw DocumentInputError(
+                label: label, path: error.path,
+                message: "\(error.message)\(error.path.isEmpty ? " (document starting on line \(element.line))" : "")",
+                recoverable: true)
         }
     }
 }

@@ -29,7 +29,9 @@ public struct JSONFormat: DocumentOutputFormat, DocumentInputFormat {
     /// Input whose first significant byte opens an object or an array.
     public func recognizes(prefix: [UInt8]) -> Bool {
         guard !prefix.contains(0) else { return false }
-        let significant = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let significant = prefix.drop {
+            $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+        }
         return significant.first == UInt8(ascii: "{") || significant.first == UInt8(ascii: "[")
     }
 }

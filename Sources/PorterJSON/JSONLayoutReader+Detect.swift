@@ -22,7 +22,9 @@ extension JSONLayoutReader {
             if let (key, next) = try peekFirstKey() {
                 if key == "schemaVersion" {
                     isFixture = true
-                } else if context.className == nil, let cls = context.schema[key], !cls.isEmbedded, next == UInt8(ascii: "[") {
+                } else if context.className == nil, let cls = context.schema[key], !cls.isEmbedded,
+                    next == UInt8(ascii: "[")
+                {
                     isFixture = true
                 } else if context.className == nil, key == "schema", next == UInt8(ascii: "{") {
                     isFixture = true
@@ -37,7 +39,9 @@ extension JSONLayoutReader {
                 state = .lines
             }
         default:
-            throw fatal("expected JSON documents (an object per line, an array of objects, or a fixture object) but found '\(printable(c))'")
+            throw fatal(
+                "expected JSON documents (an object per line, an array of objects, or a fixture object) but found '\(printable(c))'"
+            )
         }
     }
 
@@ -106,19 +110,29 @@ extension JSONLayoutReader {
             return try expectEnd()
         }
         if !first {
-            guard c == UInt8(ascii: ",") else { throw fatal("expected ',' or '}' between fixture keys but found '\(printable(c))'") }
+            guard c == UInt8(ascii: ",") else {
+                throw fatal("expected ',' or '}' between fixture keys but found '\(printable(c))'")
+            }
             consume()
-            guard let next = try peekSignificant() else { throw fatal("unexpected end of input inside the fixture object") }
+            guard let next = try peekSignificant() else {
+                throw fatal("unexpected end of input inside the fixture object")
+            }
             c = next
         }
-        guard c == UInt8(ascii: "\"") else { throw fatal("expected a class name in quotes but found '\(printable(c))'") }
+        guard c == UInt8(ascii: "\"") else {
+            throw fatal("expected a class name in quotes but found '\(printable(c))'")
+        }
         var i = buffer.start
-        guard let endOffset = try stringEnd(from: &i) else { throw fatal("unexpected end of input inside a fixture key") }
+        guard let endOffset = try stringEnd(from: &i) else {
+            throw fatal("unexpected end of input inside a fixture key")
+        }
         guard let key = decodeKey(buffer.start, buffer.start + endOffset) else { throw fatal("invalid fixture key") }
         buffer.start += endOffset + 1
         guard try peekSignificant() == UInt8(ascii: ":") else { throw fatal("expected ':' after fixture key '\(key)'") }
         consume()
-        guard let value = try peekSignificant() else { throw fatal("unexpected end of input after fixture key '\(key)'") }
+        guard let value = try peekSignificant() else {
+            throw fatal("unexpected end of input after fixture key '\(key)'")
+        }
         if key == "schemaVersion" {
             let version = try readVersion()
             try checkSchemaMemberVersion(fixture: version, member: schemaMemberVersion)
@@ -129,7 +143,9 @@ extension JSONLayoutReader {
         // An object under `schema` is the fixture's schema; an array is a class named `schema`.
         if key == "schema", value != UInt8(ascii: "[") {
             guard value == UInt8(ascii: "{") else {
-                throw fatal("fixture key 'schema' must hold the schema the fixture was written with (an object, as in a schema file)")
+                throw fatal(
+                    "fixture key 'schema' must hold the schema the fixture was written with (an object, as in a schema file)"
+                )
             }
             try readSchemaMember()
             state = .fixtureKeys(first: false)

@@ -46,6 +46,10 @@ extension JSONLayoutReader {
     func checkSchemaMemberVersion(fixture: UInt64?, member: UInt64?, line atLine: Int? = nil) throws {
         guard let fixture, let member, fixture != member else { return }
         state = .done
-        throw DocumentInputError(label: "", message: "the fixture's schemaVersion is \(fixture) but its 'schema' member declares schemaVersion \(member) (line \(atLine ?? line))", recoverable: false)
+        throw DocumentInputError(
+            label: "",
+            message:
+                "the fixture's schemaVersion is \(fixture) but its 'schema' member declares schemaVersion \(member) (line \(atLine ?? line))",
+            recoverable: false)
     }
 }

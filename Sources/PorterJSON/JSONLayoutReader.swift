@@ -88,16 +88,22 @@ final class JSONLayoutReader {
                 }
                 return try element(className: nil)
             case .array(let first):
-                guard let c = try peekSignificant() else { throw fatal("unexpected end of input inside the top-level array") }
+                guard let c = try peekSignificant() else {
+                    throw fatal("unexpected end of input inside the top-level array")
+                }
                 if c == UInt8(ascii: "]") {
                     consume()
                     try expectEnd()
                     return nil
                 }
                 if !first {
-                    guard c == UInt8(ascii: ",") else { throw fatal("expected ',' or ']' between documents but found '\(printable(c))'") }
+                    guard c == UInt8(ascii: ",") else {
+                        throw fatal("expected ',' or ']' between documents but found '\(printable(c))'")
+                    }
                     consume()
-                    guard try peekSignificant() == UInt8(ascii: "{") else { throw fatal("expected a document ('{') after ','") }
+                    guard try peekSignificant() == UInt8(ascii: "{") else {
+                        throw fatal("expected a document ('{') after ','")
+                    }
                 } else if c != UInt8(ascii: "{") {
                     throw fatal("array elements must be documents ('{') but found '\(printable(c))'")
                 }
@@ -106,16 +112,22 @@ final class JSONLayoutReader {
             case .fixtureKeys(let first):
                 try readFixtureKey(first: first)
             case .fixtureArray(let className, let first):
-                guard let c = try peekSignificant() else { throw fatal("unexpected end of input inside the '\(className)' array") }
+                guard let c = try peekSignificant() else {
+                    throw fatal("unexpected end of input inside the '\(className)' array")
+                }
                 if c == UInt8(ascii: "]") {
                     consume()
                     state = .fixtureKeys(first: false)
                     continue
                 }
                 if !first {
-                    guard c == UInt8(ascii: ",") else { throw fatal("expected ',' or ']' between \(className) documents but found '\(printable(c))'") }
+                    guard c == UInt8(ascii: ",") else {
+                        throw fatal("expected ',' or ']' between \(className) documents but found '\(printable(c))'")
+                    }
                     consume()
-                    guard try peekSignificant() == UInt8(ascii: "{") else { throw fatal("expected a \(className) document ('{') after ','") }
+                    guard try peekSignificant() == UInt8(ascii: "{") else {
+                        throw fatal("expected a \(className) document ('{') after ','")
+                    }
                 } else if c != UInt8(ascii: "{") {
                     throw fatal("the '\(className)' array must hold documents ('{') but found '\(printable(c))'")
                 }
@@ -136,7 +148,8 @@ final class JSONLayoutReader {
             documentNumber += 1
             label = String(documentNumber)
         }
-        let element = try (nativeFastPath ? parsedElement() : nil) ?? scanner.scanElement(buffer, line: &line, label: label)
+        let element =
+            try (nativeFastPath ? parsedElement() : nil) ?? scanner.scanElement(buffer, line: &line, label: label)
         buffer.start = element.range.upperBound
         return (className, label, element)
     }
@@ -148,9 +161,11 @@ final class JSONLayoutReader {
         let start = buffer.start
         let available = buffer.storage.bytes(start..<buffer.end)
         guard let (result, length, newlines) = PlainJSONParser.parse(prefixOf: available, maxDepth: scanner.maxDepth),
-              length <= InterchangeLimits.maxDocumentBytes else { return nil }
-        let element = JSONElement(range: start..<(start + length), line: line, memberCount: result.members,
-                                  bigIntegers: [], problem: nil, parsed: result)
+            length <= InterchangeLimits.maxDocumentBytes
+        else { return nil }
+        let element = JSONElement(
+            range: start..<(start + length), line: line, memberCount: result.members,
+            bigIntegers: [], problem: nil, parsed: result)
         line += newlines
         return element
     }

@@ -55,7 +55,10 @@ struct JSONScanner {
                 }
             }
             guard let c = try buffer.byte(at: &i) else {
-                throw DocumentInputError(label: label, message: "unexpected end of input inside the document that starts on line \(startLine)", recoverable: false)
+                throw DocumentInputError(
+                    label: label,
+                    message: "unexpected end of input inside the document that starts on line \(startLine)",
+                    recoverable: false)
             }
             if c == 0x0A { line += 1 }
             if inString {
@@ -78,7 +81,7 @@ struct JSONScanner {
                             }
                         }
                     } else {
-                        unicodeDigits = -1   // json-c reports the malformed escape
+                        unicodeDigits = -1  // json-c reports the malformed escape
                     }
                 } else if escape {
                     escape = false
@@ -116,11 +119,14 @@ struct JSONScanner {
                 if depth == 0 {
                     let range = buffer.start..<(i + 1)
                     if range.count > InterchangeLimits.maxDocumentBytes {
-                        note("document of \(range.count) bytes exceeds the \(InterchangeLimits.maxDocumentBytes >> 20) MB limit")
+                        note(
+                            "document of \(range.count) bytes exceeds the \(InterchangeLimits.maxDocumentBytes >> 20) MB limit"
+                        )
                     }
-                    return JSONElement(range: range, line: startLine, memberCount: members,
-                                       bigIntegers: bigIntegers,
-                                       problem: problem)
+                    return JSONElement(
+                        range: range, line: startLine, memberCount: members,
+                        bigIntegers: bigIntegers,
+                        problem: problem)
                 }
             case UInt8(ascii: ":"):
                 members += 1
@@ -134,7 +140,9 @@ struct JSONScanner {
                 while let d = try buffer.byte(at: &j) {
                     if d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") {
                         digits += 1
-                    } else if d == UInt8(ascii: ".") || d == UInt8(ascii: "e") || d == UInt8(ascii: "E") || d == UInt8(ascii: "+") {
+                    } else if d == UInt8(ascii: ".") || d == UInt8(ascii: "e") || d == UInt8(ascii: "E")
+                        || d == UInt8(ascii: "+")
+                    {
                         integral = false
                     } else if d != UInt8(ascii: "-") {
                         break

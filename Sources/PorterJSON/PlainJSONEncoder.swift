@@ -42,7 +42,10 @@ public final class PlainJSONEncoder: DocumentEncoder {
     public func endDocument() throws {
         guard let root else { return }
         var length = 0
-        guard let text = json_object_to_json_string_length(root, Int32(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), &length) else {
+        guard
+            let text = json_object_to_json_string_length(
+                root, Int32(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), &length)
+        else {
             throw PorterError(.invalidValue, "json-c could not serialize a document")
         }
         if array { try output.write(documentsWritten == 0 ? "[" : ",\n") }
@@ -89,7 +92,8 @@ public final class PlainJSONEncoder: DocumentEncoder {
             try add(wrapper, try PlainJSONForms.make(inner))
             return try closeDocument()
         }
-        try add(key, try PlainJSONForms.make(mixed ? PlainJSONForms.mixedPlain(value) : PlainJSONForms.typedPlain(value)))
+        try add(
+            key, try PlainJSONForms.make(mixed ? PlainJSONForms.mixedPlain(value) : PlainJSONForms.typedPlain(value)))
     }
 
     /// Closes the array, if any, and flushes.

@@ -71,7 +71,9 @@ enum PlainJSONForms {
         case .string(var s):
             return try s.withUTF8 { utf8 in
                 try utf8.withMemoryRebound(to: CChar.self) { chars in
-                    try "".withCString { empty in try allocated(json_object_new_string_len(chars.baseAddress ?? empty, Int32(chars.count))) }
+                    try "".withCString { empty in
+                        try allocated(json_object_new_string_len(chars.baseAddress ?? empty, Int32(chars.count)))
+                    }
                 }
             }
         }

@@ -19,7 +19,8 @@ extension PlainJSONParser {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 let quote = word ^ 0x2222_2222_2222_2222
                 let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let flagged = ((word &- 0x2020_2020_2020_2020) & ~word) | ((quote &- 0x0101_0101_0101_0101) & ~quote)
+                let flagged =
+                    ((word &- 0x2020_2020_2020_2020) & ~word) | ((quote &- 0x0101_0101_0101_0101) & ~quote)
                     | ((backslash &- 0x0101_0101_0101_0101) & ~backslash) | word
                 if flagged & 0x8080_8080_8080_8080 != 0 { break }
                 i += 8
@@ -69,7 +70,9 @@ extension PlainJSONParser {
                 guard var scalar = hex4() else { return nil }
                 if (0xD800...0xDBFF).contains(scalar) {
                     // Only a properly paired surrogate: json-c's handling of the others varies.
-                    guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else { return nil }
+                    guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else {
+                        return nil
+                    }
                     i += 2
                     guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -185,10 +188,13 @@ extension PlainJSONParser {
         }
         // json-c converts with `strtod` too; results that over- or underflow are left to it.
         var stop: UnsafeMutablePointer<CChar>?
-        let value = UnsafeRawPointer(base + start).withMemoryRebound(to: CChar.self, capacity: i - start + 1) { strtod($0, &stop) }
+        let value = UnsafeRawPointer(base + start).withMemoryRebound(to: CChar.self, capacity: i - start + 1) {
+            strtod($0, &stop)
+        }
         let consumed = stop.map { UnsafeRawPointer($0) - UnsafeRawPointer(base + start) } ?? -1
         guard consumed == i - start, value.isFinite,
-              value.isNormal || (value == 0 && !nonzero) else { return nil }
+            value.isNormal || (value == 0 && !nonzero)
+        else { return nil }
         return .double(value)
     }
 }

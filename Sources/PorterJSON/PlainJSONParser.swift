@@ -43,7 +43,8 @@ struct PlainJSONParser {
     static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> Result? {
         guard let (result, length, _) = parse(prefixOf: bytes, maxDepth: maxDepth) else { return nil }
         // Only whitespace may follow (the scanner cut the element at its closing brace).
-        var rest = PlainJSONParser(base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), end: bytes.count, maxDepth: maxDepth)
+        var rest = PlainJSONParser(
+            base: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), end: bytes.count, maxDepth: maxDepth)
         rest.i = length
         rest.skipWhitespace()
         return rest.i == bytes.count ? result : nil
@@ -54,10 +55,13 @@ struct PlainJSONParser {
     /// not end within `bytes`.
     static func parse(prefixOf bytes: UnsafeRawBufferPointer, maxDepth: Int) -> (Result, length: Int, newlines: Int)? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 1,
-              base[0] == UInt8(ascii: "{") else { return nil }
+            base[0] == UInt8(ascii: "{")
+        else { return nil }
         var parser = PlainJSONParser(base: base, end: bytes.count, maxDepth: maxDepth)
         guard let value = parser.value(depth: 0) else { return nil }
-        return (Result(value: value, members: parser.members, sawDollarKey: parser.sawDollarKey), parser.i, parser.newlines)
+        return (
+            Result(value: value, members: parser.members, sawDollarKey: parser.sawDollarKey), parser.i, parser.newlines
+        )
     }
 
     private init(base: UnsafePointer<UInt8>, end: Int, maxDepth: Int) {
@@ -115,7 +119,9 @@ struct PlainJSONParser {
         while true {
             skipWhitespace()
             // Objects with very many keys go to json-c: the duplicate check below is quadratic.
-            guard i < end, base[i] == UInt8(ascii: "\""), fields.count < 64, let key = string(isKey: true) else { return nil }
+            guard i < end, base[i] == UInt8(ascii: "\""), fields.count < 64, let key = string(isKey: true) else {
+                return nil
+            }
             if lastKeyFirstByte == UInt8(ascii: "$") { sawDollarKey = true }
             // json-c would merge a repeated key silently: leave such objects to it.
             guard !isDuplicate(key, lastKeyPrint, fields, firstPrint) else { return nil }
@@ -160,7 +166,9 @@ struct PlainJSONParser {
 extension PlainJSONParser {
     /// Whether `key` (fingerprint `print`) is already a key of the object whose fingerprints
     /// start at `firstPrint`: fingerprints first, bytes only when they match.
-    func isDuplicate(_ key: String, _ print: UInt64, _ fields: [(key: String, value: DocumentValue)], _ firstPrint: Int) -> Bool {
+    func isDuplicate(_ key: String, _ print: UInt64, _ fields: [(key: String, value: DocumentValue)], _ firstPrint: Int)
+        -> Bool
+    {
         var j = firstPrint
         while j < keyPrints.count {
             if keyPrints[j] == print && fields[j - firstPrint].key.utf8.elementsEqual(key.utf8) { return true }

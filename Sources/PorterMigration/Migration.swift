@@ -40,7 +40,9 @@ public final class Migration {
     /// for a class in both schemas (objects deleted in this migration are skipped, objects created
     /// in it are not visited); (nil, new) for a class only the new schema has; (old, nil) for a
     /// class only the old one has. An unknown class, or one with no objects, never calls `block`.
-    public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void) rethrows {
+    public func enumerateObjects(
+        ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void
+    ) rethrows {
         // Only `block`'s own errors are thrown (rethrows); the file's are recorded (see `Migration`).
         func attempt<T>(_ body: () throws -> T) -> T? {
             guard recordedError == nil else { return nil }
@@ -64,8 +66,11 @@ public final class Migration {
             }
         } else if inNew, let found = attempt({ try storage.maxKey(typeName) }), let last = found {
             var after = Int64.min
-            while let keys = attempt({ try storage.keys(typeName, after: after, upTo: last, limit: MigrationStorage.batchSize) }),
-                  let tail = keys.last {
+            while let keys = attempt({
+                try storage.keys(typeName, after: after, upTo: last, limit: MigrationStorage.batchSize)
+            }),
+                let tail = keys.last
+            {
                 after = tail.rawValue
                 for key in keys {
                     guard let exists = attempt({ try db.exists(typeName, key) }) else { return }
@@ -128,7 +133,8 @@ public final class Migration {
     public func delete(_ object: MigrationObject) {
         recording {
             guard !object.isOld else {
-                throw PorterError(.notInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
+                throw PorterError(
+                    .notInWriteTransaction, "Cannot modify managed objects outside of a write transaction.")
             }
             try db.delete(object.className, object.key)
         }
@@ -163,18 +169,26 @@ public final class Migration {
             throw fail("Cannot rename properties for type '\(typeName)' because it has been removed from the Realm.")
         }
         if target.property(named: oldName) != nil {
-            throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the source property still exists.")
+            throw fail(
+                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the source property still exists."
+            )
         }
         guard let source = runner.physical[typeName]?[oldName] else {
             throw fail("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
         }
         runner.markTouched(typeName)
         if let destination = runner.physical[typeName]?[newName] {
-            if destination.type != source.type || destination.objectType != source.objectType || destination.collection != source.collection {
-                throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(source.realmTypeString)' to '\(destination.realmTypeString)'.")
+            if destination.type != source.type || destination.objectType != source.objectType
+                || destination.collection != source.collection
+            {
+                throw fail(
+                    "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(source.realmTypeString)' to '\(destination.realmTypeString)'."
+                )
             }
             if source.isOptional && !destination.isOptional {
-                throw fail("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from optional to required.")
+                throw fail(
+                    "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from optional to required."
+                )
             }
             try storage.dropProperty(typeName, newName, collection: destination.isCollection)
             var moved = source

@@ -68,7 +68,10 @@ public final class MigrationObject {
         guard let definition = objectSchema.property(named: property) else { throw invalidName(property) }
         if let snapshot {
             guard let value = snapshot[property] else {
-                if definition.isComputed { throw PorterError(.usage, "linkingObjects property '\(className).\(property)' cannot be read in a migration") }
+                if definition.isComputed {
+                    throw PorterError(
+                        .usage, "linkingObjects property '\(className).\(property)' cannot be read in a migration")
+                }
                 throw invalidName(property)
             }
             return value

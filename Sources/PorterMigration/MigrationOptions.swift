@@ -46,9 +46,11 @@ public struct MigrationOptions: Sendable {
     public var progress: (@Sendable (MigrationProgress) -> Void)?
 
     /// Default options: a real run, no backup, data loss refused.
-    public init(dryRun: Bool = false, backupPath: String? = nil, allowDataLoss: Bool = false,
-                deleteDatabaseIfMigrationNeeded: Bool = false, fills: [FillArgument] = [],
-                progress: (@Sendable (MigrationProgress) -> Void)? = nil) {
+    public init(
+        dryRun: Bool = false, backupPath: String? = nil, allowDataLoss: Bool = false,
+        deleteDatabaseIfMigrationNeeded: Bool = false, fills: [FillArgument] = [],
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) {
         self.dryRun = dryRun
         self.backupPath = backupPath
         self.allowDataLoss = allowDataLoss

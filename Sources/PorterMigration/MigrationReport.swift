@@ -39,12 +39,29 @@ public struct MigrationStepSummary: Sendable, Equatable {
         var parts: [String] = []
         if !changes.isEmpty { parts.append("\(changes.count) change\(changes.count == 1 ? "" : "s")") }
         if !renames.isEmpty { parts.append("renamed \(renames.joined(separator: ", "))") }
-        if !conversions.isEmpty { parts.append("converted \(conversions.keys.sorted().map { "\($0) (\(conversions[$0] ?? 0))" }.joined(separator: ", "))") }
-        if !fills.isEmpty { parts.append("filled \(fills.keys.sorted().map { "\($0) (\(fills[$0] ?? 0))" }.joined(separator: ", "))") }
-        if !deletedObjects.isEmpty { parts.append("deleted \(deletedObjects.keys.sorted().map { "\($0) (\(deletedObjects[$0] ?? 0))" }.joined(separator: ", "))") }
+        if !conversions.isEmpty {
+            parts.append(
+                "converted \(conversions.keys.sorted().map { "\($0) (\(conversions[$0] ?? 0))" }.joined(separator: ", "))"
+            )
+        }
+        if !fills.isEmpty {
+            parts.append("filled \(fills.keys.sorted().map { "\($0) (\(fills[$0] ?? 0))" }.joined(separator: ", "))")
+        }
+        if !deletedObjects.isEmpty {
+            parts.append(
+                "deleted \(deletedObjects.keys.sorted().map { "\($0) (\(deletedObjects[$0] ?? 0))" }.joined(separator: ", "))"
+            )
+        }
         if !discardedProperties.isEmpty { parts.append("discarded \(discardedProperties.joined(separator: ", "))") }
-        if !orphansDeleted.isEmpty { parts.append("orphans deleted \(orphansDeleted.keys.sorted().map { "\($0) (\(orphansDeleted[$0] ?? 0))" }.joined(separator: ", "))") }
-        if !copiesMade.isEmpty { parts.append("copied \(copiesMade.keys.sorted().map { "\($0) (\(copiesMade[$0] ?? 0))" }.joined(separator: ", "))") }
+        if !orphansDeleted.isEmpty {
+            parts.append(
+                "orphans deleted \(orphansDeleted.keys.sorted().map { "\($0) (\(orphansDeleted[$0] ?? 0))" }.joined(separator: ", "))"
+            )
+        }
+        if !copiesMade.isEmpty {
+            parts.append(
+                "copied \(copiesMade.keys.sorted().map { "\($0) (\(copiesMade[$0] ?? 0))" }.joined(separator: ", "))")
+        }
         if blockCalled { parts.append("migration block") }
         return parts.isEmpty ? "schema version \(fromVersion) -> \(toVersion)" : parts.joined(separator: "; ")
     }
@@ -99,26 +116,43 @@ public struct MigrationReport: Sendable, Equatable {
         switch outcome {
         case .upToDate: lines.append("\(path): already at schema version \(toVersion); nothing to do.")
         case .created: lines.append("\(path): created with schema version \(toVersion).")
-        case .recreated: lines.append("\(path): migration needed; the file was deleted and re-created empty at schema version \(toVersion).")
+        case .recreated:
+            lines.append(
+                "\(path): migration needed; the file was deleted and re-created empty at schema version \(toVersion).")
         case .automatic: lines.append("\(path): applied automatic changes at schema version \(toVersion).")
         case .migrated: lines.append("\(path): migrated from schema version \(fromVersion) to \(toVersion).")
-        case .dryRun: lines.append("\(path): dry run from schema version \(fromVersion) to \(toVersion) passed all checks; nothing was changed.")
+        case .dryRun:
+            lines.append(
+                "\(path): dry run from schema version \(fromVersion) to \(toVersion) passed all checks; nothing was changed."
+            )
         }
         if let backupPath { lines.append("Backup: \(backupPath)") }
         for step in steps {
-            lines.append("Step \(step.fromVersion) -> \(step.toVersion)\(step.planChecksum.map { " (plan \($0.prefix(19))…)" } ?? ""):")
+            lines.append(
+                "Step \(step.fromVersion) -> \(step.toVersion)\(step.planChecksum.map { " (plan \($0.prefix(19))…)" } ?? ""):"
+            )
             for change in step.changes { lines.append("  \(change)") }
             for rename in step.renames { lines.append("  renamed \(rename)") }
-            for key in step.conversions.keys.sorted() { lines.append("  converted \(key): \(step.conversions[key] ?? 0) values") }
+            for key in step.conversions.keys.sorted() {
+                lines.append("  converted \(key): \(step.conversions[key] ?? 0) values")
+            }
             for key in step.fills.keys.sorted() { lines.append("  filled \(key): \(step.fills[key] ?? 0) values") }
-            for key in step.deletedObjects.keys.sorted() { lines.append("  deleted \(step.deletedObjects[key] ?? 0) \(key) objects") }
+            for key in step.deletedObjects.keys.sorted() {
+                lines.append("  deleted \(step.deletedObjects[key] ?? 0) \(key) objects")
+            }
             for property in step.discardedProperties { lines.append("  discarded the values of \(property)") }
-            for key in step.orphansDeleted.keys.sorted() { lines.append("  deleted \(step.orphansDeleted[key] ?? 0) \(key) objects without a parent") }
-            for key in step.copiesMade.keys.sorted() { lines.append("  copied \(step.copiesMade[key] ?? 0) \(key) objects that had several parents") }
+            for key in step.orphansDeleted.keys.sorted() {
+                lines.append("  deleted \(step.orphansDeleted[key] ?? 0) \(key) objects without a parent")
+            }
+            for key in step.copiesMade.keys.sorted() {
+                lines.append("  copied \(step.copiesMade[key] ?? 0) \(key) objects that had several parents")
+            }
             if step.blockCalled { lines.append("  ran the migration block") }
         }
         if !objectCounts.isEmpty {
-            lines.append("Objects: " + objectCounts.keys.sorted().map { "\($0) \(objectCounts[$0] ?? 0)" }.joined(separator: ", "))
+            lines.append(
+                "Objects: "
+                    + objectCounts.keys.sorted().map { "\($0) \(objectCounts[$0] ?? 0)" }.joined(separator: ", "))
         }
         lines.append(String(format: "Time: %.2fs", duration))
         return lines.joined(separator: "\n")

@@ -91,7 +91,10 @@ extension MigrationObject {
         }
         set {
             guard let stored = MigrationValue.stored(newValue) else {
-                recordError(PorterError(.invalidValue, "\(className).\(property): a \(newValue.map { "\(type(of: $0))" } ?? "nil") cannot be stored"))
+                recordError(
+                    PorterError(
+                        .invalidValue,
+                        "\(className).\(property): a \(newValue.map { "\(type(of: $0))" } ?? "nil") cannot be stored"))
                 return
             }
             do { try setValue(stored, forKey: property) } catch { recordError(error) }

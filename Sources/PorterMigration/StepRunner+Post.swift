@@ -11,9 +11,10 @@ extension StepRunner {
     /// realm-core converts them only after the block (so objects may still be shared or created).
     var blockSchema: Schema {
         var schema = step.targetSchema
-        let becomingEmbedded = Set(step.changes.compactMap { change -> String? in
-            if case .changeClassType(let c, true) = change { return c } else { return nil }
-        })
+        let becomingEmbedded = Set(
+            step.changes.compactMap { change -> String? in
+                if case .changeClassType(let c, true) = change { return c } else { return nil }
+            })
         for var cls in schema.classes where cls.primaryKey != nil || becomingEmbedded.contains(cls.name) {
             cls.primaryKey = nil
             if becomingEmbedded.contains(cls.name) { cls.isEmbedded = false }
@@ -29,8 +30,12 @@ extension StepRunner {
             guard try storage.hasTable(cls.name) else { continue }
             let count = try db.objectCount(cls.name)
             if count > 0 && !options.allowDataLoss && !step.deletedClasses.contains(cls.name) {
-                throw PorterError(.migrationFailed, "Class '\(cls.name)' has been removed from the schema but still holds \(count) object\(count == 1 ? "" : "s"). Porter never deletes a class's data silently.",
-                                  details: ["call migration.deleteData(forType: \"\(cls.name)\") in the migration block, add {\"op\": \"deleteData\", \"class\": \"\(cls.name)\"} to the plan, or pass --allow-data-loss"])
+                throw PorterError(
+                    .migrationFailed,
+                    "Class '\(cls.name)' has been removed from the schema but still holds \(count) object\(count == 1 ? "" : "s"). Porter never deletes a class's data silently.",
+                    details: [
+                        "call migration.deleteData(forType: \"\(cls.name)\") in the migration block, add {\"op\": \"deleteData\", \"class\": \"\(cls.name)\"} to the plan, or pass --allow-data-loss"
+                    ])
             }
             try dropRemovedClass(cls.name)
             if count > 0 { summary.deletedObjects[cls.name, default: 0] += count }
@@ -42,8 +47,10 @@ extension StepRunner {
         for change in step.changes {
             guard case .changeClassType(let c, true) = change, try storage.hasTable(c) else { continue }
             let sources = StepRunner.linkSources(to: c, in: step.targetSchema)
-            let outcome = try storage.makeEmbedded(c, sources: sources,
-                                                   deleteOrphans: hasBlock || options.allowDataLoss || step.orphanDeletion.contains(c) || step.deletedClasses.contains(c))
+            let outcome = try storage.makeEmbedded(
+                c, sources: sources,
+                deleteOrphans: hasBlock || options.allowDataLoss || step.orphanDeletion.contains(c)
+                    || step.deletedClasses.contains(c))
             if outcome.orphansDeleted > 0 { summary.orphansDeleted[c] = outcome.orphansDeleted }
             if outcome.copiesMade > 0 { summary.copiesMade[c] = outcome.copiesMade }
         }
@@ -52,8 +59,12 @@ extension StepRunner {
     /// Drops the storage of properties the target lacks (removed ones, kept so far for the block).
     private func dropLeftovers(_ cls: ObjectSchema) throws {
         let wanted = Dictionary(uniqueKeysWithValues: cls.persistedProperties.map { ($0.name, $0) })
-        var leftovers: [(String, Bool)] = try storage.columns(cls.name).filter { wanted[$0] == nil || wanted[$0]?.isCollection == true }.map { ($0, false) }
-        leftovers += try storage.collectionProperties(cls.name).filter { wanted[$0]?.isCollection != true }.map { ($0, true) }
+        var leftovers: [(String, Bool)] = try storage.columns(cls.name).filter {
+            wanted[$0] == nil || wanted[$0]?.isCollection == true
+        }.map { ($0, false) }
+        leftovers += try storage.collectionProperties(cls.name).filter { wanted[$0]?.isCollection != true }.map {
+            ($0, true)
+        }
         for (name, isCollection) in leftovers {
             if blockRenamed.contains(key(cls.name, name)) {
                 throw PorterError(.migrationFailed, "Renamed property '\(cls.name).\(name)' does not exist.")
@@ -71,14 +82,18 @@ extension StepRunner {
     /// Makes the indexes of touched classes that are missing. A missing unique primary-key index
     /// is made only after a duplicate check that names the duplicates (realm-core's message).
     private func restorePrimaryKeysAndIndexes() throws {
-        for cls in step.targetSchema.classes where touchedNew.contains(cls.name) || (hasBlock && cls.primaryKey != nil) {
+        for cls in step.targetSchema.classes where touchedNew.contains(cls.name) || (hasBlock && cls.primaryKey != nil)
+        {
             if let pk = cls.primaryKeyProperty, try !storage.hasPrimaryKeyIndex(cls.name) {
                 let duplicates = try db.duplicateValues(cls.name, pk, sampleLimit: MigrationStorage.sampleLimit)
                 if duplicates.count > 0 {
                     // realm-core's sentence first (Realm code matches on it), then the values on the same line.
                     let more = duplicates.count > duplicates.sample.count ? ", …" : ""
-                    throw PorterError(.migrationFailed, "Primary key property '\(cls.name).\(pk.name)' has duplicate values after migration. "
-                                      + "\(duplicates.count) duplicate value\(duplicates.count == 1 ? "" : "s"): \(duplicates.sample.joined(separator: ", "))\(more)")
+                    throw PorterError(
+                        .migrationFailed,
+                        "Primary key property '\(cls.name).\(pk.name)' has duplicate values after migration. "
+                            + "\(duplicates.count) duplicate value\(duplicates.count == 1 ? "" : "s"): \(duplicates.sample.joined(separator: ", "))\(more)"
+                    )
                 }
             }
             try storage.createIndexes(cls, collections: touchedNew.contains(cls.name))
@@ -125,9 +140,16 @@ extension StepRunner {
         }
         guard !losing.isEmpty || !blocked.isEmpty else { return }
         var hints: [String] = []
-        if !losing.isEmpty { hints.append("cover data loss with deleteData/deleteOrphans operations in a plan, --rename/--rename-class, or pass --allow-data-loss") }
-        if blocked.contains(where: { $0.contains("need a fill value") }) { hints.append("give nulls a value with --fill Class.property=VALUE or a fill operation") }
-        let headline = losing.isEmpty
+        if !losing.isEmpty {
+            hints.append(
+                "cover data loss with deleteData/deleteOrphans operations in a plan, --rename/--rename-class, or pass --allow-data-loss"
+            )
+        }
+        if blocked.contains(where: { $0.contains("need a fill value") }) {
+            hints.append("give nulls a value with --fill Class.property=VALUE or a fill operation")
+        }
+        let headline =
+            losing.isEmpty
             ? "The data blocks this migration (\(blocked.count) problem\(blocked.count == 1 ? "" : "s")). Nothing was changed."
             : "Refusing to lose data: \(losing.count) destructive change\(losing.count == 1 ? "" : "s") not covered by a plan, rename, conversion or --allow-data-loss. Nothing was changed."
         throw PorterError(.migrationFailed, headline, details: losing + blocked + hints)

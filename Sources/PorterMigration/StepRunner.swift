@@ -34,7 +34,8 @@ final class StepRunner {
         self.step = step
         self.options = options
         self.hasBlock = hasBlock
-        self.summary = MigrationStepSummary(fromVersion: step.fromVersion, toVersion: step.toVersion, planChecksum: step.planChecksum)
+        self.summary = MigrationStepSummary(
+            fromVersion: step.fromVersion, toVersion: step.toVersion, planChecksum: step.planChecksum)
         summary.changes = step.changes.map(\.message)
         computeTouched()
     }
@@ -72,7 +73,8 @@ final class StepRunner {
         for (subject, value) in step.fills {
             let parts = subject.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let property = step.targetSchema[parts[0]]?.property(named: parts[1]),
-                  physical[parts[0]]?[parts[1]] != nil else { continue }
+                physical[parts[0]]?[parts[1]] != nil
+            else { continue }
             let filled = try storage.fillNulls(parts[0], property, with: value)
             if filled > 0 { summary.fills[subject, default: 0] += filled }
         }
@@ -112,15 +114,21 @@ final class StepRunner {
     private func applyRenames() throws {
         var current = step.oldSchema
         for rename in step.renames.classes {
-            let mixed = current.classes.flatMap { cls in cls.persistedProperties.filter { $0.type == .mixed }.map { LinkSource(className: cls.name, property: $0) } }
+            let mixed = current.classes.flatMap { cls in
+                cls.persistedProperties.filter { $0.type == .mixed }.map {
+                    LinkSource(className: cls.name, property: $0)
+                }
+            }
             try storage.renameClass(from: rename.from, to: rename.to, mixedSources: mixed)
             current = try SchemaDiff.applyRenames(RenameSet(classes: [rename]), to: current, target: step.targetSchema)
             summary.renames.append("class \(rename.from) -> \(rename.to)")
         }
         for rename in step.renames.properties {
             guard let property = current[rename.className]?.property(named: rename.from) else { continue }
-            try storage.renameProperty(rename.className, from: rename.from, to: rename.to, collection: property.isCollection)
-            current = try SchemaDiff.applyRenames(RenameSet(properties: [rename]), to: current, target: step.targetSchema)
+            try storage.renameProperty(
+                rename.className, from: rename.from, to: rename.to, collection: property.isCollection)
+            current = try SchemaDiff.applyRenames(
+                RenameSet(properties: [rename]), to: current, target: step.targetSchema)
             summary.renames.append("\(rename.className).\(rename.from) -> \(rename.to)")
         }
     }
@@ -139,8 +147,11 @@ final class StepRunner {
             if let conversion = step.conversions[key(c, new.name)] {
                 let label = "\(key(c, new.name)) (\(old.typeShorthand) -> \(new.typeShorthand))"
                 let progress = options.progress
-                let converted = try storage.convert(c, from: old, to: new, rule: conversion.rule, fill: step.fills[key(c, new.name)]) { done, total in
-                    progress?(MigrationProgress(phase: "convert \(c).\(new.name)", className: c, done: done, total: total))
+                let converted = try storage.convert(
+                    c, from: old, to: new, rule: conversion.rule, fill: step.fills[key(c, new.name)]
+                ) { done, total in
+                    progress?(
+                        MigrationProgress(phase: "convert \(c).\(new.name)", className: c, done: done, total: total))
                 }
                 summary.conversions[label] = converted
             } else {
@@ -194,7 +205,8 @@ final class StepRunner {
     /// Objects of a class that was top-level in the old schema are not owned, so they stay.
     func deleteOwnedEmbedded(_ className: String, _ property: Property) throws {
         guard property.type == .object, let target = property.objectType, db.schema[target]?.isEmbedded == true,
-              step.renamedOld[target]?.isEmbedded == true else { return }
+            step.renamedOld[target]?.isEmbedded == true
+        else { return }
         try storage.deleteEmbedded(ownedBy: className, property, embeddedClass: target)
     }
 }

@@ -62,7 +62,8 @@ extension Decimal128: Comparable, ExpressibleByIntegerLiteral, ExpressibleByFloa
         var rounded = Decimal()
         let integerDigits = decimal.magnitude < 1 ? 0 : String(describing: decimal.magnitude).prefix { $0 != "." }.count
         NSDecimalRound(&rounded, &input, Decimal128.maxDigits - integerDigits, .plain)
-        self = (try? Decimal128(string: rounded.description)) ?? Decimal128(NSDecimalNumber(decimal: decimal).doubleValue)
+        self =
+            (try? Decimal128(string: rounded.description)) ?? Decimal128(NSDecimalNumber(decimal: decimal).doubleValue)
     }
 
     /// The canonical string (Realm's name for ``description``).
@@ -81,8 +82,10 @@ extension Decimal128: Comparable, ExpressibleByIntegerLiteral, ExpressibleByFloa
     public var isSignalingNaN: Bool { isNaN && (high >> 57) & 1 == 1 }
 
     /// One operation through `Decimal`, or `Double` when a value is outside its range.
-    private static func apply(_ lhs: Decimal128, _ rhs: Decimal128, _ decimal: (Decimal, Decimal) -> Decimal,
-                              _ double: (Double, Double) -> Double) -> Decimal128 {
+    private static func apply(
+        _ lhs: Decimal128, _ rhs: Decimal128, _ decimal: (Decimal, Decimal) -> Decimal,
+        _ double: (Double, Double) -> Double
+    ) -> Decimal128 {
         if lhs.isNaN || rhs.isNaN { return .nan }
         if let a = lhs.foundationDecimal, let b = rhs.foundationDecimal {
             let result = decimal(a, b)

@@ -257,7 +257,7 @@ extension Decimal128 {
         // Significand. Up to 34 significant digits go into the coefficient; later zeros are
         // dropped (raising the exponent, which is exact); a later nonzero digit would need rounding.
         var coefficient = CoefficientBits(high: 0, low: 0)
-        var digitCount = 0       // digits in `coefficient`, the first of them nonzero
+        var digitCount = 0  // digits in `coefficient`, the first of them nonzero
         var droppedZeros = 0
         var fractionDigits = 0
         var sawDigit = false

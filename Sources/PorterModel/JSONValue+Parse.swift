@@ -146,7 +146,9 @@ struct JSONParser {
 
     private mutating func literal(_ word: String) throws {
         let expected = Array(word.utf8)
-        guard bytes.count - position >= expected.count, bytes[position..<position + expected.count].elementsEqual(expected) else {
+        guard bytes.count - position >= expected.count,
+            bytes[position..<position + expected.count].elementsEqual(expected)
+        else {
             throw error("invalid literal, expected '\(word)'")
         }
         position += expected.count
@@ -161,7 +163,9 @@ struct JSONParser {
         } else if !eatDigits() {
             throw error("expected a digit but found \(describeCurrent())")
         }
-        if eat(UInt8(ascii: ".")), !eatDigits() { throw error("expected a digit after '.' but found \(describeCurrent())") }
+        if eat(UInt8(ascii: ".")), !eatDigits() {
+            throw error("expected a digit after '.' but found \(describeCurrent())")
+        }
         if eat(UInt8(ascii: "e")) || eat(UInt8(ascii: "E")) {
             if !eat(UInt8(ascii: "+")) { _ = eat(UInt8(ascii: "-")) }
             if !eatDigits() { throw error("expected a digit in the exponent but found \(describeCurrent())") }

@@ -80,7 +80,9 @@ extension JSONParser {
             }
             let low = try hex4()
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw error("high surrogate \\u\(hexText(scalar)) is followed by \\u\(hexText(low)), not a low surrogate", at: start)
+                throw error(
+                    "high surrogate \\u\(hexText(scalar)) is followed by \\u\(hexText(low)), not a low surrogate",
+                    at: start)
             }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(scalar) {

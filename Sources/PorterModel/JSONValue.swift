@@ -143,7 +143,9 @@ extension JSONValue {
             } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
                 // Clamped: anything past ±10,000 is far outside every integer type anyway.
                 let text = String(decoding: bytes[(index + 1)...], as: UTF8.self)
-                guard let e = Int(text) ?? (text.count > 1 ? (text.hasPrefix("-") ? -10_000 : 10_000) : nil) else { return nil }
+                guard let e = Int(text) ?? (text.count > 1 ? (text.hasPrefix("-") ? -10_000 : 10_000) : nil) else {
+                    return nil
+                }
                 exponent = max(-10_000, min(10_000, e))
                 break
             } else {
@@ -160,7 +162,9 @@ extension JSONValue {
         guard integerCount <= 20 else { return nil }
         var out: [UInt8] = negative ? [UInt8(ascii: "-")] : []
         out.append(contentsOf: digits[firstNonZero..<min(point, digits.count)])
-        if point > digits.count { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: point - digits.count)) }
+        if point > digits.count {
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: point - digits.count))
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -11,7 +11,9 @@ extension ObjectId {
         var bytes = [UInt8]()
         bytes.reserveCapacity(12)
         withUnsafeBytes(of: seconds.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: machineId).bigEndian) { bytes.append(contentsOf: $0.dropFirst()) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: machineId).bigEndian) {
+            bytes.append(contentsOf: $0.dropFirst())
+        }
         withUnsafeBytes(of: UInt16(truncatingIfNeeded: processId).bigEndian) { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(truncatingIfNeeded: count >> 16))
         bytes.append(UInt8(truncatingIfNeeded: count >> 8))

@@ -39,7 +39,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     public init(string hex: String) throws {
         let utf8 = hex.utf8
         guard utf8.count == 24 else {
-            throw PorterError(.parseError, "invalid ObjectId '\(hex)': expected 24 hexadecimal digits, got \(utf8.count) characters")
+            throw PorterError(
+                .parseError, "invalid ObjectId '\(hex)': expected 24 hexadecimal digits, got \(utf8.count) characters")
         }
         // Straight into the two words (imports parse one ObjectId per document and link),
         // through the string's contiguous bytes where it has them.

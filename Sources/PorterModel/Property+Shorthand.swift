@@ -32,7 +32,9 @@ struct TypeShorthand: Equatable {
             throw PorterError(.invalidSchema, "invalid type '\(text)': missing a type name")
         }
         if let bad = base.first(where: { TypeShorthand.structural.contains($0) }) {
-            throw PorterError(.invalidSchema, "invalid type '\(text)': unexpected '\(bad)' (the form is name, name?, then optionally [], <> or {})")
+            throw PorterError(
+                .invalidSchema,
+                "invalid type '\(text)': unexpected '\(bad)' (the form is name, name?, then optionally [], <> or {})")
         }
     }
 
@@ -55,14 +57,19 @@ extension Property {
     public init(name: String, typeShorthand text: String, indexed: Bool = false, defaultValue: Value? = nil) throws {
         let shorthand = try TypeShorthand(parsing: text)
         if TypeShorthand.keywords.contains(shorthand.base) {
-            throw PorterError(.invalidSchema, "type '\(shorthand.base)' needs the full form with \"objectType\"\(shorthand.base == "linkingObjects" ? " and \"property\"" : "")")
+            throw PorterError(
+                .invalidSchema,
+                "type '\(shorthand.base)' needs the full form with \"objectType\"\(shorthand.base == "linkingObjects" ? " and \"property\"" : "")"
+            )
         }
         if let primitive = shorthand.primitive {
-            self.init(name: name, type: primitive, optional: shorthand.optional, collection: shorthand.collection,
-                      indexed: indexed, defaultValue: defaultValue)
+            self.init(
+                name: name, type: primitive, optional: shorthand.optional, collection: shorthand.collection,
+                indexed: indexed, defaultValue: defaultValue)
         } else {
-            self.init(name: name, type: .object, objectType: shorthand.base, optional: shorthand.optional,
-                      collection: shorthand.collection, indexed: indexed, defaultValue: defaultValue)
+            self.init(
+                name: name, type: .object, objectType: shorthand.base, optional: shorthand.optional,
+                collection: shorthand.collection, indexed: indexed, defaultValue: defaultValue)
         }
     }
 

@@ -21,9 +21,11 @@ public struct Property: Sendable, Hashable {
     public var defaultValue: Value?
 
     /// Creates a property. `mixed` is always optional, as in Realm.
-    public init(name: String, type: PropertyType, objectType: String? = nil, optional: Bool = false,
-                collection: CollectionKind = .none, indexed: Bool = false, defaultValue: Value? = nil,
-                linkOriginProperty: String? = nil) {
+    public init(
+        name: String, type: PropertyType, objectType: String? = nil, optional: Bool = false,
+        collection: CollectionKind = .none, indexed: Bool = false, defaultValue: Value? = nil,
+        linkOriginProperty: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.objectType = objectType
@@ -36,8 +38,9 @@ public struct Property: Sendable, Hashable {
 
     /// A `linkingObjects` property: the objects of `originClass` whose `originProperty` links here.
     public static func linkingObjects(_ name: String, originClass: String, originProperty: String) -> Property {
-        Property(name: name, type: .linkingObjects, objectType: originClass, collection: .none,
-                 linkOriginProperty: originProperty)
+        Property(
+            name: name, type: .linkingObjects, objectType: originClass, collection: .none,
+            linkOriginProperty: originProperty)
     }
 
     /// Whether the property is a link or a collection of links.

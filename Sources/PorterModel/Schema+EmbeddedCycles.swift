@@ -20,7 +20,9 @@ extension Schema {
         var edges: [String: [(property: String, target: String)]] = [:]
         for objectSchema in embedded where edges[objectSchema.name] == nil {
             edges[objectSchema.name] = objectSchema.properties.compactMap { property in
-                guard property.type == .object, let target = property.objectType, embeddedNames.contains(target) else { return nil }
+                guard property.type == .object, let target = property.objectType, embeddedNames.contains(target) else {
+                    return nil
+                }
                 return (property.name, target)
             }
         }
@@ -30,7 +32,9 @@ extension Schema {
             defer { components.remove(start) }
             guard let members = components.cyclicComponent(of: start) else { continue }
             if let path = Self.cyclePath(from: start, within: members, edges: edges) {
-                errors.append("\(SchemaNames.display(start)): embedded classes form a cycle: \(path.map(SchemaNames.display).joined(separator: "."))")
+                errors.append(
+                    "\(SchemaNames.display(start)): embedded classes form a cycle: \(path.map(SchemaNames.display).joined(separator: "."))"
+                )
             }
         }
         return errors
@@ -39,8 +43,10 @@ extension Schema {
     /// The first cycle from `start` back to it through `members` (depth first, in declared
     /// property order), as the start class followed by the properties taken. The path lives in
     /// the stack frames, so a step never copies it.
-    private static func cyclePath(from start: String, within members: Set<String>,
-                                  edges: [String: [(property: String, target: String)]]) -> [String]? {
+    private static func cyclePath(
+        from start: String, within members: Set<String>,
+        edges: [String: [(property: String, target: String)]]
+    ) -> [String]? {
         var visited: Set<String> = [start]
         var stack: [(node: String, via: String, next: Int)] = [(start, "", 0)]
         search: while !stack.isEmpty {
@@ -86,7 +92,9 @@ struct CycleComponents {
 
     /// Removes `node`, splitting its component as needed.
     mutating func remove(_ node: String) {
-        guard nodes.remove(node) != nil, let id = componentOf.removeValue(forKey: node), var set = members.removeValue(forKey: id) else { return }
+        guard nodes.remove(node) != nil, let id = componentOf.removeValue(forKey: node),
+            var set = members.removeValue(forKey: id)
+        else { return }
         set.remove(node)
         assign(set)
     }

@@ -105,7 +105,9 @@ extension Property {
             members.append(JSONMember("type", .string(typeShorthand)))
         }
         if isIndexed { members.append(JSONMember("indexed", .bool(true))) }
-        if let defaultValue { members.append(JSONMember("default", DefaultValueJSON.json(for: defaultValue, of: self))) }
+        if let defaultValue {
+            members.append(JSONMember("default", DefaultValueJSON.json(for: defaultValue, of: self)))
+        }
         return .object(members)
     }
 }

@@ -38,7 +38,9 @@ enum DefaultValueJSON {
             guard let members = json.objectMembers else { return nil }
             var values: [String: Value] = [:]
             for member in members {
-                guard let value = element(member.value, property.type, optional: property.isOptional) else { return nil }
+                guard let value = element(member.value, property.type, optional: property.isOptional) else {
+                    return nil
+                }
                 values[member.key] = value
             }
             return .map(values)
@@ -130,10 +132,14 @@ enum DefaultValueJSON {
         case "$binary": return text.flatMap { Data(base64Encoded: $0) }.map(Value.data)
         case "$set": return member.value.arrayValue.map { .set($0.map(naturalValue)) }
         case "$object":
-            guard case .map(let fields) = naturalValue(member.value), member.value.objectMembers != nil else { return nil }
+            guard case .map(let fields) = naturalValue(member.value), member.value.objectMembers != nil else {
+                return nil
+            }
             return .object(fields)
         case "$link":
-            guard let className = member.value["class"]?.stringValue, let key = member.value["key"]?.int64Value else { return nil }
+            guard let className = member.value["class"]?.stringValue, let key = member.value["key"]?.int64Value else {
+                return nil
+            }
             return .link(ObjectLink(className, ObjectKey(key)))
         default: return nil
         }
@@ -157,7 +163,8 @@ enum DefaultValueJSON {
         case .decimal128(let d): return tag("$numberDecimal", .string(d.description))
         case .objectId(let o): return tag("$oid", .string(o.stringValue))
         case .uuid(let u): return tag("$uuid", .string(u.uuidString.lowercased()))
-        case .link(let l): return tag("$link", .object(["class": .string(l.className), "key": .number(l.key.rawValue)]))
+        case .link(let l):
+            return tag("$link", .object(["class": .string(l.className), "key": .number(l.key.rawValue)]))
         case .list(let items): return .array(items.map(naturalJSON))
         case .set(let items): return tag("$set", .array(items.map(naturalJSON)))
         case .map(let entries): return .object(sortedMembers(entries))

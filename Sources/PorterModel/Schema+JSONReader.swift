@@ -24,18 +24,24 @@ enum SchemaJSONReader {
         let name = try string(fields["name"], required: true, at: location + ".name") ?? ""
         let embedded = try bool(fields["embedded"], at: location + ".embedded") ?? false
         var primaryKey = try string(fields["primaryKey"], required: false, at: location + ".primaryKey")
-        guard let propertiesJSON = fields["properties"] else { throw failure("missing key \"properties\"", at: location) }
+        guard let propertiesJSON = fields["properties"] else {
+            throw failure("missing key \"properties\"", at: location)
+        }
         // Not `members(of:)`: a repeated property name is a validation error, not a shape error.
         guard let propertyMembers = propertiesJSON.objectMembers else {
-            throw failure("\"properties\" must be an object, got \(propertiesJSON.kindName)", at: location + ".properties")
+            throw failure(
+                "\"properties\" must be an object, got \(propertiesJSON.kindName)", at: location + ".properties")
         }
         var properties: [Property] = []
         for member in propertyMembers {
             let propertyLocation = "\(location).properties.\(member.key)"
-            let (property, isPrimaryKey) = try self.property(named: member.key, from: member.value, at: propertyLocation, className: name)
+            let (property, isPrimaryKey) = try self.property(
+                named: member.key, from: member.value, at: propertyLocation, className: name)
             if isPrimaryKey {
                 if let existing = primaryKey, existing != member.key {
-                    throw failure("more than one primary key: '\(existing)' and '\(member.key)'", at: propertyLocation + ".primaryKey")
+                    throw failure(
+                        "more than one primary key: '\(existing)' and '\(member.key)'",
+                        at: propertyLocation + ".primaryKey")
                 }
                 primaryKey = member.key
             }
@@ -45,7 +51,9 @@ enum SchemaJSONReader {
     }
 
     /// Reads a shorthand string or a full-form object; also returns the full form's `primaryKey` flag.
-    private static func property(named name: String, from json: JSONValue, at location: String, className: String) throws -> (Property, Bool) {
+    private static func property(named name: String, from json: JSONValue, at location: String, className: String)
+        throws -> (Property, Bool)
+    {
         if let text = json.stringValue {
             do {
                 return (try Property(name: name, typeShorthand: text), false)
@@ -56,17 +64,22 @@ enum SchemaJSONReader {
         guard json.objectMembers != nil else {
             throw failure("expected a type string or an object, got \(json.kindName)", at: location)
         }
-        let fields = try members(of: json, at: location, allowed: ["type", "optional", "indexed", "default", "objectType", "property", "primaryKey"])
+        let fields = try members(
+            of: json, at: location,
+            allowed: ["type", "optional", "indexed", "default", "objectType", "property", "primaryKey"])
         let typeText = try string(fields["type"], required: true, at: location + ".type") ?? ""
         let shorthand: TypeShorthand
-        do { shorthand = try TypeShorthand(parsing: typeText) } catch let error as PorterError { throw failure(error.message, at: location + ".type") }
+        do { shorthand = try TypeShorthand(parsing: typeText) } catch let error as PorterError {
+            throw failure(error.message, at: location + ".type")
+        }
         let optionalFlag = try bool(fields["optional"], at: location + ".optional")
         if shorthand.optional && optionalFlag == false {
             throw failure("\"optional\": false contradicts type '\(typeText)'", at: location + ".optional")
         }
         if shorthand.base == "mixed", optionalFlag == false {
             // realm-core's rule (object_schema.cpp) and message: a mixed value can always be null.
-            throw failure("Property '\(className).\(name)' of type 'Mixed' must be nullable.", at: location + ".optional")
+            throw failure(
+                "Property '\(className).\(name)' of type 'Mixed' must be nullable.", at: location + ".optional")
         }
         var optional = shorthand.optional || optionalFlag == true
         let objectType = try string(fields["objectType"], required: false, at: location + ".objectType")
@@ -76,13 +89,17 @@ enum SchemaJSONReader {
             return value
         }
         func forbid(_ value: String?, _ key: String, _ allowedWith: String) throws {
-            if value != nil { throw failure("\"\(key)\" is only allowed with type \(allowedWith)", at: location + "." + key) }
+            if value != nil {
+                throw failure("\"\(key)\" is only allowed with type \(allowedWith)", at: location + "." + key)
+            }
         }
         var property: Property
         switch shorthand.base {
         case "list", "set", "map", "dictionary":
             guard shorthand.collection == .none, !shorthand.optional else {
-                throw failure("type '\(typeText)': '\(shorthand.base)' takes no '?' or suffix; use \"optional\" for its elements", at: location + ".type")
+                throw failure(
+                    "type '\(typeText)': '\(shorthand.base)' takes no '?' or suffix; use \"optional\" for its elements",
+                    at: location + ".type")
             }
             try forbid(origin, "property", "linkingObjects")
             let element = try require(objectType, "objectType")
@@ -90,15 +107,18 @@ enum SchemaJSONReader {
             if let primitive = PropertyType.primitiveNames[element] {
                 property = Property(name: name, type: primitive, optional: optional, collection: kind)
             } else {
-                property = Property(name: name, type: .object, objectType: element, optional: optional, collection: kind)
+                property = Property(
+                    name: name, type: .object, objectType: element, optional: optional, collection: kind)
             }
         case "object":
             try forbid(origin, "property", "linkingObjects")
             let target = try require(objectType, "objectType")
-            property = Property(name: name, type: .object, objectType: target, optional: optional, collection: shorthand.collection)
+            property = Property(
+                name: name, type: .object, objectType: target, optional: optional, collection: shorthand.collection)
         case "linkingObjects":
-            property = Property.linkingObjects(name, originClass: try require(objectType, "objectType"),
-                                               originProperty: try require(origin, "property"))
+            property = Property.linkingObjects(
+                name, originClass: try require(objectType, "objectType"),
+                originProperty: try require(origin, "property"))
             property.collection = shorthand.collection
         default:
             try forbid(objectType, "objectType", "list, set, map, dictionary, object or linkingObjects")
@@ -120,7 +140,9 @@ enum SchemaJSONReader {
     // MARK: Shape helpers
 
     /// The members of an object with no duplicate and no unknown keys, as a lookup table.
-    private static func members(of json: JSONValue, at location: String, allowed: [String]) throws -> [String: JSONValue] {
+    private static func members(of json: JSONValue, at location: String, allowed: [String]) throws -> [String:
+        JSONValue]
+    {
         guard let members = json.objectMembers else {
             throw failure("expected an object, got \(json.kindName)", at: location)
         }
@@ -138,23 +160,30 @@ enum SchemaJSONReader {
 
     private static func string(_ json: JSONValue?, required: Bool, at location: String) throws -> String? {
         guard let json else {
-            if required { throw failure("missing key \"\(location.split(separator: ".").last ?? "")\"", at: parent(of: location)) }
+            if required {
+                throw failure("missing key \"\(location.split(separator: ".").last ?? "")\"", at: parent(of: location))
+            }
             return nil
         }
-        guard let text = json.stringValue else { throw failure("expected a string, got \(json.kindName)", at: location) }
+        guard let text = json.stringValue else {
+            throw failure("expected a string, got \(json.kindName)", at: location)
+        }
         return text
     }
 
     private static func bool(_ json: JSONValue?, at location: String) throws -> Bool? {
         guard let json else { return nil }
-        guard let flag = json.boolValue else { throw failure("expected true or false, got \(json.kindName)", at: location) }
+        guard let flag = json.boolValue else {
+            throw failure("expected true or false, got \(json.kindName)", at: location)
+        }
         return flag
     }
 
     private static func firstDuplicateKey(in json: JSONValue) -> String? {
         switch json {
         case .array(let items): return items.lazy.compactMap(firstDuplicateKey).first
-        case .object(let members): return json.duplicateKeys.first ?? members.lazy.compactMap { firstDuplicateKey(in: $0.value) }.first
+        case .object(let members):
+            return json.duplicateKeys.first ?? members.lazy.compactMap { firstDuplicateKey(in: $0.value) }.first
         default: return nil
         }
     }

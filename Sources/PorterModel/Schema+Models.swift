@@ -24,9 +24,12 @@ extension Schema {
                 if modelProperty.isComputed {
                     guard cls.property(named: modelProperty.name) == nil else { continue }
                     guard let origin = modelProperty.objectType, let originProperty = modelProperty.linkOriginProperty,
-                          let link = self[origin]?.property(named: originProperty),
-                          link.type == .object, link.objectType == cls.name else {
-                        notes.append("\(location): linkingObjects origin \(modelProperty.objectType ?? "?").\(modelProperty.linkOriginProperty ?? "?") is not a link to \(cls.name) in the file; ignored")
+                        let link = self[origin]?.property(named: originProperty),
+                        link.type == .object, link.objectType == cls.name
+                    else {
+                        notes.append(
+                            "\(location): linkingObjects origin \(modelProperty.objectType ?? "?").\(modelProperty.linkOriginProperty ?? "?") is not a link to \(cls.name) in the file; ignored"
+                        )
                         continue
                     }
                     cls.properties.append(modelProperty)
@@ -38,18 +41,25 @@ extension Schema {
                 }
                 let stored = cls.properties[index]
                 guard stored.type == modelProperty.type, stored.collection == modelProperty.collection,
-                      stored.objectType == modelProperty.objectType else {
-                    notes.append("\(location): the models declare \(modelProperty.typeShorthand), the file stores \(stored.typeShorthand); the file's type is kept")
+                    stored.objectType == modelProperty.objectType
+                else {
+                    notes.append(
+                        "\(location): the models declare \(modelProperty.typeShorthand), the file stores \(stored.typeShorthand); the file's type is kept"
+                    )
                     continue
                 }
                 if let value = modelProperty.defaultValue { cls.properties[index].defaultValue = value }
             }
             // The models' declared order (computed properties in their place); what only the file
             // has keeps its order after them.
-            let order = Dictionary(modelClass.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let positions = Dictionary(cls.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let order = Dictionary(
+                modelClass.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let positions = Dictionary(
+                cls.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             cls.properties.sort {
-                (order[$0.name] ?? Int.max, positions[$0.name] ?? 0) < (order[$1.name] ?? Int.max, positions[$1.name] ?? 0)
+                (order[$0.name] ?? Int.max, positions[$0.name] ?? 0) < (
+                    order[$1.name] ?? Int.max, positions[$1.name] ?? 0
+                )
             }
             result.upsert(cls)
         }

@@ -27,7 +27,9 @@ enum SchemaNames {
         var problems: [String] = []
         let bytes = name.utf8.count
         if bytes > maxBytes { problems.append("\(kind) name must be at most \(maxBytes) UTF-8 bytes, not \(bytes)") }
-        if name.unicodeScalars.contains(where: isControl) { problems.append("\(kind) name must not contain control characters") }
+        if name.unicodeScalars.contains(where: isControl) {
+            problems.append("\(kind) name must not contain control characters")
+        }
         return problems
     }
 
@@ -41,6 +43,8 @@ enum SchemaNames {
     static func display(_ name: String) -> String {
         if name.isEmpty { return "\"\"" }
         guard name.unicodeScalars.contains(where: isControl) else { return name }
-        return name.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
+        return name.unicodeScalars.map {
+            isControl($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0)
+        }.joined()
     }
 }

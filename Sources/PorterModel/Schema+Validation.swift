@@ -7,7 +7,8 @@ extension Schema {
     public func validate() throws {
         let errors = validationErrors()
         guard errors.isEmpty else {
-            throw PorterError(.invalidSchema, "Schema validation failed with \(errors.count) error(s):", details: errors)
+            throw PorterError(
+                .invalidSchema, "Schema validation failed with \(errors.count) error(s):", details: errors)
         }
     }
 
@@ -21,7 +22,9 @@ extension Schema {
         for objectSchema in classes { classCounts[objectSchema.name, default: 0] += 1 }
         for objectSchema in classes where seenClasses.insert(objectSchema.name).inserted {
             let count = classCounts[objectSchema.name] ?? 0
-            if count > 1 { errors.append("\(SchemaNames.display(objectSchema.name)): class name is used by \(count) classes") }
+            if count > 1 {
+                errors.append("\(SchemaNames.display(objectSchema.name)): class name is used by \(count) classes")
+            }
             errors += classErrors(objectSchema)
         }
         errors += embeddedCycleErrors()
@@ -39,7 +42,9 @@ extension Schema {
             if let property = objectSchema.property(named: primaryKey) {
                 let keyTypes: Set<PropertyType> = [.int, .string, .objectId, .uuid]
                 if !keyTypes.contains(property.type) || property.isCollection {
-                    errors.append("\(prefix).\(SchemaNames.display(primaryKey)): property of type '\(property.messageTypeName)' cannot be made the primary key")
+                    errors.append(
+                        "\(prefix).\(SchemaNames.display(primaryKey)): property of type '\(property.messageTypeName)' cannot be made the primary key"
+                    )
                 }
             } else {
                 errors.append("\(prefix): primary key property '\(SchemaNames.display(primaryKey))' does not exist")
@@ -69,7 +74,8 @@ extension Schema {
         let typeName = property.messageTypeName
         if property.type != .object && property.type != .linkingObjects {
             if let objectType = property.objectType {
-                errors.append("property of type '\(typeName)' cannot have an object type ('\(SchemaNames.display(objectType))')")
+                errors.append(
+                    "property of type '\(typeName)' cannot have an object type ('\(SchemaNames.display(objectType))')")
             }
             if property.type == .mixed && !property.isOptional {
                 errors.append("property of type '\(typeName)' must be optional")
@@ -99,7 +105,8 @@ extension Schema {
             }
         case .linkingObjects:
             if property.isCollection {
-                errors.append("property of type 'linkingObjects' cannot be declared as a \(property.collection.rawValue)")
+                errors.append(
+                    "property of type 'linkingObjects' cannot be declared as a \(property.collection.rawValue)")
             }
             if property.isOptional { errors.append("property of type 'linkingObjects' cannot be optional") }
             errors += linkingObjectsErrors(property, in: objectSchema)
@@ -113,7 +120,9 @@ extension Schema {
         guard let originClass = property.objectType, !originClass.isEmpty else {
             return ["property of type 'linkingObjects' must name an origin class (\"objectType\")"]
         }
-        guard let origin = self[originClass] else { return ["unknown object type '\(SchemaNames.display(originClass))'"] }
+        guard let origin = self[originClass] else {
+            return ["unknown object type '\(SchemaNames.display(originClass))'"]
+        }
         guard let originName = property.linkOriginProperty, !originName.isEmpty else {
             return ["property of type 'linkingObjects' must name an origin property (\"property\")"]
         }
@@ -125,7 +134,9 @@ extension Schema {
             return ["origin property '\(originPath)' is not a link"]
         }
         guard originProperty.objectType == objectSchema.name else {
-            return ["origin property '\(originPath)' links to '\(SchemaNames.display(originProperty.objectType ?? ""))', not '\(SchemaNames.display(objectSchema.name))'"]
+            return [
+                "origin property '\(originPath)' links to '\(SchemaNames.display(originProperty.objectType ?? ""))', not '\(SchemaNames.display(objectSchema.name))'"
+            ]
         }
         return []
     }
@@ -135,7 +146,9 @@ extension Schema {
         let typeName = property.messageTypeName
         if property.isIndexed {
             let indexable: Set<PropertyType> = [.bool, .int, .string, .date, .objectId, .uuid, .mixed]
-            let ok = property.collection == .none ? indexable.contains(property.type)
+            let ok =
+                property.collection == .none
+                ? indexable.contains(property.type)
                 : (property.collection == .list && property.type == .string)
             if !ok { errors.append("property of type '\(typeName)' cannot be indexed") }
         }

@@ -28,8 +28,8 @@ public enum SchemaChange: Sendable, Hashable {
         switch self {
         case .addClass(let c), .removeClass(let c): return c.name
         case .changeClassType(let n, _), .addProperty(let n, _), .removeProperty(let n, _),
-             .changePropertyType(let n, _, _), .makeOptional(let n, _), .makeRequired(let n, _),
-             .addIndex(let n, _), .removeIndex(let n, _), .changePrimaryKey(let n, _, _):
+            .changePropertyType(let n, _, _), .makeOptional(let n, _), .makeRequired(let n, _),
+            .addIndex(let n, _), .removeIndex(let n, _), .changePrimaryKey(let n, _, _):
             return n
         }
     }
@@ -38,7 +38,7 @@ public enum SchemaChange: Sendable, Hashable {
     public var propertyName: String? {
         switch self {
         case .addProperty(_, let p), .removeProperty(_, let p), .makeOptional(_, let p),
-             .makeRequired(_, let p), .addIndex(_, let p), .removeIndex(_, let p):
+            .makeRequired(_, let p), .addIndex(_, let p), .removeIndex(_, let p):
             return p.name
         case .changePropertyType(_, let old, _): return old.name
         default: return nil
@@ -68,12 +68,14 @@ public enum SchemaChange: Sendable, Hashable {
         case .addClass(let c): return "Class '\(c.name)' has been added."
         case .removeClass(let c): return "Class '\(c.name)' has been removed."
         case .changeClassType(let n, let toEmbedded):
-            return toEmbedded ? "Class '\(n)' has been changed from TopLevel to Embedded."
+            return toEmbedded
+                ? "Class '\(n)' has been changed from TopLevel to Embedded."
                 : "Class '\(n)' has been changed from Embedded to TopLevel."
         case .addProperty(let n, let p): return "Property '\(n).\(p.name)' has been added."
         case .removeProperty(let n, let p): return "Property '\(n).\(p.name)' has been removed."
         case .changePropertyType(let n, let old, let new):
-            return "Property '\(n).\(old.name)' has been changed from '\(old.realmTypeString)' to '\(new.realmTypeString)'."
+            return
+                "Property '\(n).\(old.name)' has been changed from '\(old.realmTypeString)' to '\(new.realmTypeString)'."
         case .makeOptional(let n, let p): return "Property '\(n).\(p.name)' has been made optional."
         case .makeRequired(let n, let p): return "Property '\(n).\(p.name)' has been made required."
         case .addIndex(let n, let p): return "Property '\(n).\(p.name)' has been made indexed."

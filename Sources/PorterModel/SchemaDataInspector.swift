@@ -65,8 +65,10 @@ public protocol SchemaDataInspector {
     /// Set and null values of a stored property.
     func valueCounts(_ className: String, _ property: Property) throws -> ValueCounts
     /// Values of `property` that `ValueConversion` cannot convert to `target` under `rule`.
-    func unconvertibleValues(_ className: String, _ property: Property, to target: Property, rule: ConversionRule,
-                             sampleLimit: Int) throws -> SampledCount
+    func unconvertibleValues(
+        _ className: String, _ property: Property, to target: Property, rule: ConversionRule,
+        sampleLimit: Int
+    ) throws -> SampledCount
     /// Values of a single-value property held by more than one object (a sample shows each with its count).
     func duplicateValues(_ className: String, _ property: Property, sampleLimit: Int) throws -> SampledCount
     /// Orphans, multiply linked objects and `mixed` links of a class, counting links from `sources`.

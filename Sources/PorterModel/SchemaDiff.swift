@@ -35,13 +35,17 @@ public enum SchemaDiff {
                 changes.append(.removeProperty(className: name, property: current))
                 continue
             }
-            if target.type != current.type || target.objectType != current.objectType || target.collection != current.collection {
+            if target.type != current.type || target.objectType != current.objectType
+                || target.collection != current.collection
+            {
                 changes.append(.changePropertyType(className: name, old: current, new: target))
                 continue
             }
             if current.isOptional != target.isOptional {
-                changes.append(current.isOptional ? .makeRequired(className: name, property: current)
-                                                  : .makeOptional(className: name, property: current))
+                changes.append(
+                    current.isOptional
+                        ? .makeRequired(className: name, property: current)
+                        : .makeOptional(className: name, property: current))
             }
             let currentIndexed = current.isIndexed || old.primaryKey == current.name
             let targetIndexed = target.isIndexed || new.primaryKey == target.name
@@ -51,7 +55,8 @@ public enum SchemaDiff {
                 changes.append(.removeIndex(className: name, property: current))
             }
         }
-        for target in new.persistedProperties where !old.persistedProperties.contains(where: { $0.name == target.name }) {
+        for target in new.persistedProperties where !old.persistedProperties.contains(where: { $0.name == target.name })
+        {
             changes.append(.addProperty(className: name, property: target))
         }
         if old.primaryKey != new.primaryKey {

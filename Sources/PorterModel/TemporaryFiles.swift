@@ -21,7 +21,8 @@ package enum TemporaryFiles {
             counter &+= 1
             return counter
         }
-        return folder + "/." + url.lastPathComponent + ".porter-\(getpid())-\(number)-\(UInt16.random(in: 0...UInt16.max)).tmp"
+        return folder + "/." + url.lastPathComponent
+            + ".porter-\(getpid())-\(number)-\(UInt16.random(in: 0...UInt16.max)).tmp"
     }
 
     /// The prefix of temporary folders in `$TMPDIR`: `porter-realm-PID-`.

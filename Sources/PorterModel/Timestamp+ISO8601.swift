@@ -60,8 +60,12 @@ extension Timestamp {
             guard let y = p.number(digits: 4) else { throw fail("expected a 4-digit year") }
             year = y
         }
-        guard p.eat("-"), let month = p.number(digits: 2), (1...12).contains(month) else { throw fail("expected -MM month 01-12") }
-        guard p.eat("-"), let day = p.number(digits: 2), day >= 1, day <= daysInMonth(sign * year, month) else { throw fail("expected -DD, a valid day of the month") }
+        guard p.eat("-"), let month = p.number(digits: 2), (1...12).contains(month) else {
+            throw fail("expected -MM month 01-12")
+        }
+        guard p.eat("-"), let day = p.number(digits: 2), day >= 1, day <= daysInMonth(sign * year, month) else {
+            throw fail("expected -DD, a valid day of the month")
+        }
         var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanos: Int64 = 0
         var offsetSeconds: Int64 = 0
         if p.eat("T") || p.eat("t") || p.eat(" ") {

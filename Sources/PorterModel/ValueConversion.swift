@@ -51,7 +51,8 @@ public enum ValueConversion {
 
     /// Base-type pairs whose conversion never fails (so no value needs checking).
     public static let totalPairs: Set<String> = [
-        "int->string", "int->decimal128", "bool->int", "bool->string", "float->double", "float->string", "double->string",
+        "int->string", "int->decimal128", "bool->int", "bool->string", "float->double", "float->string",
+        "double->string",
         "date->string", "objectId->string", "uuid->string", "decimal128->string",
     ]
 
@@ -72,10 +73,12 @@ public enum ValueConversion {
         if value.isNull { return .null }
         if to == .mixed {
             switch value {
-            case .list, .map: return value   // A list or dictionary nested in a mixed stays one.
+            case .list, .map: return value  // A list or dictionary nested in a mixed stays one.
             default: break
             }
-            guard value.scalarType != nil || isLink(value) else { throw failure("a mixed value cannot hold a \(value.kindName)") }
+            guard value.scalarType != nil || isLink(value) else {
+                throw failure("a mixed value cannot hold a \(value.kindName)")
+            }
             return value
         }
         if value.scalarType == to { return value }
@@ -84,10 +87,14 @@ public enum ValueConversion {
         case (.int(let i), .string): return .string(String(i))
         case (.int(let i), .double):
             let d = Double(i)
-            guard rule != .exact || (Double(exactly: i) != nil) else { throw failure("\(i) cannot be stored exactly as a double") }
+            guard rule != .exact || (Double(exactly: i) != nil) else {
+                throw failure("\(i) cannot be stored exactly as a double")
+            }
             return .double(d)
         case (.int(let i), .float):
-            guard rule != .exact || Float(exactly: i) != nil else { throw failure("\(i) cannot be stored exactly as a float") }
+            guard rule != .exact || Float(exactly: i) != nil else {
+                throw failure("\(i) cannot be stored exactly as a float")
+            }
             return .float(Float(i))
         case (.int(let i), .decimal128): return .decimal128(Decimal128(i))
         case (.int(let i), .bool):
@@ -98,11 +105,15 @@ public enum ValueConversion {
         case (.double(let d), .float):
             let f = Float(d)
             if d.isFinite && !f.isFinite { throw failure("\(d) is out of the range of a float") }
-            guard rule != .exact || Double(f) == d || d.isNaN else { throw failure("\(d) cannot be stored exactly as a float") }
+            guard rule != .exact || Double(f) == d || d.isNaN else {
+                throw failure("\(d) cannot be stored exactly as a float")
+            }
             return .float(f)
         case (.double(let d), .string): return .string(d.description)
         case (.double(let d), .decimal128):
-            guard d.isFinite else { return .decimal128(try Decimal128(string: d.isNaN ? "NaN" : (d < 0 ? "-Infinity" : "Infinity"))) }
+            guard d.isFinite else {
+                return .decimal128(try Decimal128(string: d.isNaN ? "NaN" : (d < 0 ? "-Infinity" : "Infinity")))
+            }
             return .decimal128(try decimal(d.description))
         case (.float(let f), .double): return .double(Double(f))
         case (.float(let f), .int): return try integer(Double(f), rule: rule)
@@ -113,14 +124,18 @@ public enum ValueConversion {
         case (.objectId(let o), .string): return .string(o.stringValue)
         case (.uuid(let u), .string): return .string(u.uuidString.lowercased())
         case (.data(let d), .string):
-            guard let s = String(data: d, encoding: .utf8) else { throw failure("data of \(d.count) bytes is not valid UTF-8 text") }
+            guard let s = String(data: d, encoding: .utf8) else {
+                throw failure("data of \(d.count) bytes is not valid UTF-8 text")
+            }
             return .string(s)
         case (.decimal128(let d), .string): return .string(d.description)
         case (.decimal128(let d), .int):
             guard let i = d.exactInt64 else { throw failure("\(d) is not an integer that fits in 64 bits") }
             return .int(i)
         case (.list, _), (.map, _):
-            throw failure("a mixed value holding a nested \(value.kindName == "map" ? "dictionary" : "list") cannot be converted to \(to.rawValue)")
+            throw failure(
+                "a mixed value holding a nested \(value.kindName == "map" ? "dictionary" : "list") cannot be converted to \(to.rawValue)"
+            )
         default:
             throw failure("cannot convert a \(value.kindName) value to \(to.rawValue)")
         }
@@ -147,7 +162,9 @@ public enum ValueConversion {
         case .date:
             do { return .date(try Timestamp(iso8601: s)) } catch { throw failure("\(shown) is not an ISO 8601 date") }
         case .objectId:
-            do { return .objectId(try ObjectId(string: s)) } catch { throw failure("\(shown) is not an ObjectId (24 hex digits)") }
+            do { return .objectId(try ObjectId(string: s)) } catch {
+                throw failure("\(shown) is not an ObjectId (24 hex digits)")
+            }
         case .uuid:
             guard let u = UUID(uuidString: s) else { throw failure("\(shown) is not a UUID") }
             return .uuid(u)
@@ -165,13 +182,17 @@ public enum ValueConversion {
         case .truncate: value = d.rounded(.towardZero)
         }
         guard let i = Int64(exactly: value) else {
-            throw failure(value.isFinite && value.rounded() == value ? "\(d) is out of the range of an int" : "\(d) is not an integral value")
+            throw failure(
+                value.isFinite && value.rounded() == value
+                    ? "\(d) is out of the range of an int" : "\(d) is not an integral value")
         }
         return .int(i)
     }
 
     private static func decimal(_ text: String) throws -> Decimal128 {
-        do { return try Decimal128(string: text) } catch { throw failure("'\(text)' is not a decimal128 that can be stored exactly") }
+        do { return try Decimal128(string: text) } catch {
+            throw failure("'\(text)' is not a decimal128 that can be stored exactly")
+        }
     }
 
     private static func isLink(_ value: Value) -> Bool { if case .link = value { return true } else { return false } }

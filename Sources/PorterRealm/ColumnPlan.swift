@@ -34,7 +34,9 @@ struct ColumnPlan {
         self.file = file
         guard step.deletedClasses.isEmpty, step.orphanDeletion.isEmpty else { return nil }
         for (subject, _) in step.fills {
-            guard let (c, p) = Self.split(subject), let property = step.targetSchema[c]?.property(named: p), !property.isCollection else { return nil }
+            guard let (c, p) = Self.split(subject), let property = step.targetSchema[c]?.property(named: p),
+                !property.isCollection
+            else { return nil }
         }
         for change in step.changes {
             let key = "\(change.className).\(change.propertyName ?? "")"
@@ -48,7 +50,9 @@ struct ColumnPlan {
                 guard try objectCount(c.name) == 0 else { return nil }
             case .removeProperty(let c, let p):
                 // Embedded objects a property owns go with it: the runtime deletes them.
-                if p.type == .object, let target = p.objectType, step.renamedOld[target]?.isEmbedded != false { return nil }
+                if p.type == .object, let target = p.objectType, step.renamedOld[target]?.isEmbedded != false {
+                    return nil
+                }
                 let covered = options.allowDataLoss || step.deletedProperties.contains(key)
                 if try self.hasData(c, p.name) {
                     guard covered else { return nil }
@@ -56,8 +60,9 @@ struct ColumnPlan {
                 }
             case .changePropertyType(let c, let old, let new):
                 guard step.conversions[key] != nil, !old.isCollection, !new.isCollection,
-                      old.type != .object, new.type != .object,
-                      step.renamedOld[c]?.primaryKey != old.name, step.targetSchema[c]?.primaryKey != new.name else { return nil }
+                    old.type != .object, new.type != .object,
+                    step.renamedOld[c]?.primaryKey != old.name, step.targetSchema[c]?.primaryKey != new.name
+                else { return nil }
             case .makeRequired(let c, let p):
                 guard try !p.isCollection && (step.fills[key] != nil || objectCount(c) == 0) else { return nil }
             case .changePrimaryKey, .changeClassType:
@@ -107,9 +112,10 @@ struct ColumnPlan {
     /// The column operations of every class of the target.
     mutating func rewrites() throws -> [String: RealmClassRewrite] {
         var out: [String: RealmClassRewrite] = [:]
-        let added = Set(step.changes.compactMap { change -> String? in
-            if case .addProperty(let c, let p) = change { return "\(c).\(p.name)" } else { return nil }
-        })
+        let added = Set(
+            step.changes.compactMap { change -> String? in
+                if case .addProperty(let c, let p) = change { return "\(c).\(p.name)" } else { return nil }
+            })
         for cls in step.targetSchema.classes {
             let source = sourceName(of: cls.name)
             var columns: [String: RealmColumnSource] = [:]
@@ -144,7 +150,9 @@ struct ColumnPlan {
 
     /// A conversion as the runtime applies it (`MigrationStorage.convert`, then the step's fills):
     /// a null becomes null, the fill, or (required, no fill) a failure; any failure goes to the general path.
-    private func converter(_ conversion: ResolvedConversion, fill: RealmValue?) -> @Sendable (RealmValue, Int64) throws -> RealmValue {
+    private func converter(_ conversion: ResolvedConversion, fill: RealmValue?)
+        -> @Sendable (RealmValue, Int64) throws -> RealmValue
+    {
         let counts = self.counts
         let to = conversion.to
         let label = "\(conversion.className).\(to.name) (\(conversion.from.typeShorthand) -> \(to.typeShorthand))"
@@ -162,7 +170,8 @@ struct ColumnPlan {
                 return fill
             }
             do {
-                let converted = try ValueConversion.convertElement(try RealmValues.scalar(value, location: subject), to: to.type, rule: conversion.rule)
+                let converted = try ValueConversion.convertElement(
+                    try RealmValues.scalar(value, location: subject), to: to.type, rule: conversion.rule)
                 counts.conversions[label, default: 0] += 1
                 return try RealmValues.realm(converted, location: subject)
             } catch {
@@ -183,18 +192,21 @@ struct ColumnPlan {
 
     /// The step's summary, once the rewrite has run.
     func summary() -> MigrationStepSummary {
-        var summary = MigrationStepSummary(fromVersion: step.fromVersion, toVersion: step.toVersion, planChecksum: step.planChecksum)
+        var summary = MigrationStepSummary(
+            fromVersion: step.fromVersion, toVersion: step.toVersion, planChecksum: step.planChecksum)
         summary.changes = step.changes.map(\.message)
-        summary.renames = step.renames.classes.map { "class \($0.from) -> \($0.to)" }
+        summary.renames =
+            step.renames.classes.map { "class \($0.from) -> \($0.to)" }
             + step.renames.properties.map { "\($0.className).\($0.from) -> \($0.to)" }
         summary.conversions = counts.conversions
         summary.fills = counts.fills.filter { $0.value > 0 || addedWithFill.contains($0.key) }
         // In the runtime's order: by class, a class's columns before its collections (`dropLeftovers`).
-        let order = Dictionary(step.targetSchema.classes.enumerated().flatMap { index, cls in
-            (step.renamedOld[cls.name]?.persistedProperties ?? []).enumerated().map { position, p in
-                ("\(cls.name).\(p.name)", (index, p.isCollection ? 1 : 0, position))
-            }
-        }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(
+            step.targetSchema.classes.enumerated().flatMap { index, cls in
+                (step.renamedOld[cls.name]?.persistedProperties ?? []).enumerated().map { position, p in
+                    ("\(cls.name).\(p.name)", (index, p.isCollection ? 1 : 0, position))
+                }
+            }, uniquingKeysWith: { first, _ in first })
         summary.discardedProperties = discarded.sorted { (order[$0] ?? (.max, 0, 0)) < (order[$1] ?? (.max, 0, 0)) }
         return summary
     }

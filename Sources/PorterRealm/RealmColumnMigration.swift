@@ -21,16 +21,21 @@ public enum RealmColumnMigration {
     /// Migrates the Realm file at `path` (already opened as `file`) to `schema` and replaces it
     /// atomically, keeping a copy at `options.backupPath` first when asked. Returns nil, with the
     /// file untouched and no backup made, when the migration is not one this path takes.
-    public static func migrate(_ file: RealmFile, path: String, key: [UInt8]?, stored: Schema, to schema: Schema,
-                               plans: [MigrationPlan], renames: RenameSet, options: MigrationOptions,
-                               backup: (String) throws -> Void) throws -> MigrationReport? {
+    public static func migrate(
+        _ file: RealmFile, path: String, key: [UInt8]?, stored: Schema, to schema: Schema,
+        plans: [MigrationPlan], renames: RenameSet, options: MigrationOptions,
+        backup: (String) throws -> Void
+    ) throws -> MigrationReport? {
         let started = Date()
         guard !options.dryRun, !options.deleteDatabaseIfMigrationNeeded, (22...24).contains(file.fileFormat),
-              schema.version > stored.version, (try? schema.validate()) != nil,
-              let steps = try? Migrator.resolveSteps(from: stored, to: schema, plans: plans, renames: renames, fills: options.fills),
-              steps.count == 1, let step = steps.first else { return nil }
+            schema.version > stored.version, (try? schema.validate()) != nil,
+            let steps = try? Migrator.resolveSteps(
+                from: stored, to: schema, plans: plans, renames: renames, fills: options.fills),
+            steps.count == 1, let step = steps.first
+        else { return nil }
         guard var plan = try ColumnPlan(step: step, file: file, options: options) else { return nil }
-        var report = MigrationReport(path: path, outcome: .migrated, fromVersion: stored.version, toVersion: schema.version)
+        var report = MigrationReport(
+            path: path, outcome: .migrated, fromVersion: stored.version, toVersion: schema.version)
         for cls in schema.classes {
             report.objectCounts[cls.name] = try plan.objectCount(cls.name)
         }

@@ -18,16 +18,21 @@ public enum RealmFileMigration {
     /// runtime's plans, renames and options; `columnPath: false` always takes the general path.
     /// - Throws: ``PorterError`` as ``Migrator/migrate(databaseAt:to:plans:renames:options:block:)``
     ///   does, naming the user's file; the file is then unchanged.
-    public static func migrate(_ path: String, key: [UInt8]?, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
-                               options: MigrationOptions, columnPath: Bool = true) throws -> MigrationReport {
+    public static func migrate(
+        _ path: String, key: [UInt8]?, to schema: Schema, plans: [MigrationPlan], renames: RenameSet,
+        options: MigrationOptions, columnPath: Bool = true
+    ) throws -> MigrationReport {
         let file = try RealmFile(path: path, encryptionKey: key)
         if let backup = options.backupPath, FileManager.default.fileExists(atPath: backup) {
             throw PorterError(.io, "the backup file already exists", location: backup)
         }
         var stored = file.schema
         stored.version = file.schemaVersion.map { UInt64(max(0, $0)) } ?? 0
-        if columnPath, let report = try RealmColumnMigration.migrate(file, path: path, key: key, stored: stored, to: schema, plans: plans,
-                                                         renames: renames, options: options, backup: { try copyAtomically(path, to: $0) }) {
+        if columnPath,
+            let report = try RealmColumnMigration.migrate(
+                file, path: path, key: key, stored: stored, to: schema, plans: plans,
+                renames: renames, options: options, backup: { try copyAtomically(path, to: $0) })
+        {
             return report
         }
         // An encrypted file's objects stay in memory: nothing decrypted reaches the disk.
@@ -41,7 +46,8 @@ public enum RealmFileMigration {
             if scratch.isInMemory, let db = scratch.database {
                 report = try Migrator.migrate(db, to: schema, plans: plans, renames: renames, options: scratchOptions)
             } else {
-                report = try Migrator.migrate(databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
+                report = try Migrator.migrate(
+                    databaseAt: scratch.path, to: schema, plans: plans, renames: renames, options: scratchOptions)
             }
         } catch var error as PorterError {
             // The private copy is an implementation detail: errors name the user's file.
@@ -56,7 +62,9 @@ public enum RealmFileMigration {
             try copyAtomically(path, to: backup)
             report.backupPath = backup
         }
-        let migrated = try scratch.isInMemory ? scratch.database ?? Database.open(at: scratch.path, readOnly: true)
+        let migrated =
+            try scratch.isInMemory
+            ? scratch.database ?? Database.open(at: scratch.path, readOnly: true)
             : Database.open(at: scratch.path, readOnly: true)
         try RealmFileOutput.write(migrated, to: path, encryptionKey: key)
         return report

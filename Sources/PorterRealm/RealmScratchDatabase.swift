@@ -32,7 +32,9 @@ package final class RealmScratchDatabase {
         let template = NSTemporaryDirectory() + "/" + TemporaryFiles.temporaryFolderPrefix + "XXXXXX"
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else {
-            throw PorterError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))", location: NSTemporaryDirectory())
+            throw PorterError(
+                .io, "cannot create a temporary folder: \(String(cString: strerror(errno)))",
+                location: NSTemporaryDirectory())
         }
         folder = String(cString: made)
         TemporaryFiles.register(folder)

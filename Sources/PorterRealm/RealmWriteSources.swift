@@ -28,12 +28,14 @@ package struct DatabaseRealmWriteSource: RealmWriteSource {
         switch value {
         case .list(let elements) where property.collection == .list:
             return .list(try elements.map { try element($0, property) })
-        case .set(let elements) where property.collection == .set, .list(let elements) where property.collection == .set:
+        case .set(let elements) where property.collection == .set,
+            .list(let elements) where property.collection == .set:
             return .set(try elements.map { try element($0, property) })
         case .map(let entries) where property.collection == .map:
-            return .dictionary(try entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
-                RealmDictionaryEntry(key: $0, value: try element(entries[$0] ?? .null, property))
-            })
+            return .dictionary(
+                try entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+                    RealmDictionaryEntry(key: $0, value: try element(entries[$0] ?? .null, property))
+                })
         default:
             return try element(value, property)
         }
@@ -75,14 +77,18 @@ package enum RealmFileOutput {
     package static func write(_ database: Database, to path: String, encryptionKey: [UInt8]? = nil) throws {
         try database.read {
             let writer = RealmFileWriter(schema: database.schema, schemaVersion: database.schemaVersion)
-            try writer.write(to: path, source: DatabaseRealmWriteSource(database: database), encryptionKey: encryptionKey)
+            try writer.write(
+                to: path, source: DatabaseRealmWriteSource(database: database), encryptionKey: encryptionKey)
         }
     }
 
     /// Rewrites a Realm file as a new format-24 file at `path` (compacted; older formats upgraded).
-    package static func write(_ file: RealmFile, schema: Schema? = nil, to path: String, encryptionKey: [UInt8]? = nil) throws {
+    package static func write(_ file: RealmFile, schema: Schema? = nil, to path: String, encryptionKey: [UInt8]? = nil)
+        throws
+    {
         let schema = schema ?? file.schema
-        let writer = RealmFileWriter(schema: schema, schemaVersion: file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version)
+        let writer = RealmFileWriter(
+            schema: schema, schemaVersion: file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version)
         try writer.write(to: path, source: RealmFileWriteSource(file: file), encryptionKey: encryptionKey)
     }
 

@@ -4,8 +4,8 @@ struct ColumnInfo: Sendable {
     /// ColumnType values (`column_type.hpp` 27-46).
     enum Kind {
         static let int = 0, bool = 1, string = 2, binary = 4, mixed = 6, timestamp = 8, float = 9,
-                   double = 10, decimal = 11, link = 12, linkList = 13, backlink = 14, objectId = 15,
-                   typedLink = 16, uuid = 17
+            double = 10, decimal = 11, link = 12, linkList = 13, backlink = 14, objectId = 15,
+            typedLink = 16, uuid = 17
     }
     /// Column attributes (`column_type.hpp` 155-187).
     enum Attr {

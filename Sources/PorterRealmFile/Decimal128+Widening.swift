@@ -10,7 +10,9 @@ extension Decimal128 {
     /// Widens a BID32 value.
     static func widening(bid32 v: UInt32) -> Decimal128 {
         let sign = UInt64(v >> 31) << 63
-        if (v >> 26) & 0x1F == 0x1F { return Decimal128(high: sign | ((v >> 25) & 1 == 1 ? 0x7E00_0000_0000_0000 : 0x7C00_0000_0000_0000), low: 0) }
+        if (v >> 26) & 0x1F == 0x1F {
+            return Decimal128(high: sign | ((v >> 25) & 1 == 1 ? 0x7E00_0000_0000_0000 : 0x7C00_0000_0000_0000), low: 0)
+        }
         if (v >> 26) & 0x1F == 0x1E { return Decimal128(high: sign | 0x7800_0000_0000_0000, low: 0) }
         let exponent: UInt32, coefficient: UInt32
         if (v >> 29) & 3 == 3 {
@@ -21,13 +23,16 @@ extension Decimal128 {
             coefficient = v & 0x7F_FFFF
         }
         // Non-canonical coefficients (beyond 7 digits) read as zero, as the IEEE standard says.
-        return finite(sign: sign, exponent: Int(exponent) - 101, coefficient: coefficient > 9_999_999 ? 0 : UInt64(coefficient))
+        return finite(
+            sign: sign, exponent: Int(exponent) - 101, coefficient: coefficient > 9_999_999 ? 0 : UInt64(coefficient))
     }
 
     /// Widens a BID64 value.
     static func widening(bid64 v: UInt64) -> Decimal128 {
         let sign = v & (1 << 63)
-        if (v >> 58) & 0x1F == 0x1F { return Decimal128(high: sign | ((v >> 57) & 1 == 1 ? 0x7E00_0000_0000_0000 : 0x7C00_0000_0000_0000), low: 0) }
+        if (v >> 58) & 0x1F == 0x1F {
+            return Decimal128(high: sign | ((v >> 57) & 1 == 1 ? 0x7E00_0000_0000_0000 : 0x7C00_0000_0000_0000), low: 0)
+        }
         if (v >> 58) & 0x1F == 0x1E { return Decimal128(high: sign | 0x7800_0000_0000_0000, low: 0) }
         let exponent: UInt64, coefficient: UInt64
         if (v >> 61) & 3 == 3 {
@@ -37,7 +42,9 @@ extension Decimal128 {
             exponent = (v >> 53) & 0x3FF
             coefficient = v & 0x1F_FFFF_FFFF_FFFF
         }
-        return finite(sign: sign, exponent: Int(exponent) - 398, coefficient: coefficient > 9_999_999_999_999_999 ? 0 : coefficient)
+        return finite(
+            sign: sign, exponent: Int(exponent) - 398,
+            coefficient: coefficient > 9_999_999_999_999_999 ? 0 : coefficient)
     }
 
     private static func finite(sign: UInt64, exponent: Int, coefficient: UInt64) -> Decimal128 {

@@ -39,13 +39,17 @@ struct FileHeader {
         let top = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8 * select, as: UInt64.self))
         if select == 0 && top == UInt64.max {
             // Streaming form: the top ref is in the 16-byte footer.
-            guard mem.size >= 40 else { throw RealmFault("the streaming-form footer is missing: the file is truncated") }
+            guard mem.size >= 40 else {
+                throw RealmFault("the streaming-form footer is missing: the file is truncated")
+            }
             let footerTop = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: mem.size - 16, as: UInt64.self))
             let cookie = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: mem.size - 8, as: UInt64.self))
             guard cookie == Self.footerCookie else {
                 throw RealmFault("the streaming-form footer has a bad cookie: the file is truncated or damaged")
             }
-            guard footerTop < UInt64(mem.size - 16) else { throw RealmFault.refOutside(Int64(bitPattern: footerTop), size: mem.size) }
+            guard footerTop < UInt64(mem.size - 16) else {
+                throw RealmFault.refOutside(Int64(bitPattern: footerTop), size: mem.size)
+            }
             topRef = Int64(footerTop)
         } else {
             // The top array is the last thing a commit writes: a file that ends before it was cut short.

@@ -32,7 +32,9 @@ final class FileMapping: @unchecked Sendable {
         let size = Int(info.st_size)
         fileSize = size
         guard size > 0 else { throw refuse("file is empty") }
-        guard size >= 24 else { throw refuse("file is truncated: \(size) bytes, a Realm file has at least a 24-byte header") }
+        guard size >= 24 else {
+            throw refuse("file is truncated: \(size) bytes, a Realm file has at least a 24-byte header")
+        }
         let raw = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let raw, raw != MAP_FAILED else {
             throw PorterError(.io, "cannot map the file: \(String(cString: strerror(errno)))", location: path)
@@ -41,7 +43,9 @@ final class FileMapping: @unchecked Sendable {
         if let key = encryptionKey {
             defer { munmap(raw, size) }
             guard key.count == 64 else {
-                throw PorterError(.usage, "the encryption key must be 64 bytes (128 hexadecimal digits), got \(key.count) bytes", location: path)
+                throw PorterError(
+                    .usage, "the encryption key must be 64 bytes (128 hexadecimal digits), got \(key.count) bytes",
+                    location: path)
             }
             if plainHeader && FileHeader.looksPlain(UnsafeRawPointer(raw), size: size) {
                 throw refuse("the file is not encrypted: open it without an encryption key")
@@ -50,7 +54,10 @@ final class FileMapping: @unchecked Sendable {
             do {
                 plain = try PageDecryptor.decryptToTemporaryFile(UnsafeRawPointer(raw), size: size, key: key)
             } catch {
-                throw PorterError(.io, "cannot decrypt into a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io,
+                    "cannot decrypt into a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))",
+                    location: path)
             }
             guard let plain else { throw refuse("decryption failed: wrong key, or the file is corrupt") }
             mapped = plain.pointer
@@ -72,7 +79,8 @@ final class FileMapping: @unchecked Sendable {
         }
         if !plainHeader {
             if FileHeader.looksPlain(mem.base, size: size) {
-                let got = (16..<20).map { String(format: "%02x", mem.base.load(fromByteOffset: $0, as: UInt8.self)) }.joined(separator: " ")
+                let got = (16..<20).map { String(format: "%02x", mem.base.load(fromByteOffset: $0, as: UInt8.self)) }
+                    .joined(separator: " ")
                 throw refuse("bad mnemonic: bytes 16-19 are \(got), expected \"T-DB\"; the file is damaged")
             }
             throw refuse("not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key")

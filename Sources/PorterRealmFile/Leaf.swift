@@ -34,7 +34,8 @@ enum Leaf {
     var count: Int {
         switch self {
         case .ints(let n, let nullable): return nullable ? max(n.count - 1, 0) : n.count
-        case .bools(let n), .floats(let n, _), .doubles(let n, _), .decimals(let n, _), .links(let n, _), .refs(let n): return n.count
+        case .bools(let n), .floats(let n, _), .doubles(let n, _), .decimals(let n, _), .links(let n, _), .refs(let n):
+            return n.count
         case .strings(let s), .binaries(let s): return s.count
         case .enumStrings(let n, _): return n.count
         case .timestamps(let s, _): return max(s.count - 1, 0)
@@ -47,14 +48,18 @@ enum Leaf {
     init(_ mem: Mem, node: Node, spec: ValueSpec, collectionRefs: Bool) throws(RealmFault) {
         let K = ColumnInfo.Kind.self
         if collectionRefs {
-            guard node.widthType == 0 else { throw RealmFault("the collection refs at \(hex(Int64(node.ref))) are malformed") }
+            guard node.widthType == 0 else {
+                throw RealmFault("the collection refs at \(hex(Int64(node.ref))) are malformed")
+            }
             self = .refs(node)
             return
         }
         switch spec.type {
         case K.int:
             try node.requireIntegers("int values")
-            if spec.nullable && node.count == 0 { throw RealmFault("the nullable int leaf at \(hex(Int64(node.ref))) lacks its null value") }
+            if spec.nullable && node.count == 0 {
+                throw RealmFault("the nullable int leaf at \(hex(Int64(node.ref))) lacks its null value")
+            }
             self = .ints(node, nullable: spec.nullable)
         case K.bool:
             try node.requireIntegers("bool values")
@@ -62,9 +67,12 @@ enum Leaf {
         case K.float, K.double:
             let width = spec.type == K.float ? 4 : 8
             guard node.widthType == 1 || node.count == 0, node.count == 0 || node.width == width else {
-                throw RealmFault("the \(spec.type == K.float ? "float" : "double") leaf at \(hex(Int64(node.ref))) has width \(node.width)")
+                throw RealmFault(
+                    "the \(spec.type == K.float ? "float" : "double") leaf at \(hex(Int64(node.ref))) has width \(node.width)"
+                )
             }
-            self = spec.type == K.float ? .floats(node, nullable: spec.nullable) : .doubles(node, nullable: spec.nullable)
+            self =
+                spec.type == K.float ? .floats(node, nullable: spec.nullable) : .doubles(node, nullable: spec.nullable)
         case K.string:
             if spec.enumKeysRef != 0 && !node.hasRefs && node.widthType == 0 {
                 self = .enumStrings(node, keys: try StringLeaf(mem, ref: spec.enumKeysRef))
@@ -74,12 +82,16 @@ enum Leaf {
         case K.binary:
             self = .binaries(try StringLeaf(mem, node: node))
         case K.timestamp:
-            guard node.hasRefs, node.count >= 2 else { throw RealmFault("the timestamp leaf at \(hex(Int64(node.ref))) is malformed") }
+            guard node.hasRefs, node.count >= 2 else {
+                throw RealmFault("the timestamp leaf at \(hex(Int64(node.ref))) is malformed")
+            }
             let seconds = try mem.node(try node.ref(0)), nanos = try mem.node(try node.ref(1))
             try seconds.requireIntegers("timestamp seconds")
             try nanos.requireIntegers("timestamp nanoseconds")
             guard seconds.count >= 1, nanos.count >= seconds.count - 1 else {
-                throw RealmFault("the timestamp leaf at \(hex(Int64(node.ref))) has \(seconds.count) seconds but \(nanos.count) nanoseconds")
+                throw RealmFault(
+                    "the timestamp leaf at \(hex(Int64(node.ref))) has \(seconds.count) seconds but \(nanos.count) nanoseconds"
+                )
             }
             self = .timestamps(seconds: seconds, nanos: nanos)
         case K.decimal:
@@ -90,7 +102,8 @@ enum Leaf {
         case K.objectId, K.uuid:
             let width = spec.type == K.objectId ? 12 : 16
             guard node.widthType == 1 || node.count == 0, node.count == 0 || node.width == 1 else {
-                throw RealmFault("the \(width == 12 ? "objectId" : "uuid") leaf at \(hex(Int64(node.ref))) is malformed")
+                throw RealmFault(
+                    "the \(width == 12 ? "objectId" : "uuid") leaf at \(hex(Int64(node.ref))) is malformed")
             }
             let blocks = (node.count + width * 8) / (width * 8 + 1)
             let count = (node.count - blocks) / width
@@ -120,7 +133,9 @@ struct MixedLeaf {
     let refs: Node?
 
     init(_ mem: Mem, node: Node) throws(RealmFault) {
-        guard node.hasRefs, node.count >= 1 else { throw RealmFault("the mixed leaf at \(hex(Int64(node.ref))) is malformed") }
+        guard node.hasRefs, node.count >= 1 else {
+            throw RealmFault("the mixed leaf at \(hex(Int64(node.ref))) is malformed")
+        }
         composite = try mem.node(try node.ref(0))
         try composite.requireIntegers("mixed types")
         func optional(_ i: Int) throws(RealmFault) -> Node? {

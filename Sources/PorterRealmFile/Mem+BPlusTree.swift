@@ -8,8 +8,12 @@ extension Mem {
     }
 
     private func walkBPlus(_ ref: Int64, depth: Int, visited: inout Set<Int64>, _ body: (Node) throws -> Void) throws {
-        guard depth <= maximumDepth else { throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels") }
-        guard visited.insert(ref).inserted else { throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)") }
+        guard depth <= maximumDepth else {
+            throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels")
+        }
+        guard visited.insert(ref).inserted else {
+            throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)")
+        }
         let node = try self.node(ref)
         guard node.isInner else { return try body(node) }
         guard node.hasRefs, node.count >= 2, node.widthType == 0 else {

@@ -55,7 +55,9 @@ extension Mem {
         }
         let keys = try self.node(first)
         try keys.requireIntegers("object keys")
-        guard keys.count <= maximumLeafSize * 4 else { throw RealmFault("the cluster at \(hex(Int64(node.ref))) claims \(keys.count) objects") }
+        guard keys.count <= maximumLeafSize * 4 else {
+            throw RealmFault("the cluster at \(hex(Int64(node.ref))) claims \(keys.count) objects")
+        }
         return ClusterLeaf(node: node, count: keys.count, keys: keys, offset: offset)
     }
 
@@ -67,14 +69,22 @@ extension Mem {
         try walkCluster(root, offset: 0, depth: 0, visited: &visited, body)
     }
 
-    private func walkCluster(_ ref: Int64, offset: Int64, depth: Int, visited: inout Set<Int64>, _ body: (ClusterLeaf) throws -> Void) throws {
-        guard depth <= maximumDepth else { throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels") }
-        guard visited.insert(ref).inserted else { throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)") }
+    private func walkCluster(
+        _ ref: Int64, offset: Int64, depth: Int, visited: inout Set<Int64>, _ body: (ClusterLeaf) throws -> Void
+    ) throws {
+        guard depth <= maximumDepth else {
+            throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels")
+        }
+        guard visited.insert(ref).inserted else {
+            throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)")
+        }
         let node = try self.node(ref)
         guard node.isInner else { return try body(clusterLeaf(node, offset: offset)) }
         let inner = try InnerCluster(self, node)
         for i in 0..<inner.childCount {
-            try walkCluster(try inner.child(i), offset: try inner.offset(i, base: offset), depth: depth + 1, visited: &visited, body)
+            try walkCluster(
+                try inner.child(i), offset: try inner.offset(i, base: offset), depth: depth + 1, visited: &visited, body
+            )
         }
     }
 
@@ -116,10 +126,14 @@ struct InnerCluster {
         keys = keysRef != 0 ? try mem.node(keysRef) : nil
         try keys?.requireIntegers("key offsets")
         if let keys, keys.count < node.count - 3 {
-            throw RealmFault("the inner cluster node at \(hex(Int64(node.ref))) has \(node.count - 3) children but \(keys.count) offsets")
+            throw RealmFault(
+                "the inner cluster node at \(hex(Int64(node.ref))) has \(node.count - 3) children but \(keys.count) offsets"
+            )
         }
         let depth = try node.tagged(1)
-        guard depth >= 1, depth <= 7 else { throw RealmFault("the inner cluster node at \(hex(Int64(node.ref))) has depth \(depth)") }
+        guard depth >= 1, depth <= 7 else {
+            throw RealmFault("the inner cluster node at \(hex(Int64(node.ref))) has depth \(depth)")
+        }
         shift = depth * Int64(Mem.nodeShiftFactor)
     }
 
@@ -128,7 +142,9 @@ struct InnerCluster {
     func offset(_ i: Int, base: Int64) throws(RealmFault) -> Int64 {
         let relative: Int64 = keys.map { Int64(bitPattern: $0.unsigned(i)) } ?? (Int64(i) << shift)
         let (sum, overflow) = base.addingReportingOverflow(relative)
-        guard !overflow, relative >= 0 else { throw RealmFault("the inner cluster node at \(hex(Int64(node.ref))) has an impossible key offset") }
+        guard !overflow, relative >= 0 else {
+            throw RealmFault("the inner cluster node at \(hex(Int64(node.ref))) has an impossible key offset")
+        }
         return sum
     }
 }

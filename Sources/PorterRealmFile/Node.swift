@@ -77,6 +77,8 @@ struct Node {
 
     /// Throws unless this is an integer array (width type "bits").
     func requireIntegers(_ what: @autoclosure () -> String) throws(RealmFault) {
-        guard widthType == 0 else { throw RealmFault("the node at \(hex(Int64(ref))) is not an integer array (\(what()))") }
+        guard widthType == 0 else {
+            throw RealmFault("the node at \(hex(Int64(ref))) is not an integer array (\(what()))")
+        }
     }
 }

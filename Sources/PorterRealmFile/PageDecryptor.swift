@@ -48,8 +48,10 @@ enum PageDecryptor {
                 var macLength: UInt32 = 0
                 let ok = macKey.withUnsafeBytes { k in
                     mac.withUnsafeMutableBytes { m in
-                        HMAC(EVP_sha224(), k.baseAddress, 32, data.baseAddress!.assumingMemoryBound(to: UInt8.self), pageSize,
-                             m.baseAddress!.assumingMemoryBound(to: UInt8.self), &macLength) != nil
+                        HMAC(
+                            EVP_sha224(), k.baseAddress, 32, data.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                            pageSize,
+                            m.baseAddress!.assumingMemoryBound(to: UInt8.self), &macLength) != nil
                     }
                 }
                 guard ok, macLength == 28 else { return nil }
@@ -70,8 +72,9 @@ enum PageDecryptor {
                         plain.withUnsafeMutableBufferPointer { p in
                             EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), nil, k.baseAddress, v.baseAddress) == 1
                                 && EVP_CIPHER_CTX_set_padding(cipher, 0) == 1
-                                && EVP_DecryptUpdate(cipher, p.baseAddress, &outLength,
-                                                     data.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(pageSize)) == 1
+                                && EVP_DecryptUpdate(
+                                    cipher, p.baseAddress, &outLength,
+                                    data.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(pageSize)) == 1
                         }
                     }
                 }

@@ -18,11 +18,13 @@ enum PlainPages {
     /// - Throws: ``PorterError/Code/io`` when the system has no `memfd_create` or refuses one.
     static func anonymousFile() throws -> Int32 {
         guard let memfdCreate else {
-            throw PorterError(.io, "this system has no memfd_create: Porter will not write decrypted pages to a temporary file")
+            throw PorterError(
+                .io, "this system has no memfd_create: Porter will not write decrypted pages to a temporary file")
         }
-        let fd = memfdCreate("porter-realm-pages", 1 /* MFD_CLOEXEC */)
+        let fd = memfdCreate("porter-realm-pages", 1)  // 1: MFD_CLOEXEC
         guard fd >= 0 else {
-            throw PorterError(.io, "cannot create an in-memory file for the decrypted pages: \(String(cString: strerror(errno)))")
+            throw PorterError(
+                .io, "cannot create an in-memory file for the decrypted pages: \(String(cString: strerror(errno)))")
         }
         return fd
     }

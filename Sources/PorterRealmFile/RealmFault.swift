@@ -10,7 +10,9 @@ struct RealmFault: Error, Sendable {
 
     /// A ref outside the file: most often a file being written while it is read.
     static func refOutside(_ ref: Int64, size: Int) -> RealmFault {
-        RealmFault("ref \(hex(ref)) is outside the file (size \(size)); the file may have changed while reading: copy it with the app closed")
+        RealmFault(
+            "ref \(hex(ref)) is outside the file (size \(size)); the file may have changed while reading: copy it with the app closed"
+        )
     }
 
     /// Prefixes the place being read (`Dog.name`), unless the message already names one.

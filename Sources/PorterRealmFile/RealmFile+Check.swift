@@ -10,14 +10,20 @@ extension RealmFile {
         var problems: [String] = []
         let limit = 1000
         func note(_ line: String) {
-            if problems.count < limit { problems.append(line) } else if problems.count == limit { problems.append("… more problems not listed") }
+            if problems.count < limit {
+                problems.append(line)
+            } else if problems.count == limit {
+                problems.append("… more problems not listed")
+            }
         }
         var parents: [UInt32: [Int64: Int]] = [:]
         for (table, info) in zip(tables, infos) {
             do {
                 let counted = try countClusterTree(info.clusterRoot)
                 let leaves = try objectCount(in: table)
-                if counted != leaves { note("\(info.name): the cluster tree says \(counted) objects but its leaves hold \(leaves)") }
+                if counted != leaves {
+                    note("\(info.name): the cluster tree says \(counted) objects but its leaves hold \(leaves)")
+                }
                 if info.tombstoneRoot != 0 { _ = try countClusterTree(info.tombstoneRoot) }
             } catch {
                 note(message(error, "\(info.name)"))
@@ -30,7 +36,8 @@ extension RealmFile {
                         if case .set(let items) = value, let problem = setOrderProblem(items, property: p) {
                             note("\(info.name)[key \(object.key)].\(p.name): \(problem)")
                         }
-                        try checkValue(value, place: "\(info.name)[key \(object.key)].\(p.name)", parents: &parents, note: note)
+                        try checkValue(
+                            value, place: "\(info.name)[key \(object.key)].\(p.name)", parents: &parents, note: note)
                     }
                 }
             } catch {
@@ -57,15 +64,21 @@ extension RealmFile {
     }
 
     private func message(_ error: Error, _ place: String) -> String {
-        if let fault = error as? RealmFault { return fault.message.hasPrefix(place) ? fault.message : "\(place): \(fault.message)" }
+        if let fault = error as? RealmFault {
+            return fault.message.hasPrefix(place) ? fault.message : "\(place): \(fault.message)"
+        }
         if let porter = error as? PorterError { return porter.message }
         return "\(place): \(error)"
     }
 
-    private func checkValue(_ value: RealmValue, place: String, parents: inout [UInt32: [Int64: Int]], note: (String) -> Void) throws {
+    private func checkValue(
+        _ value: RealmValue, place: String, parents: inout [UInt32: [Int64: Int]], note: (String) -> Void
+    ) throws {
         switch value {
         case .link(let className, let key):
-            guard let target = table(named: className) else { note("\(place): links to unknown class \(className)"); return }
+            guard let target = table(named: className) else {
+                note("\(place): links to unknown class \(className)"); return
+            }
             let info = try self.info(target)
             if try mem.findClusterLeaf(info.clusterRoot, key: key)?.row(of: key) == nil {
                 note("\(place): link to \(className) key \(key) does not resolve")
@@ -93,8 +106,12 @@ extension RealmFile {
         guard root != 0 else { return 0 }
         var visited = Set<Int64>()
         func walk(_ ref: Int64, depth: Int) throws -> Int {
-            guard depth <= maximumDepth else { throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels") }
-            guard visited.insert(ref).inserted else { throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)") }
+            guard depth <= maximumDepth else {
+                throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels")
+            }
+            guard visited.insert(ref).inserted else {
+                throw RealmFault("the node at \(hex(ref)) is reached twice (a cycle or shared subtree)")
+            }
             let node = try mem.node(ref)
             guard node.isInner else { return try mem.clusterLeaf(node, offset: 0).count }
             let inner = try InnerCluster(mem, node)
@@ -102,7 +119,8 @@ extension RealmFile {
             for i in 0..<inner.childCount { sum += try walk(try inner.child(i), depth: depth + 1) }
             let recorded = try node.tagged(2)
             if recorded != Int64(sum) {
-                throw RealmFault("the inner cluster node at \(hex(ref)) records \(recorded) objects but its children hold \(sum)")
+                throw RealmFault(
+                    "the inner cluster node at \(hex(ref)) records \(recorded) objects but its children hold \(sum)")
             }
             return sum
         }

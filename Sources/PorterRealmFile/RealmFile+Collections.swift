@@ -9,7 +9,9 @@ extension RealmFile {
         let mem = self.mem
         try mem.forEachBPlusLeaf(ref) { node in
             let leaf = try Leaf(mem, node: node, spec: spec, collectionRefs: false)
-            guard leaf.count <= maximumLeafSize else { throw RealmFault("the collection leaf at \(hex(Int64(node.ref))) claims \(leaf.count) elements") }
+            guard leaf.count <= maximumLeafSize else {
+                throw RealmFault("the collection leaf at \(hex(Int64(node.ref))) claims \(leaf.count) elements")
+            }
             try walk.budget.spend(leaf.count)
             out.reserveCapacity(out.count + leaf.count)
             for i in 0..<leaf.count {
@@ -33,18 +35,24 @@ extension RealmFile {
             let top = try mem.array(ref, minimum: 2, "the dictionary")
             let keys = try elements(try top.ref(0), spec: keySpec, walk: walk, skipNulls: false)
             let values = try elements(try top.ref(1), spec: valueSpec, walk: walk, skipNulls: false)
-            guard keys.count == values.count else { throw RealmFault("the dictionary at \(hex(ref)) has \(keys.count) keys but \(values.count) values") }
+            guard keys.count == values.count else {
+                throw RealmFault("the dictionary at \(hex(ref)) has \(keys.count) keys but \(values.count) values")
+            }
             for (k, v) in zip(keys, values) {
-                guard case .string(let key) = k else { throw RealmFault("the dictionary at \(hex(ref)) has a null key") }
+                guard case .string(let key) = k else {
+                    throw RealmFault("the dictionary at \(hex(ref)) has a null key")
+                }
                 entries.append(RealmDictionaryEntry(key: key, value: v))
             }
             return entries
         }
         try mem.forEachClusterLeaf(ref) { leaf in
             let keys = try Leaf(mem, node: try mem.node(try leaf.columnRef(0)), spec: keySpec, collectionRefs: false)
-            let values = try Leaf(mem, node: try mem.node(try leaf.columnRef(1)), spec: valueSpec, collectionRefs: false)
+            let values = try Leaf(
+                mem, node: try mem.node(try leaf.columnRef(1)), spec: valueSpec, collectionRefs: false)
             guard keys.count >= leaf.count, values.count >= leaf.count else {
-                throw RealmFault("the dictionary cluster at \(hex(Int64(leaf.node.ref))) holds fewer keys or values than entries")
+                throw RealmFault(
+                    "the dictionary cluster at \(hex(Int64(leaf.node.ref))) holds fewer keys or values than entries")
             }
             try walk.budget.spend(leaf.count)
             for i in 0..<leaf.count {

@@ -12,7 +12,9 @@ extension RealmFile {
                 let node = try mem.node(try leaf.columnRef(column.leafIndex))
                 let decoded = try Leaf(mem, node: node, spec: column.valueSpec, collectionRefs: column.isCollection)
                 guard decoded.count >= leaf.count else {
-                    throw RealmFault("the column leaf at \(hex(Int64(node.ref))) holds \(decoded.count) values for \(leaf.count) objects")
+                    throw RealmFault(
+                        "the column leaf at \(hex(Int64(node.ref))) holds \(decoded.count) values for \(leaf.count) objects"
+                    )
                 }
                 out.append(decoded)
             } catch let fault as RealmFault {
@@ -38,7 +40,9 @@ extension RealmFile {
 
     /// The values of the object `key` of `info`, or nil when it does not exist.
     func objectValues(_ info: TableInfo, key: Int64, walk: Walk) throws -> [RealmValue]? {
-        guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
+        guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else {
+            return nil
+        }
         let leaves = try columnLeaves(info, leaf)
         try walk.budget.spend(leaves.count)
         var values: [RealmValue] = []
@@ -100,7 +104,9 @@ extension RealmFile {
     /// Streams one property's values of every live object of a table in object-key order,
     /// decoding only that column.
     /// - Throws: ``PorterError`` (`notFound` for an unknown property, `notADatabase` for damage).
-    public func forEachValue(in table: RealmTable, property: String, _ body: (_ key: Int64, _ value: RealmValue) throws -> Void) throws {
+    public func forEachValue(
+        in table: RealmTable, property: String, _ body: (_ key: Int64, _ value: RealmValue) throws -> Void
+    ) throws {
         let info = try self.info(table)
         guard let c = info.columns.firstIndex(where: { $0.name == property }) else {
             throw PorterError(.notFound, "class \(table.name) has no property \(property)", location: path)
@@ -146,7 +152,9 @@ extension RealmFile {
         let info = try self.info(table)
         guard let pk = info.primaryKeyColumn else { return nil }
         do {
-            guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else { return nil }
+            guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: key), let row = leaf.row(of: key) else {
+                return nil
+            }
             guard let l = try columnLeaves(info, leaf, only: pk)[pk] else { return nil }
             return try columnValue(info, pk, l, row, walk: Walk(mem))
         } catch {

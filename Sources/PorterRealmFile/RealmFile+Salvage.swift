@@ -31,20 +31,25 @@ public struct RealmSalvageClassReport: Sendable, Equatable {
 extension RealmFile {
     /// Streams every readable object of `table` in key order, with the indexes of the values that
     /// were replaced, recording in `report` what could not be read.
-    public func salvageObjects(in table: RealmTable, report: inout RealmSalvageClassReport,
-                               _ body: (RealmObject, _ replaced: Set<Int>) throws -> Void) throws {
+    public func salvageObjects(
+        in table: RealmTable, report: inout RealmSalvageClassReport,
+        _ body: (RealmObject, _ replaced: Set<Int>) throws -> Void
+    ) throws {
         let info = try self.info(table)
         defer { mapping.releaseResidentPages() }
         var visited = Set<Int64>()
         var previous: Int64?
         guard info.clusterRoot != 0 else { return }
-        try salvageWalk(info, table: table, ref: info.clusterRoot, offset: 0, next: nil, depth: 0, visited: &visited,
-                        previous: &previous, report: &report, body)
+        try salvageWalk(
+            info, table: table, ref: info.clusterRoot, offset: 0, next: nil, depth: 0, visited: &visited,
+            previous: &previous, report: &report, body)
     }
 
-    private func salvageWalk(_ info: TableInfo, table: RealmTable, ref: Int64, offset: Int64, next: Int64?, depth: Int,
-                             visited: inout Set<Int64>, previous: inout Int64?, report: inout RealmSalvageClassReport,
-                             _ body: (RealmObject, Set<Int>) throws -> Void) throws {
+    private func salvageWalk(
+        _ info: TableInfo, table: RealmTable, ref: Int64, offset: Int64, next: Int64?, depth: Int,
+        visited: inout Set<Int64>, previous: inout Int64?, report: inout RealmSalvageClassReport,
+        _ body: (RealmObject, Set<Int>) throws -> Void
+    ) throws {
         func lose(_ why: String) {
             let upper = next.map { String($0 - 1) } ?? "end"
             report.lostKeys.append("\(offset)...\(upper)")
@@ -66,14 +71,17 @@ extension RealmFile {
             case .failure(let fault): return lose(fault.message)
             }
             for i in 0..<inner.childCount {
-                let childNext = (try? inner.offset(i + 1, base: offset)).flatMap { i + 1 < inner.childCount ? $0 : nil } ?? next
+                let childNext =
+                    (try? inner.offset(i + 1, base: offset)).flatMap { i + 1 < inner.childCount ? $0 : nil } ?? next
                 guard let childOffset = try? inner.offset(i, base: offset), let child = try? inner.child(i) else {
                     report.lostKeys.append("child \(i) of \(hex(ref))")
-                    report.lostBecause.append("child \(i) of the inner node at \(hex(ref)): its ref or key offset is unreadable")
+                    report.lostBecause.append(
+                        "child \(i) of the inner node at \(hex(ref)): its ref or key offset is unreadable")
                     continue
                 }
-                try salvageWalk(info, table: table, ref: child, offset: childOffset, next: childNext, depth: depth + 1,
-                                visited: &visited, previous: &previous, report: &report, body)
+                try salvageWalk(
+                    info, table: table, ref: child, offset: childOffset, next: childNext, depth: depth + 1,
+                    visited: &visited, previous: &previous, report: &report, body)
             }
             return
         }
@@ -159,7 +167,8 @@ extension RealmFile {
         let other = Int(head[23] & 1) ^ 1
         let top = (0..<8).reduce(UInt64(0)) { $0 | UInt64(head[8 * other + $1]) << (8 * UInt64($1)) }
         guard top != 0, top != UInt64.max, head[20 + other] != 0 else { return nil }
-        let temporary = NSTemporaryDirectory() + "/porter-snapshot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).realm"
+        let temporary =
+            NSTemporaryDirectory() + "/porter-snapshot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).realm"
         defer { unlink(temporary) }  // the mapping keeps the bytes; nothing is left behind
         guard (try? FileManager.default.copyItem(atPath: path, toPath: temporary)) != nil else { return nil }
         let fd = open(temporary, O_WRONLY | O_CLOEXEC)

@@ -10,8 +10,9 @@ extension RealmFile {
     func setOrderProblem(_ items: [RealmValue], property: Property) -> String? {
         guard fileFormat >= 24, items.count > 1 else { return nil }
         let type = WriterColumnType(property.type)
-        let expected = WriterSetOrder.sortedUnique(items, decimalColumn: type == .decimal,
-                                                   nanLast: type == .float || type == .double)
+        let expected = WriterSetOrder.sortedUnique(
+            items, decimalColumn: type == .decimal,
+            nanLast: type == .float || type == .double)
         let duplicates = items.count - expected.count
         if duplicates > 0 {
             return "the set holds an element more than once (\(duplicates) duplicate\(duplicates == 1 ? "" : "s"))"

@@ -9,7 +9,8 @@ extension RealmFile {
 
     static func isInternalTable(_ stored: String) -> Bool {
         if stored.hasPrefix("class_") { return false }
-        return internalTableNames.contains(stored) || stored.hasPrefix("flx_") || stored.hasPrefix("sync_") || stored.hasPrefix("!")
+        return internalTableNames.contains(stored) || stored.hasPrefix("flx_") || stored.hasPrefix("sync_")
+            || stored.hasPrefix("!")
     }
 
     struct Group {
@@ -20,12 +21,15 @@ extension RealmFile {
     static func loadGroup(_ mem: Mem, topRef: Int64) throws(RealmFault) -> Group {
         let top = try mem.array(topRef, minimum: 3, "the top array")
         guard [3, 5, 7, 9, 10, 11, 12].contains(top.count) else {
-            throw RealmFault("the top array at \(hex(topRef)) has \(top.count) slots (expected 3, 5, 7, 9, 10, 11 or 12)")
+            throw RealmFault(
+                "the top array at \(hex(topRef)) has \(top.count) slots (expected 3, 5, 7, 9, 10, 11 or 12)")
         }
         let logicalSize = try top.tagged(2)
         if logicalSize > Int64(mem.size) { throw RealmFault.truncated(expected: logicalSize, size: mem.size) }
         guard logicalSize >= 0 else {
-            throw RealmFault("the top array says the file is \(logicalSize) bytes but it has \(mem.size); the file may have changed while reading: copy it with the app closed")
+            throw RealmFault(
+                "the top array says the file is \(logicalSize) bytes but it has \(mem.size); the file may have changed while reading: copy it with the app closed"
+            )
         }
         let historyType = top.count > 7 ? Int(try top.tagged(7)) : 0
         let names = try StringLeaf(mem, ref: try top.ref(0), nullable: false)
@@ -62,10 +66,13 @@ extension RealmFile {
         let colKeys = try mem.node(try spec.ref(5))
         try colKeys.requireIntegers("column keys")
         guard colKeys.count == types.count, attrs.count == types.count, names.count <= types.count else {
-            throw RealmFault("the spec's arrays disagree: \(types.count) types, \(attrs.count) attributes, \(names.count) names, \(colKeys.count) column keys")
+            throw RealmFault(
+                "the spec's arrays disagree: \(types.count) types, \(attrs.count) attributes, \(names.count) names, \(colKeys.count) column keys"
+            )
         }
         let key = UInt32(truncatingIfNeeded: try top.tagged(3))
-        let searchIndexes: Node? = try slotRef(4) != 0 ? try mem.array(try slotRef(4), minimum: 0, "the search indexes") : nil
+        let searchIndexes: Node? =
+            try slotRef(4) != 0 ? try mem.array(try slotRef(4), minimum: 0, "the search indexes") : nil
         let oppositeTables: Node? = try slotRef(7) != 0 ? try mem.node(try slotRef(7)) : nil
         let oppositeColumns: Node? = try slotRef(8) != 0 ? try mem.node(try slotRef(8)) : nil
         try oppositeTables?.requireIntegers("opposite tables")
@@ -82,12 +89,16 @@ extension RealmFile {
             let colKey = colKeys.int(i)
             let leafIndex = Int(colKey & 0xFFFF)
             var type = Int((colKey >> 16) & 0x3F)
-            var attr = Int((colKey >> 22) & 0xFF) | Int(attrs.int(i) & Int64(ColumnInfo.Attr.indexed | ColumnInfo.Attr.fullText))
+            var attr =
+                Int((colKey >> 22) & 0xFF)
+                | Int(attrs.int(i) & Int64(ColumnInfo.Attr.indexed | ColumnInfo.Attr.fullText))
             if type == ColumnInfo.Kind.linkList { type = ColumnInfo.Kind.link; attr |= ColumnInfo.Attr.list }
             guard seenLeaves.insert(leafIndex).inserted else {
                 throw RealmFault("two columns share the leaf index \(leafIndex)")
             }
-            let targetTable: UInt32? = (oppositeTables.map { leafIndex < $0.count ? UInt32(truncatingIfNeeded: $0.int(leafIndex)) : nil }) ?? nil
+            let targetTable: UInt32? =
+                (oppositeTables.map { leafIndex < $0.count ? UInt32(truncatingIfNeeded: $0.int(leafIndex)) : nil })
+                ?? nil
             let opposite: Int64 = (oppositeColumns.map { leafIndex < $0.count ? $0.int(leafIndex) : 0 }) ?? 0
             var indexed = false
             var indexRef: Int64 = 0
@@ -97,9 +108,10 @@ extension RealmFile {
             }
             let enumRef: Int64 = enumArray.map { i < $0.count && $0.int(i) & 1 == 0 ? $0.int(i) : 0 } ?? 0
             let name = i < names.count ? (try names.string(i, mem) ?? "") : ""
-            let column = ColumnInfo(name: name, specIndex: i, colKey: colKey, leafIndex: leafIndex, type: type, attrs: attr,
-                                    targetTable: targetTable, oppositeColKey: opposite, enumKeysRef: enumRef, hasSearchIndex: indexed,
-                                    indexRef: indexRef)
+            let column = ColumnInfo(
+                name: name, specIndex: i, colKey: colKey, leafIndex: leafIndex, type: type, attrs: attr,
+                targetTable: targetTable, oppositeColKey: opposite, enumKeysRef: enumRef, hasSearchIndex: indexed,
+                indexRef: indexRef)
             if type == ColumnInfo.Kind.backlink {
                 backlinks.append(column)
             } else {
@@ -110,8 +122,9 @@ extension RealmFile {
         }
         let name = storedName.hasPrefix("class_") ? String(storedName.dropFirst(6)) : storedName
         let tree = try top.ref(2)
-        return TableInfo(storedName: storedName, name: name, key: key, clusterRoot: tree, tombstoneRoot: tombstones,
-                         columns: columns, backlinks: backlinks, primaryKeyColumn: primaryKeyColumn,
-                         tableType: tableType, isInternal: isInternalTable(storedName))
+        return TableInfo(
+            storedName: storedName, name: name, key: key, clusterRoot: tree, tombstoneRoot: tombstones,
+            columns: columns, backlinks: backlinks, primaryKeyColumn: primaryKeyColumn,
+            tableType: tableType, isInternal: isInternalTable(storedName))
     }
 }

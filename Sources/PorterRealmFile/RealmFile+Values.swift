@@ -17,7 +17,8 @@ extension RealmFile {
         case .typedLinks(let n):
             let tableRaw = n.int(2 * i), objectRaw = n.int(2 * i + 1)
             if tableRaw == 0 || objectRaw == 0 { return .null }
-            return try link(table: UInt32(truncatingIfNeeded: (tableRaw &- 1) & 0x7FFF_FFFF), key: objectRaw &- 1, walk: walk)
+            return try link(
+                table: UInt32(truncatingIfNeeded: (tableRaw &- 1) & 0x7FFF_FFFF), key: objectRaw &- 1, walk: walk)
         case .mixed(let m):
             return try mixed(m, i, walk: walk)
         case .refs:
@@ -31,9 +32,13 @@ extension RealmFile {
     /// the target is embedded.
     func link(table: UInt32, key: Int64, walk: Walk) throws -> RealmValue {
         if key < 0 { return .null }
-        guard let target = infoByKey[table] else { throw RealmFault("a link points to table key \(table), which the file does not have") }
+        guard let target = infoByKey[table] else {
+            throw RealmFault("a link points to table key \(table), which the file does not have")
+        }
         guard target.tableType == 1 else { return .link(className: target.name, key: key) }
-        guard walk.depth < maximumDepth else { throw RealmFault("embedded objects nest deeper than \(maximumDepth) levels (a cycle?)") }
+        guard walk.depth < maximumDepth else {
+            throw RealmFault("embedded objects nest deeper than \(maximumDepth) levels (a cycle?)")
+        }
         guard let values = try objectValues(target, key: key, walk: walk.deeper()) else {
             throw RealmFault("the embedded \(target.name) object \(key) does not exist")
         }
@@ -53,17 +58,23 @@ extension RealmFile {
         }
         func int(_ index: Int64) throws -> Int64 {
             let ints = try payload(m.ints, "int")
-            guard index >= 0, index < Int64(ints.count) else { throw RealmFault("a mixed value's payload index \(index) is out of range") }
+            guard index >= 0, index < Int64(ints.count) else {
+                throw RealmFault("a mixed value's payload index \(index) is out of range")
+            }
             return ints.int(Int(index))
         }
         func pair(_ index: Int64) throws -> (Int64, Int64) {
             let pairs = try payload(m.pairs, "int pair")
-            guard index >= 0, index < Int64(pairs.count / 2) else { throw RealmFault("a mixed value's payload index \(index) is out of range") }
+            guard index >= 0, index < Int64(pairs.count / 2) else {
+                throw RealmFault("a mixed value's payload index \(index) is out of range")
+            }
             return (pairs.int(Int(index) * 2), pairs.int(Int(index) * 2 + 1))
         }
         func bytes(_ index: Int64, _ body: (UnsafeRawBufferPointer) throws -> RealmValue) throws -> RealmValue {
             guard let strings = m.strings else { throw RealmFault("a mixed value refers to a missing string array") }
-            guard index >= 0, index < Int64(strings.count) else { throw RealmFault("a mixed value's payload index \(index) is out of range") }
+            guard index >= 0, index < Int64(strings.count) else {
+                throw RealmFault("a mixed value's payload index \(index) is out of range")
+            }
             switch try strings.bytes(Int(index), mem, stripNul: true) {
             case .null: return .null
             case .slice(let b): return try body(b)
@@ -87,7 +98,8 @@ extension RealmFile {
         case D.objectId:
             return try bytes(data) { b in
                 guard b.count >= 12 else { throw RealmFault("a mixed objectId has \(b.count) bytes") }
-                return ObjectId(rawBytes: UnsafeRawBufferPointer(rebasing: b.prefix(12))).map(RealmValue.objectId) ?? .null
+                return ObjectId(rawBytes: UnsafeRawBufferPointer(rebasing: b.prefix(12))).map(RealmValue.objectId)
+                    ?? .null
             }
         case D.uuid:
             return try bytes(data) { b in
@@ -102,12 +114,17 @@ extension RealmFile {
         case 19, 20, 21:
             // A nested collection (format 24): a ref in the refs array.
             let refs = try payload(m.refs, "ref")
-            guard data >= 0, data < Int64(refs.count) else { throw RealmFault("a nested collection's index \(data) is out of range") }
+            guard data >= 0, data < Int64(refs.count) else {
+                throw RealmFault("a nested collection's index \(data) is out of range")
+            }
             let ref = refs.int(Int(data))
             guard ref & 1 == 0 else { throw RealmFault("a nested collection's ref is a number") }
-            guard walk.depth < maximumNesting else { throw RealmFault("nested collections nest deeper than \(maximumNesting) levels") }
+            guard walk.depth < maximumNesting else {
+                throw RealmFault("nested collections nest deeper than \(maximumNesting) levels")
+            }
             if type == 21 { return .dictionary(try dictionary(ref, layout23: true, walk: walk.deeper())) }
-            let elements = try elements(ref, spec: ValueSpec(type: D.mixed, nullable: true, target: nil), walk: walk.deeper(), skipNulls: false)
+            let elements = try elements(
+                ref, spec: ValueSpec(type: D.mixed, nullable: true, target: nil), walk: walk.deeper(), skipNulls: false)
             return type == 20 ? .set(elements) : .list(elements)
         default:
             throw RealmFault("a mixed value has the unknown type \(type)")

@@ -50,7 +50,9 @@ public final class RealmFile: @unchecked Sendable {
                 if header.fileFormat == 0 && header.topRef == 0 {
                     throw RealmFault("the Realm file was never written (format 0, no data)")
                 }
-                throw RealmFault("file format \(header.fileFormat) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
+                throw RealmFault(
+                    "file format \(header.fileFormat) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)"
+                )
             }
             guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
             let group = try Self.loadGroup(mem, topRef: header.topRef)
@@ -73,8 +75,10 @@ public final class RealmFile: @unchecked Sendable {
             tables.append(Self.makeTable(info, byKey: infoByKey))
             for column in info.backlinks {
                 guard let originKey = column.targetTable, let origin = infoByKey[originKey],
-                      let property = origin.columns.first(where: { $0.colKey == column.oppositeColKey }) else { continue }
-                backlinks.append(RealmBacklink(targetClass: info.name, originClass: origin.name, originProperty: property.name))
+                    let property = origin.columns.first(where: { $0.colKey == column.oppositeColKey })
+                else { continue }
+                backlinks.append(
+                    RealmBacklink(targetClass: info.name, originClass: origin.name, originProperty: property.name))
             }
         }
         self.tables = tables
@@ -110,13 +114,17 @@ public final class RealmFile: @unchecked Sendable {
 
     static func readSchemaVersion(_ mem: Mem, tables: [UInt32: TableInfo]) throws -> Int64? {
         guard let metadata = tables.values.first(where: { $0.storedName == "metadata" }),
-              let column = metadata.columns.first(where: { $0.name == "version" && $0.type == ColumnInfo.Kind.int && !$0.isCollection })
+            let column = metadata.columns.first(where: {
+                $0.name == "version" && $0.type == ColumnInfo.Kind.int && !$0.isCollection
+            })
         else { return nil }
         var version: Int64?
         try mem.forEachClusterLeaf(metadata.clusterRoot) { leaf in
             guard version == nil, leaf.count > 0 else { return }
             let node = try mem.node(try leaf.columnRef(column.leafIndex))
-            let values = try Leaf(mem, node: node, spec: ValueSpec(type: column.type, nullable: column.isNullable, target: nil), collectionRefs: false)
+            let values = try Leaf(
+                mem, node: node, spec: ValueSpec(type: column.type, nullable: column.isNullable, target: nil),
+                collectionRefs: false)
             guard case .ints(let n, let nullable) = values, values.count > 0 else { return }
             let v = n.int(nullable ? 1 : 0)
             if nullable && v == n.int(0) { return }

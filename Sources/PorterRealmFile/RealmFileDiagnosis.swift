@@ -71,23 +71,31 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
             tail = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
         }
         let sizeEvidence = ("file size", "\(size) bytes")
-        guard size > 0 else { return RealmFileDiagnosis(.empty, "the file is empty (0 bytes): not a Porter or Realm file", [sizeEvidence]) }
+        guard size > 0 else {
+            return RealmFileDiagnosis(.empty, "the file is empty (0 bytes): not a Porter or Realm file", [sizeEvidence])
+        }
         if let foreign = foreignKind(head) {
-            return RealmFileDiagnosis(.notARealmFile, "not a Realm file: it is \(foreign.what)\(foreign.advice)",
-                                      [sizeEvidence, ("first bytes", hexBytes(head.prefix(16)))])
+            return RealmFileDiagnosis(
+                .notARealmFile, "not a Realm file: it is \(foreign.what)\(foreign.advice)",
+                [sizeEvidence, ("first bytes", hexBytes(head.prefix(16)))])
         }
         let mnemonic = head.count >= 20 && head[16..<20].elementsEqual("T-DB".utf8)
         if !mnemonic {
-            let plainLooking = head.count >= 24 && head.withUnsafeBytes { FileHeader.looksPlain($0.baseAddress!, size: size) }
+            let plainLooking =
+                head.count >= 24 && head.withUnsafeBytes { FileHeader.looksPlain($0.baseAddress!, size: size) }
             if plainLooking {
-                return RealmFileDiagnosis(.damaged, "the header is damaged: bytes 16-19 are \(hexBytes(head[16..<20])), "
-                                          + "expected \"T-DB\"", [sizeEvidence, ("bytes 16-19", hexBytes(head[16..<20]))])
+                return RealmFileDiagnosis(
+                    .damaged,
+                    "the header is damaged: bytes 16-19 are \(hexBytes(head[16..<20])), "
+                        + "expected \"T-DB\"", [sizeEvidence, ("bytes 16-19", hexBytes(head[16..<20]))])
             }
             return encryptedDiagnosis(path: path, head: head, size: size, key: encryptionKey)
         }
         if encryptionKey != nil {
-            return RealmFileDiagnosis(.notEncrypted, "the file is not encrypted (its header \"T-DB\" is plain): "
-                                      + "open it without an encryption key", [sizeEvidence])
+            return RealmFileDiagnosis(
+                .notEncrypted,
+                "the file is not encrypted (its header \"T-DB\" is plain): "
+                    + "open it without an encryption key", [sizeEvidence])
         }
         return plainDiagnosis(path: path, head: head, tail: tail, size: size)
     }
@@ -95,9 +103,11 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
     /// A plaintext file with the `T-DB` mnemonic: format, top ref, footer, then the reader's own verdict.
     static func plainDiagnosis(path: String, head: [UInt8], tail: [UInt8], size: Int) -> RealmFileDiagnosis {
         guard head.count >= 24 else {
-            return RealmFileDiagnosis(.truncated, "the file is truncated: expected at least 24 bytes (the header), "
-                                      + "file has \(size): the copy was cut short: copy it again with the app closed",
-                                      [("file size", "\(size) bytes")])
+            return RealmFileDiagnosis(
+                .truncated,
+                "the file is truncated: expected at least 24 bytes (the header), "
+                    + "file has \(size): the copy was cut short: copy it again with the app closed",
+                [("file size", "\(size) bytes")])
         }
         func u64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
@@ -105,19 +115,25 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         let select = Int(head[23] & 1)
         let format = Int(head[20 + select])
         let top = u64(head, 8 * select)
-        var evidence: [(String, String)] = [("file size", "\(size) bytes"), ("file format", "\(format)"),
-                                            ("selected header slot", "\(select)")]
+        var evidence: [(String, String)] = [
+            ("file size", "\(size) bytes"), ("file format", "\(format)"),
+            ("selected header slot", "\(select)"),
+        ]
         if format == 0 && top == 0 {
             return RealmFileDiagnosis(.damaged, "the Realm file was never written (format 0, no data)", evidence)
         }
         if format < 20 {
-            return RealmFileDiagnosis(.olderFormat, "written by an older core: file format \(format), from "
-                                      + "\(writers(ofFormat: format)); Porter reads formats 20–24: open it once with "
-                                      + "Realm Swift 10 or later (which upgrades it in place), then try again", evidence)
+            return RealmFileDiagnosis(
+                .olderFormat,
+                "written by an older core: file format \(format), from "
+                    + "\(writers(ofFormat: format)); Porter reads formats 20–24: open it once with "
+                    + "Realm Swift 10 or later (which upgrades it in place), then try again", evidence)
         }
         if format > 24 {
-            return RealmFileDiagnosis(.newerFormat, "written by a newer core: file format \(format), from "
-                                      + "\(writers(ofFormat: format)); Porter reads formats 20–24", evidence)
+            return RealmFileDiagnosis(
+                .newerFormat,
+                "written by a newer core: file format \(format), from "
+                    + "\(writers(ofFormat: format)); Porter reads formats 20–24", evidence)
         }
         var topRef = top
         if select == 0 && top == UInt64.max {
@@ -125,60 +141,79 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
             let cookie = tail.count == 16 ? u64(tail, 8) : 0
             guard cookie == FileHeader.footerCookie else {
                 evidence.append(("last 8 bytes", hexBytes(tail.suffix(8))))
-                return RealmFileDiagnosis(.unfinishedSnapshot, "a snapshot still being written: the file is in streaming "
-                                          + "form and its footer is not finished (no footer cookie at the end); "
-                                          + "wait for the writer to finish, or copy it again with the app closed", evidence)
+                return RealmFileDiagnosis(
+                    .unfinishedSnapshot,
+                    "a snapshot still being written: the file is in streaming "
+                        + "form and its footer is not finished (no footer cookie at the end); "
+                        + "wait for the writer to finish, or copy it again with the app closed", evidence)
             }
             topRef = u64(tail, 0)
         }
         evidence.append(("top ref", hex(Int64(bitPattern: topRef))))
         if topRef >= UInt64(size) || topRef + 8 > UInt64(size) {
             let needed = topRef &+ 8
-            return RealmFileDiagnosis(.truncated, "the file is truncated: its top ref \(hex(Int64(bitPattern: topRef))) "
-                                      + "points past the end: expected at least \(needed) bytes, file has \(size): "
-                                      + "the copy was cut short: copy it again with the app closed", evidence)
+            return RealmFileDiagnosis(
+                .truncated,
+                "the file is truncated: its top ref \(hex(Int64(bitPattern: topRef))) "
+                    + "points past the end: expected at least \(needed) bytes, file has \(size): "
+                    + "the copy was cut short: copy it again with the app closed", evidence)
         }
         if let needed = nodeEnd(path: path, ref: Int(topRef)), needed > size {
-            return RealmFileDiagnosis(.truncated, "the file is truncated: its top array ends past the end: expected at "
-                                      + "least \(needed) bytes, file has \(size): the copy was cut short: copy it "
-                                      + "again with the app closed", evidence)
+            return RealmFileDiagnosis(
+                .truncated,
+                "the file is truncated: its top array ends past the end: expected at "
+                    + "least \(needed) bytes, file has \(size): the copy was cut short: copy it "
+                    + "again with the app closed", evidence)
         }
         return readerVerdict(path: path, key: nil, evidence: evidence)
     }
 
     /// An encrypted (or unknown) file: without a key, whether it looks encrypted; with one, page 0's HMAC.
     static func encryptedDiagnosis(path: String, head: [UInt8], size: Int, key: [UInt8]?) -> RealmFileDiagnosis {
-        let firstIV = head.count >= 4 ? UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16 | UInt32(head[3]) << 24 : 0
+        let firstIV =
+            head.count >= 4 ? UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16 | UInt32(head[3]) << 24 : 0
         let looksEncrypted = size % 4096 == 0 && size >= 8192 && firstIV != 0
-        var evidence: [(String, String)] = [("file size", "\(size) bytes"), ("bytes 16-19", hexBytes(head.dropFirst(16).prefix(4)))]
+        var evidence: [(String, String)] = [
+            ("file size", "\(size) bytes"), ("bytes 16-19", hexBytes(head.dropFirst(16).prefix(4))),
+        ]
         guard let key else {
             if looksEncrypted {
                 evidence.append(("page 0 iv1", "\(firstIV)"))
-                return RealmFileDiagnosis(.encryptedNoKey, "not a Porter or Realm file, unless it is an encrypted Realm file "
-                                          + "as its layout suggests (no \"T-DB\" header, size a multiple of 4096, an IV "
-                                          + "table on page 0): pass --encryption-key", evidence)
+                return RealmFileDiagnosis(
+                    .encryptedNoKey,
+                    "not a Porter or Realm file, unless it is an encrypted Realm file "
+                        + "as its layout suggests (no \"T-DB\" header, size a multiple of 4096, an IV "
+                        + "table on page 0): pass --encryption-key", evidence)
             }
             if head.allSatisfy({ $0 == 0 }) {
-                return RealmFileDiagnosis(.notARealmFile, "not a Realm file: the first \(head.count) bytes are all zero "
-                                          + "(a file allocated but never written, or wiped)", evidence)
+                return RealmFileDiagnosis(
+                    .notARealmFile,
+                    "not a Realm file: the first \(head.count) bytes are all zero "
+                        + "(a file allocated but never written, or wiped)", evidence)
             }
             evidence.append(("first bytes", hexBytes(head.prefix(16))))
-            return RealmFileDiagnosis(.notARealmFile, "not a Porter or Realm file (no \"T-DB\" header, and not laid out "
-                                      + "like an encrypted Realm file)", evidence)
+            return RealmFileDiagnosis(
+                .notARealmFile,
+                "not a Porter or Realm file (no \"T-DB\" header, and not laid out "
+                    + "like an encrypted Realm file)", evidence)
         }
         guard looksEncrypted else {
             evidence.append(("first bytes", hexBytes(head.prefix(16))))
-            return RealmFileDiagnosis(.notARealmFile, "not an encrypted Realm file: its size is not a multiple of 4096 "
-                                      + "or it has no IV table on page 0", evidence)
+            return RealmFileDiagnosis(
+                .notARealmFile,
+                "not an encrypted Realm file: its size is not a multiple of 4096 "
+                    + "or it has no IV table on page 0", evidence)
         }
         guard key.count == 64 else {
             return RealmFileDiagnosis(.wrongKey, "the encryption key must be 64 bytes, got \(key.count)", evidence)
         }
-        guard let data = FileHandle(forReadingAtPath: path).flatMap({ h -> [UInt8]? in
-            defer { try? h.close() }
-            try? h.seek(toOffset: 4096)
-            return (try? h.read(upToCount: 4096)).map { [UInt8]($0) }
-        }), data.count == 4096 else {
+        guard
+            let data = FileHandle(forReadingAtPath: path).flatMap({ h -> [UInt8]? in
+                defer { try? h.close() }
+                try? h.seek(toOffset: 4096)
+                return (try? h.read(upToCount: 4096)).map { [UInt8]($0) }
+            }), data.count == 4096
+        else {
             return RealmFileDiagnosis(.truncated, "the file is truncated: it has no first data page", evidence)
         }
         var mac = [UInt8](repeating: 0, count: 64)
@@ -191,8 +226,10 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         evidence.append(("page 0 HMAC-SHA224 computed", hexBytes(computed.prefix(8)) + " …"))
         evidence.append(("page 0 HMAC stored", hexBytes(hmac1.prefix(8)) + " …"))
         guard computed == hmac1 || computed == hmac2 else {
-            return RealmFileDiagnosis(.wrongKey, "the wrong encryption key: the HMAC of the first page matches neither of "
-                                      + "its two stored HMACs (or the first page is damaged)", evidence)
+            return RealmFileDiagnosis(
+                .wrongKey,
+                "the wrong encryption key: the HMAC of the first page matches neither of "
+                    + "its two stored HMACs (or the first page is damaged)", evidence)
         }
         evidence.append(("page 0 HMAC", "matches"))
         return readerVerdict(path: path, key: key, evidence: evidence)
@@ -206,20 +243,24 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         } catch {
             let message = (error as? PorterError)?.message ?? "\(error)"
             if let version = formatMentioned(message) {
-                return RealmFileDiagnosis(version < 20 ? .olderFormat : .newerFormat,
-                                          "written by \(version < 20 ? "an older" : "a newer") core: file format \(version), "
-                                          + "from \(writers(ofFormat: version)); Porter reads formats 20–24", evidence)
+                return RealmFileDiagnosis(
+                    version < 20 ? .olderFormat : .newerFormat,
+                    "written by \(version < 20 ? "an older" : "a newer") core: file format \(version), "
+                        + "from \(writers(ofFormat: version)); Porter reads formats 20–24", evidence)
             }
             return RealmFileDiagnosis(.damaged, "damaged: \(message)", evidence)
         }
         do {
             let problems = try file.check()
             guard let first = problems.first else {
-                return RealmFileDiagnosis(.ok, "ok: file format \(file.fileFormat), \(file.tables.count) classes", evidence)
+                return RealmFileDiagnosis(
+                    .ok, "ok: file format \(file.fileFormat), \(file.tables.count) classes", evidence)
             }
-            return RealmFileDiagnosis(.damaged, "damaged: \(first)"
-                                      + (problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""),
-                                      evidence + [("problems", "\(problems.count)")])
+            return RealmFileDiagnosis(
+                .damaged,
+                "damaged: \(first)"
+                    + (problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""),
+                evidence + [("problems", "\(problems.count)")])
         } catch {
             return RealmFileDiagnosis(.damaged, "damaged: \((error as? PorterError)?.message ?? "\(error)")", evidence)
         }
@@ -252,7 +293,9 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
     /// What a foreign file is, from its first bytes.
     static func foreignKind(_ head: [UInt8]) -> (what: String, advice: String)? {
         func starts(_ bytes: [UInt8]) -> Bool { head.starts(with: bytes) }
-        if starts(Array("SQLite format 3\0".utf8)) { return ("a SQLite database (Porter databases are SQLite files)", "") }
+        if starts(Array("SQLite format 3\0".utf8)) {
+            return ("a SQLite database (Porter databases are SQLite files)", "")
+        }
         if starts([0x1f, 0x8b]) { return ("gzip-compressed data", ": decompress it first (gunzip)") }
         if starts(Array("PK".utf8) + [3, 4]) || starts(Array("PK".utf8) + [5, 6]) {
             return ("a zip archive", ": extract the .realm file from it first")

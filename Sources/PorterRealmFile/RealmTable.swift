@@ -19,7 +19,10 @@ public struct RealmTable: Sendable, Equatable {
     public let properties: [Property]
 
     /// Creates a table description (the reader makes them; tests and writers may too).
-    public init(name: String, storedName: String, key: UInt32, isEmbedded: Bool, isAsymmetric: Bool, primaryKey: String?, properties: [Property]) {
+    public init(
+        name: String, storedName: String, key: UInt32, isEmbedded: Bool, isAsymmetric: Bool, primaryKey: String?,
+        properties: [Property]
+    ) {
         self.name = name
         self.storedName = storedName
         self.key = key

@@ -14,12 +14,14 @@ public enum RealmValues {
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
         case .binary(let d): return .data(d)
-        case .timestamp(let seconds, let nanoseconds): return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case .timestamp(let seconds, let nanoseconds):
+            return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
         case .decimal128(let d): return .decimal128(d)
         case .objectId(let o): return .objectId(o)
         case .uuid(let u): return .uuid(u)
         case .link, .embedded, .list, .set, .dictionary:
-            throw PorterError(.notADatabase, "unexpected \(kind(stored)) where a single value is stored", location: location)
+            throw PorterError(
+                .notADatabase, "unexpected \(kind(stored)) where a single value is stored", location: location)
         }
     }
 
@@ -70,9 +72,10 @@ extension RealmValues {
         case .list(let elements): return .list(try elements.map { try realm($0, location: location) })
         case .set(let elements): return .set(try elements.map { try realm($0, location: location) })
         case .map(let entries):
-            return .dictionary(try entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
-                RealmDictionaryEntry(key: $0, value: try realm(entries[$0] ?? .null, location: location))
-            })
+            return .dictionary(
+                try entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+                    RealmDictionaryEntry(key: $0, value: try realm(entries[$0] ?? .null, location: location))
+                })
         case .object:
             throw PorterError(.notADatabase, "an embedded object where a value is stored", location: location)
         }

@@ -34,7 +34,9 @@ struct StringLeaf {
             layout = .short(node)
             count = node.count
         } else if !node.context {
-            guard node.count >= 2, node.widthType == 0 else { throw RealmFault("the string leaf at \(hex(Int64(node.ref))) is malformed") }
+            guard node.count >= 2, node.widthType == 0 else {
+                throw RealmFault("the string leaf at \(hex(Int64(node.ref))) is malformed")
+            }
             let offsets = try mem.node(try node.ref(0))
             try offsets.requireIntegers("string offsets")
             let blob = try mem.node(try node.ref(1))
@@ -42,7 +44,9 @@ struct StringLeaf {
             let nulls: Node? = nullsRef != 0 ? try mem.node(nullsRef) : nil
             try nulls?.requireIntegers("string nulls")
             if let nulls, nulls.count < offsets.count {
-                throw RealmFault("the string leaf at \(hex(Int64(node.ref))) has \(offsets.count) values but \(nulls.count) null flags")
+                throw RealmFault(
+                    "the string leaf at \(hex(Int64(node.ref))) has \(offsets.count) values but \(nulls.count) null flags"
+                )
             }
             layout = .small(offsets: offsets, blob: blob, nulls: nulls)
             count = offsets.count
@@ -73,21 +77,27 @@ struct StringLeaf {
             }
             var length = Int(end - begin)
             if stripNul {
-                guard length >= 1 else { throw RealmFault("string \(i) of the leaf at \(hex(Int64(offsets.ref))) lacks its terminating NUL") }
+                guard length >= 1 else {
+                    throw RealmFault("string \(i) of the leaf at \(hex(Int64(offsets.ref))) lacks its terminating NUL")
+                }
                 length -= 1
             }
             return .slice(UnsafeRawBufferPointer(start: blob.data + Int(begin), count: length))
         case .big(let node):
             let ref = node.int(i)
             if ref == 0 { return .null }
-            guard ref & 1 == 0 else { throw RealmFault("the blob list at \(hex(Int64(node.ref))) holds a number where a ref belongs") }
+            guard ref & 1 == 0 else {
+                throw RealmFault("the blob list at \(hex(Int64(node.ref))) holds a number where a ref belongs")
+            }
             let blob = try mem.node(ref)
             if blob.context && blob.hasRefs {
                 // Chained: a blob over 16 MB is a list of refs to chunks (`array_blob.cpp` 26-63).
                 var out: [UInt8] = []
                 for c in 0..<blob.count {
                     let chunk = try mem.node(try blob.ref(c))
-                    guard chunk.widthType == 2 else { throw RealmFault("a blob chunk at \(hex(Int64(chunk.ref))) is malformed") }
+                    guard chunk.widthType == 2 else {
+                        throw RealmFault("a blob chunk at \(hex(Int64(chunk.ref))) is malformed")
+                    }
                     out.append(contentsOf: UnsafeRawBufferPointer(start: chunk.data, count: chunk.count))
                 }
                 if stripNul {

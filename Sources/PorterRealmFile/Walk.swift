@@ -33,7 +33,9 @@ final class Budget {
     func spend(_ count: Int) throws(RealmFault) {
         remaining -= count
         guard remaining >= 0 else {
-            throw RealmFault("the file's structure repeats itself: it holds more values than its size allows (shared or cyclic subtrees); the file is corrupt")
+            throw RealmFault(
+                "the file's structure repeats itself: it holds more values than its size allows (shared or cyclic subtrees); the file is corrupt"
+            )
         }
     }
 }

@@ -47,9 +47,11 @@ final class ClassPlan {
         if names.isEmpty {
             insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
         } else {
-            insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            insertSQL =
+                "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         }
-        insertWithKeySQL = "INSERT INTO \(table) (\((names + ["_key"]).joined(separator: ", "))) VALUES (\((1...names.count + 1).map { "?\($0)" }.joined(separator: ", ")))"
+        insertWithKeySQL =
+            "INSERT INTO \(table) (\((names + ["_key"]).joined(separator: ", "))) VALUES (\((1...names.count + 1).map { "?\($0)" }.joined(separator: ", ")))"
         let selectList = (["_key"] + names).joined(separator: ", ")
         selectByKeySQL = "SELECT \(selectList) FROM \(table) WHERE _key = ?"
         selectAllSQL = "SELECT \(selectList) FROM \(table) ORDER BY _key"
@@ -68,10 +70,13 @@ final class ClassPlan {
     /// `SELECT _key FROM table WHERE primaryKey = ? LIMIT 1` prepared, kept with the plan.
     func primaryKeyStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
         let column = quoteIdentifier(primaryKey?.name ?? "_key")
-        return try prepared(&preparedPrimaryKeyLookup, "SELECT _key FROM \(table) WHERE \(column) = ? LIMIT 1", connection)
+        return try prepared(
+            &preparedPrimaryKeyLookup, "SELECT _key FROM \(table) WHERE \(column) = ? LIMIT 1", connection)
     }
 
-    private func prepared(_ slot: inout SQLiteStatement?, _ sql: @autoclosure () -> String, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+    private func prepared(
+        _ slot: inout SQLiteStatement?, _ sql: @autoclosure () -> String, _ connection: SQLiteConnection
+    ) throws -> SQLiteStatement {
         if let statement = slot {
             statement.reset()
             return statement
@@ -85,7 +90,8 @@ final class ClassPlan {
     /// duplicate key be left to the index to refuse.
     func enforcesPrimaryKey(_ database: Database) throws -> Bool {
         if let known = primaryKeyIndexed { return known }
-        let stmt = try database.connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'")
+        let stmt = try database.connection.prepare(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'")
         stmt.bind(1, text: StorageLayout.primaryKeyIndex(schema.name))
         let found = try stmt.step()
         primaryKeyIndexed = found
@@ -134,7 +140,8 @@ extension Database {
         if let cached = incomingCache[className] { return cached }
         var refs: [IncomingReference] = []
         for cls in schema.classes {
-            for property in cls.persistedProperties where (property.type == .object && property.objectType == className) || property.type == .mixed {
+            for property in cls.persistedProperties
+            where (property.type == .object && property.objectType == className) || property.type == .mixed {
                 refs.append(IncomingReference(plan: try plan(for: cls.name), property: property))
             }
         }

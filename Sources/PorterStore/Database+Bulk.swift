@@ -51,7 +51,8 @@ package final class BulkInserter {
             collectionStatements.append(try database.connection.prepare(sql))
         }
         collections = plan.collections.indices.map {
-            CollectionSlot(property: plan.collections[$0], statement: collectionStatements[$0], position: collectionPositions[$0])
+            CollectionSlot(
+                property: plan.collections[$0], statement: collectionStatements[$0], position: collectionPositions[$0])
         }
     }
 
@@ -68,7 +69,9 @@ package final class BulkInserter {
     package func insert(fields: [Value?], preferredKey: Int64?) throws -> ObjectKey {
         try database.requireWrite()
         guard fields.count == plan.schema.properties.count else {
-            throw PorterError(.usage, "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
+            throw PorterError(
+                .usage,
+                "expected \(plan.schema.properties.count) field values for \(plan.schema.name), got \(fields.count)")
         }
         if let preferredKey, plan.primaryKey == nil, try insertWithKey(fields, preferredKey) {
             // Inserted under the preferred key.
@@ -103,7 +106,9 @@ package final class BulkInserter {
 
     /// Inserts under an explicit key; false when the key is taken (nothing was inserted).
     private func insertWithKey(_ fields: [Value?], _ key: Int64) throws -> Bool {
-        if insertWithKeyStatement == nil { insertWithKeyStatement = try database.connection.prepare(plan.insertWithKeySQL) }
+        if insertWithKeyStatement == nil {
+            insertWithKeyStatement = try database.connection.prepare(plan.insertWithKeySQL)
+        }
         guard let statement = insertWithKeyStatement else { return false }
         // An embedded object bound as a column is inserted while binding: probe the key first so
         // a taken key never leaves one behind.
@@ -127,17 +132,21 @@ package final class BulkInserter {
     package func insert(_ values: [String: Value]) throws -> ObjectKey {
         try database.requireWrite()
         for (i, property) in plan.columns.enumerated() {
-            try bind(values[property.name] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
+            try bind(
+                values[property.name] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
         }
         try step(insertStatement, plan.primaryKey.flatMap { values[$0.name] })
         let key = ObjectKey(database.connection.lastInsertRowID)
         for (i, property) in plan.collections.enumerated() {
-            try writeCollection(key, property, values[property.name] ?? Database.defaultValue(for: property), collectionStatements[i])
+            try writeCollection(
+                key, property, values[property.name] ?? Database.defaultValue(for: property), collectionStatements[i])
         }
         return key
     }
 
-    private func writeCollection(_ owner: ObjectKey, _ property: Property, _ value: Value, _ statement: SQLiteStatement) throws {
+    private func writeCollection(_ owner: ObjectKey, _ property: Property, _ value: Value, _ statement: SQLiteStatement)
+        throws
+    {
         switch (property.collection, value) {
         case (.list, .list(let elements)), (.list, .set(let elements)):
             for (position, element) in elements.enumerated() {
@@ -160,7 +169,9 @@ package final class BulkInserter {
                 try step(statement, nil)
             }
         default:
-            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(value.kindName)", location: plan.path(property))
+            throw PorterError(
+                .invalidValue, "expected a \(property.collection.rawValue) but got \(value.kindName)",
+                location: plan.path(property))
         }
     }
 
@@ -188,7 +199,10 @@ package final class BulkInserter {
         sqlite3_reset(statement.handle)
         guard rc != SQLITE_DONE else { return }
         if rc & 0xFF == SQLITE_CONSTRAINT, let pk = plan.primaryKey, let value = primaryKey {
-            throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(database.describe(value)): an object with it already exists", location: plan.path(pk))
+            throw PorterError(
+                .duplicatePrimaryKey,
+                "duplicate primary key value \(database.describe(value)): an object with it already exists",
+                location: plan.path(pk))
         }
         throw database.connection.error(rc, "inserting into \(plan.schema.name)")
     }

@@ -28,7 +28,9 @@ extension Database {
     /// Inserts `value` so that it ends up at `index` (`index == count` appends). A nested
     /// `.object` creates an embedded object. Returns the stored element (`.link` for objects).
     @discardableResult
-    public func listInsert(_ className: String, _ key: ObjectKey, _ property: String, _ value: Value, at index: Int) throws -> Value {
+    public func listInsert(_ className: String, _ key: ObjectKey, _ property: String, _ value: Value, at index: Int)
+        throws -> Value
+    {
         try requireWrite()
         let (plan, prop) = try collectionProperty(className, key, property, kind: .list)
         return try atomically {
@@ -47,14 +49,17 @@ extension Database {
 
     /// Replaces the element at `index`; a replaced embedded object is deleted. Returns the stored element.
     @discardableResult
-    public func listSet(_ className: String, _ key: ObjectKey, _ property: String, at index: Int, _ value: Value) throws -> Value {
+    public func listSet(_ className: String, _ key: ObjectKey, _ property: String, at index: Int, _ value: Value) throws
+        -> Value
+    {
         try requireWrite()
         let (plan, prop) = try collectionProperty(className, key, property, kind: .list)
         return try atomically {
             let pos = try listPosition(plan, prop, key, index)
             let old = try listValue(plan, prop, key, pos)
             let resolved = try resolve(value, for: prop, in: plan, policy: .all)
-            let stmt = try connection.cached("UPDATE \(plan.collectionTable(prop)) SET value = ? WHERE _owner = ? AND _pos = ?")
+            let stmt = try connection.cached(
+                "UPDATE \(plan.collectionTable(prop)) SET value = ? WHERE _owner = ? AND _pos = ?")
             StorageCodec.bind(resolved, type: prop.type, to: stmt, at: 1)
             stmt.bind(2, int: key.rawValue)
             stmt.bind(3, int: pos)
@@ -132,7 +137,9 @@ extension Database {
     // MARK: - Maps
 
     /// The value stored under `mapKey`, or nil when the key is absent (`.null` when it holds null).
-    public func mapValue(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String) throws -> Value? {
+    public func mapValue(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String) throws
+        -> Value?
+    {
         let (plan, prop) = try collectionProperty(className, key, property, kind: .map)
         return try storedMapValue(plan, prop, key, mapKey)
     }
@@ -140,7 +147,8 @@ extension Database {
     /// The keys of a map property, sorted.
     public func mapKeys(_ className: String, _ key: ObjectKey, _ property: String) throws -> [String] {
         let (plan, prop) = try collectionProperty(className, key, property, kind: .map)
-        let stmt = try connection.cached("SELECT _key FROM \(plan.collectionTable(prop)) WHERE _owner = ? ORDER BY _key")
+        let stmt = try connection.cached(
+            "SELECT _key FROM \(plan.collectionTable(prop)) WHERE _owner = ? ORDER BY _key")
         stmt.bind(1, int: key.rawValue)
         defer { stmt.reset() }
         var keys: [String] = []
@@ -151,14 +159,17 @@ extension Database {
     /// Stores `value` under `mapKey` (replacing an old value; a replaced embedded object is deleted).
     /// Returns the stored value.
     @discardableResult
-    public func mapSet(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String, _ value: Value) throws -> Value {
+    public func mapSet(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String, _ value: Value)
+        throws -> Value
+    {
         try requireWrite()
         let (plan, prop) = try collectionProperty(className, key, property, kind: .map)
         try checkMapKey(mapKey, plan, prop)
         return try atomically {
             let old = try storedMapValue(plan, prop, key, mapKey)
             let resolved = try resolve(value, for: prop, in: plan, policy: .all)
-            let stmt = try connection.cached("INSERT OR REPLACE INTO \(plan.collectionTable(prop)) (_owner, _key, value) VALUES (?, ?, ?)")
+            let stmt = try connection.cached(
+                "INSERT OR REPLACE INTO \(plan.collectionTable(prop)) (_owner, _key, value) VALUES (?, ?, ?)")
             stmt.bind(1, int: key.rawValue)
             stmt.bind(2, text: mapKey)
             StorageCodec.bind(resolved, type: prop.type, to: stmt, at: 3)
@@ -170,7 +181,9 @@ extension Database {
 
     /// Removes `mapKey` from a map property (an embedded value is deleted); returns whether it was there.
     @discardableResult
-    public func mapRemove(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String) throws -> Bool {
+    public func mapRemove(_ className: String, _ key: ObjectKey, _ property: String, forKey mapKey: String) throws
+        -> Bool
+    {
         try requireWrite()
         let (plan, prop) = try collectionProperty(className, key, property, kind: .map)
         return try atomically {

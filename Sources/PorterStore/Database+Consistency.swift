@@ -48,7 +48,9 @@ extension Database {
         if let pk = cls.primaryKeyProperty, !pk.isCollection {
             let duplicates = try duplicateValues(cls.name, pk, sampleLimit: MigrationStorage.sampleLimit)
             if duplicates.count > 0 {
-                lines.append("\(cls.name).\(pk.name): primary key has \(duplicates.count) duplicate value\(s(duplicates.count)): \(sample(duplicates))")
+                lines.append(
+                    "\(cls.name).\(pk.name): primary key has \(duplicates.count) duplicate value\(s(duplicates.count)): \(sample(duplicates))"
+                )
             }
             if try !storage.hasPrimaryKeyIndex(cls.name) {
                 lines.append("\(cls.name).\(pk.name): the unique index that enforces the primary key is missing")
@@ -59,42 +61,59 @@ extension Database {
             guard try storageExists(cls.name, property) else { continue }
             // Required links cannot be null by construction (to-one links are optional); a list
             // or set of links holds no null element, a map of links may.
-            let nullsForbidden = !property.isOptional && (property.type != .object || property.collection == .list || property.collection == .set)
+            let nullsForbidden =
+                !property.isOptional
+                && (property.type != .object || property.collection == .list || property.collection == .set)
             if nullsForbidden {
                 let nulls = try storage.nullValues(cls.name, property)
                 if nulls.count > 0 {
-                    let what = property.isCollection ? "null element\(s(nulls.count)) in a collection of required values" : "object\(s(nulls.count)) without a value for a required property"
+                    let what =
+                        property.isCollection
+                        ? "null element\(s(nulls.count)) in a collection of required values"
+                        : "object\(s(nulls.count)) without a value for a required property"
                     lines.append("\(path): \(nulls.count) \(what): \(sample(nulls))")
                 }
             }
             let misstored = try misstoredValues(cls.name, property)
             if misstored.count > 0 {
-                lines.append("\(path): \(misstored.count) value\(s(misstored.count)) not stored as '\(property.type.rawValue)': \(sample(misstored))")
+                lines.append(
+                    "\(path): \(misstored.count) value\(s(misstored.count)) not stored as '\(property.type.rawValue)': \(sample(misstored))"
+                )
             }
             if property.type == .object || property.type == .mixed {
                 let dangling = try storage.danglingLinks(cls.name, property)
                 if dangling.count > 0 {
-                    lines.append("\(path): \(dangling.count) link\(s(dangling.count)) to objects that do not exist: \(sample(dangling))")
+                    lines.append(
+                        "\(path): \(dangling.count) link\(s(dangling.count)) to objects that do not exist: \(sample(dangling))"
+                    )
                 }
             }
             if property.isCollection {
                 let orphans = try orphanRows(cls.name, property)
                 if orphans.count > 0 {
-                    lines.append("\(path): \(orphans.count) collection element\(s(orphans.count)) whose owner does not exist: \(sample(orphans))")
+                    lines.append(
+                        "\(path): \(orphans.count) collection element\(s(orphans.count)) whose owner does not exist: \(sample(orphans))"
+                    )
                 }
             }
         }
         if cls.isEmbedded {
             let sources = schema.classes.flatMap { source in
-                source.persistedProperties.filter { ($0.type == .object && $0.objectType == cls.name) || $0.type == .mixed }
-                    .map { LinkSource(className: source.name, property: $0) }
+                source.persistedProperties.filter {
+                    ($0.type == .object && $0.objectType == cls.name) || $0.type == .mixed
+                }
+                .map { LinkSource(className: source.name, property: $0) }
             }
             let counts = try embeddingCounts(cls.name, sources: sources, sampleLimit: MigrationStorage.sampleLimit)
             if counts.orphans > 0 || counts.multiplyLinked > 0 {
-                lines.append("\(cls.name): embedded objects must have exactly one parent, but \(counts.orphans) \(counts.orphans == 1 ? "has" : "have") none and \(counts.multiplyLinked) more than one")
+                lines.append(
+                    "\(cls.name): embedded objects must have exactly one parent, but \(counts.orphans) \(counts.orphans == 1 ? "has" : "have") none and \(counts.multiplyLinked) more than one"
+                )
             }
             if counts.mixedLinks.count > 0 {
-                lines.append("\(cls.name): \(counts.mixedLinks.count) mixed value\(s(counts.mixedLinks.count)) link to embedded objects: \(sample(counts.mixedLinks))")
+                lines.append(
+                    "\(cls.name): \(counts.mixedLinks.count) mixed value\(s(counts.mixedLinks.count)) link to embedded objects: \(sample(counts.mixedLinks))"
+                )
             }
         }
         return lines
@@ -102,7 +121,8 @@ extension Database {
 
     /// Whether a property has its column or collection table (a missing one is a layout problem).
     func storageExists(_ className: String, _ property: Property) throws -> Bool {
-        property.isCollection ? try storageTableExists(StorageLayout.collectionTable(className, property.name))
+        property.isCollection
+            ? try storageTableExists(StorageLayout.collectionTable(className, property.name))
             : try storageColumns(className).contains(property.name)
     }
 }
@@ -125,7 +145,9 @@ struct ConsistencyReport {
         do {
             let found = try check()
             lines += found.prefix(Self.lineLimit)
-            if found.count > Self.lineLimit { lines.append("\(what): … and \(found.count - Self.lineLimit) more problems") }
+            if found.count > Self.lineLimit {
+                lines.append("\(what): … and \(found.count - Self.lineLimit) more problems")
+            }
         } catch let error as PorterError {
             lines.append("\(what): the check could not run: \(error.message)")
         } catch {

@@ -28,20 +28,27 @@ extension Database {
                 let collectionTable = StorageLayout.collectionTable(cls.name, property.name)
                 expectedTables.insert(collectionTable)
                 guard try storageTableExists(collectionTable) else {
-                    lines.append("\(cls.name).\(property.name): the \(property.collection.rawValue) has no table '\(collectionTable)'")
+                    lines.append(
+                        "\(cls.name).\(property.name): the \(property.collection.rawValue) has no table '\(collectionTable)'"
+                    )
                     continue
                 }
                 let wanted = Self.collectionColumns(property.collection)
                 let columns = try tableColumns(collectionTable)
                 if columns != wanted {
-                    lines.append("\(cls.name).\(property.name): table '\(collectionTable)' has columns (\(columns.joined(separator: ", "))), expected (\(wanted.joined(separator: ", ")))")
+                    lines.append(
+                        "\(cls.name).\(property.name): table '\(collectionTable)' has columns (\(columns.joined(separator: ", "))), expected (\(wanted.joined(separator: ", ")))"
+                    )
                 }
             }
         }
-        let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 6) = 'class_' ORDER BY name")
+        let stmt = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 6) = 'class_' ORDER BY name")
         while try stmt.step() {
             let name = stmt.text(0)
-            if !expectedTables.contains(name) { lines.append("table '\(name)' belongs to no class or property of the schema") }
+            if !expectedTables.contains(name) {
+                lines.append("table '\(name)' belongs to no class or property of the schema")
+            }
         }
         return lines
     }
@@ -68,7 +75,8 @@ extension Database {
     /// Non-null values whose SQLite storage class (or blob length) is not the one
     /// ``StorageCodec`` writes for the property's type: the signature of a damaged or foreign write.
     func misstoredValues(_ className: String, _ property: Property) throws -> SampledCount {
-        let (table, owner, column) = property.isCollection
+        let (table, owner, column) =
+            property.isCollection
             ? (StorageLayout.collectionTable(className, property.name), "_owner", "value")
             : (StorageLayout.table(className), "_key", property.name)
         let c = quoteIdentifier(column)
@@ -88,14 +96,19 @@ extension Database {
         case .objectId: sound = "typeof(\(c)) = 'blob' AND length(\(c)) = 12"
         case .mixed:
             // Native int, double and text, or a blob whose first byte is a known tag.
-            sound = "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '0B')"
+            sound =
+                "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '0B')"
         case .linkingObjects: return SampledCount(count: 0)
         }
-        let stmt = try connection.prepare("SELECT \(owner), typeof(\(c)) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND NOT (\(sound)) ORDER BY \(owner)")
+        let stmt = try connection.prepare(
+            "SELECT \(owner), typeof(\(c)) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND NOT (\(sound)) ORDER BY \(owner)"
+        )
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(stmt.int64(0))) holds \(stmt.text(1))") }
+            if result.sample.count < MigrationStorage.sampleLimit {
+                result.sample.append("\(className)(\(stmt.int64(0))) holds \(stmt.text(1))")
+            }
         }
         return result
     }
@@ -103,13 +116,16 @@ extension Database {
     /// Rows of a collection table whose owner object does not exist.
     func orphanRows(_ className: String, _ property: Property) throws -> SampledCount {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
-        let stmt = try connection.prepare("""
+        let stmt = try connection.prepare(
+            """
             SELECT _owner FROM \(table) WHERE _owner NOT IN (SELECT _key FROM \(quoteIdentifier(StorageLayout.table(className)))) ORDER BY _owner
             """)
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(stmt.int64(0)))") }
+            if result.sample.count < MigrationStorage.sampleLimit {
+                result.sample.append("\(className)(\(stmt.int64(0)))")
+            }
         }
         return result
     }

@@ -9,7 +9,8 @@ extension Database {
     /// Problems of the values of one property.
     func valueProblems(_ className: String, _ property: Property) throws -> [String] {
         let path = "\(className).\(property.name)"
-        let (table, owner, column) = property.isCollection
+        let (table, owner, column) =
+            property.isCollection
             ? (StorageLayout.collectionTable(className, property.name), "_owner", "value")
             : (StorageLayout.table(className), "_key", property.name)
         let t = quoteIdentifier(table), c = quoteIdentifier(column)
@@ -21,8 +22,9 @@ extension Database {
             var found = SampledCount(count: 0)
             var first: String?
             while try stmt.step() {
-                let raw = UnsafeRawBufferPointer(start: sqlite3_column_blob(stmt.handle, 1),
-                                                 count: Int(sqlite3_column_bytes(stmt.handle, 1)))
+                let raw = UnsafeRawBufferPointer(
+                    start: sqlite3_column_blob(stmt.handle, 1),
+                    count: Int(sqlite3_column_bytes(stmt.handle, 1)))
                 guard let description = problem(raw) else { continue }
                 found.count += 1
                 first = first ?? description
@@ -52,8 +54,9 @@ extension Database {
             try scan("mixed value", rows(c, where: "typeof(\(c)) = 'blob'")) {
                 StoredValueCheck.mixedBlobProblem($0, legacyDates: legacy)
             }
-            try scan("mixed string", rows("CAST(\(c) AS BLOB)", where: "typeof(\(c)) = 'text'"),
-                     StoredValueCheck.textProblem)
+            try scan(
+                "mixed string", rows("CAST(\(c) AS BLOB)", where: "typeof(\(c)) = 'text'"),
+                StoredValueCheck.textProblem)
         case .date:
             try scan("date", rows(c, where: "typeof(\(c)) = 'blob' AND length(\(c)) = 12")) {
                 StorageCodec.timestamp(Array($0)) == nil ? "out-of-range nanoseconds" : nil
@@ -63,8 +66,9 @@ extension Database {
         }
         switch property.collection {
         case .map:
-            try scan("dictionary key", rows("CAST(_key AS BLOB)", where: "typeof(_key) = 'text'"),
-                     StoredValueCheck.mapKeyProblem)
+            try scan(
+                "dictionary key", rows("CAST(_key AS BLOB)", where: "typeof(_key) = 'text'"),
+                StoredValueCheck.mapKeyProblem)
             let badKeys = try connection.scalar("SELECT count(*) FROM \(t) WHERE typeof(_key) != 'text'")
             if case .integer(let n)? = badKeys, n > 0 {
                 lines.append("\(path): \(n) dictionary key\(plural(Int(n))) not stored as text")
@@ -76,7 +80,8 @@ extension Database {
             }
         case .set:
             // The (_owner, value) index makes this one pass; typeof keeps 1 and 1.0 of a mixed set apart.
-            let stmt = try connection.prepare("""
+            let stmt = try connection.prepare(
+                """
                 SELECT _owner FROM \(t) GROUP BY _owner, typeof(value), value HAVING count(*) > 1 ORDER BY _owner
                 """)
             var found = SampledCount(count: 0)

@@ -11,11 +11,15 @@ extension Database {
     /// `.modified` and `.all` update that object instead and return its key.
     /// A failing call changes nothing.
     @discardableResult
-    public func create(_ className: String, _ values: [String: Value] = [:], update: UpdatePolicy = .error) throws -> ObjectKey {
+    public func create(_ className: String, _ values: [String: Value] = [:], update: UpdatePolicy = .error) throws
+        -> ObjectKey
+    {
         try requireWrite()
         let plan = try plan(for: className)
         if plan.schema.isEmbedded {
-            throw PorterError(.usage, "embedded objects cannot be created on their own; assign them to a parent's property", location: className)
+            throw PorterError(
+                .usage, "embedded objects cannot be created on their own; assign them to a parent's property",
+                location: className)
         }
         return try atomically { try insertOrUpdate(plan, values, policy: update) }
     }
@@ -23,11 +27,15 @@ extension Database {
     /// Like ``create(_:_:update:)`` without the per-call savepoint: for loaders that roll back the
     /// whole write transaction on any error (a failed call may leave partial changes behind).
     @discardableResult
-    public func createInBulk(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws -> ObjectKey {
+    public func createInBulk(_ className: String, _ values: [String: Value], update: UpdatePolicy = .error) throws
+        -> ObjectKey
+    {
         try requireWrite()
         let plan = try plan(for: className)
         if plan.schema.isEmbedded {
-            throw PorterError(.usage, "embedded objects cannot be created on their own; assign them to a parent's property", location: className)
+            throw PorterError(
+                .usage, "embedded objects cannot be created on their own; assign them to a parent's property",
+                location: className)
         }
         return try insertOrUpdate(plan, values, policy: update)
     }
@@ -41,7 +49,10 @@ extension Database {
         try requireWrite()
         let plan = try plan(for: className)
         guard !plan.schema.isEmbedded, plan.collections.isEmpty, columns.count == plan.columns.count else {
-            throw PorterError(.usage, "createRow needs a top-level class without collections and a value (or nil) for each of its \(plan.columns.count) columns", location: className)
+            throw PorterError(
+                .usage,
+                "createRow needs a top-level class without collections and a value (or nil) for each of its \(plan.columns.count) columns",
+                location: className)
         }
         // The primary key first, as ``insertOrUpdate(_:_:policy:)`` checks it. A non-null key is
         // not looked up beforehand: the primary key's unique index refuses a duplicate INSERT
@@ -60,7 +71,10 @@ extension Database {
         do {
             for index in plan.columns.indices {
                 let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
-                resolved.append(try resolve(given ?? Database.defaultValue(for: plan.columns[index]), for: plan.columns[index], in: plan, policy: .error))
+                resolved.append(
+                    try resolve(
+                        given ?? Database.defaultValue(for: plan.columns[index]), for: plan.columns[index], in: plan,
+                        policy: .error))
             }
         } catch {
             // A duplicate key is the error to report, as when it was looked up first.
@@ -86,7 +100,9 @@ extension Database {
     }
 
     private func duplicateKey(_ plan: ClassPlan, _ pk: Property, _ value: Value) -> PorterError {
-        PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(value)): an object with it already exists", location: plan.path(pk))
+        PorterError(
+            .duplicatePrimaryKey, "duplicate primary key value \(describe(value)): an object with it already exists",
+            location: plan.path(pk))
     }
 
     /// Insert, or update an object with the same primary key under `policy`.
@@ -98,7 +114,10 @@ extension Database {
         values[pk.name] = pkValue
         if let existing = try findFirst(plan, pk, pkValue) {
             guard policy != .error else {
-                throw PorterError(.duplicatePrimaryKey, "duplicate primary key value \(describe(pkValue)): an object with it already exists", location: plan.path(pk))
+                throw PorterError(
+                    .duplicatePrimaryKey,
+                    "duplicate primary key value \(describe(pkValue)): an object with it already exists",
+                    location: plan.path(pk))
             }
             try updateValues(plan, existing, values, policy: policy)
             return existing
@@ -125,7 +144,10 @@ extension Database {
         var resolved: [Value] = []
         resolved.reserveCapacity(plan.columns.count)
         for property in plan.columns {
-            resolved.append(try resolve(values[property.name] ?? Database.defaultValue(for: property), for: property, in: plan, policy: policy))
+            resolved.append(
+                try resolve(
+                    values[property.name] ?? Database.defaultValue(for: property), for: property, in: plan,
+                    policy: policy))
         }
         let stmt = try connection.cached(plan.insertSQL)
         for (i, property) in plan.columns.enumerated() {
@@ -134,13 +156,16 @@ extension Database {
         try stmt.run()
         let key = ObjectKey(connection.lastInsertRowID)
         for property in plan.collections {
-            try writeCollection(plan, key, property, values[property.name] ?? Database.defaultValue(for: property), policy: policy)
+            try writeCollection(
+                plan, key, property, values[property.name] ?? Database.defaultValue(for: property), policy: policy)
         }
         return key
     }
 
     /// Writes all elements of a list, set or map for a new owner (or after its old ones were cleared).
-    func writeCollection(_ plan: ClassPlan, _ owner: ObjectKey, _ property: Property, _ value: Value, policy: UpdatePolicy) throws {
+    func writeCollection(
+        _ plan: ClassPlan, _ owner: ObjectKey, _ property: Property, _ value: Value, policy: UpdatePolicy
+    ) throws {
         let table = plan.collectionTable(property)
         switch (property.collection, value) {
         case (.list, .list(let elements)), (.list, .set(let elements)):
@@ -158,7 +183,9 @@ extension Database {
             for element in elements {
                 let v = try resolve(element, for: property, in: plan, policy: policy)
                 guard seen.insert(v).inserted else {
-                    throw PorterError(.constraintViolation, "duplicate set element \(describe(element))", location: plan.path(property))
+                    throw PorterError(
+                        .constraintViolation, "duplicate set element \(describe(element))",
+                        location: plan.path(property))
                 }
                 stmt.bind(1, int: owner.rawValue)
                 StorageCodec.bind(v, type: property.type, to: stmt, at: 2)
@@ -175,7 +202,9 @@ extension Database {
                 try stmt.run()
             }
         default:
-            throw PorterError(.invalidValue, "expected a \(property.collection.rawValue) but got \(describeWithKind(value))", location: plan.path(property))
+            throw PorterError(
+                .invalidValue, "expected a \(property.collection.rawValue) but got \(describeWithKind(value))",
+                location: plan.path(property))
         }
     }
 

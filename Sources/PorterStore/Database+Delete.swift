@@ -49,14 +49,17 @@ extension Database {
     func removeReferences(to link: ObjectLink) throws {
         for ref in try incomingReferences(to: link.className) {
             let column = quoteIdentifier(ref.property.name)
-            let stmt = ref.property.isCollection
+            let stmt =
+                ref.property.isCollection
                 ? try connection.cached("DELETE FROM \(ref.plan.collectionTable(ref.property)) WHERE value = ?")
                 : try connection.cached("UPDATE \(ref.plan.table) SET \(column) = NULL WHERE \(column) = ?")
             StorageCodec.bind(.link(link), type: ref.property.type, to: stmt, at: 1)
             try stmt.run()
             if ref.property.type == .mixed {
                 // Inside nested lists and dictionaries the link is removed, as from collections.
-                try rewriteNestedLinks(ref.plan.schema.name, ref.property, containing: NestedMixedCodec.linkPattern(link)) {
+                try rewriteNestedLinks(
+                    ref.plan.schema.name, ref.property, containing: NestedMixedCodec.linkPattern(link)
+                ) {
                     $0 == link ? nil : .link($0)
                 }
             }

@@ -23,21 +23,27 @@ extension Database: SchemaDataInspector {
         }
         guard try storageColumns(className).contains(property.name) else { return ValueCounts(nonNull: 0, null: 0) }
         let column = quoteIdentifier(property.name)
-        let stmt = try connection.prepare("SELECT count(\(column)), count(*) - count(\(column)) FROM \(quoteIdentifier(StorageLayout.table(className)))")
+        let stmt = try connection.prepare(
+            "SELECT count(\(column)), count(*) - count(\(column)) FROM \(quoteIdentifier(StorageLayout.table(className)))"
+        )
         guard try stmt.step() else { return ValueCounts(nonNull: 0, null: 0) }
         return ValueCounts(nonNull: Int(stmt.int64(0)), null: Int(stmt.int64(1)))
     }
 
     /// Values that cannot be converted from `property`'s type to `target`'s under `rule`.
-    public func unconvertibleValues(_ className: String, _ property: Property, to target: Property, rule: ConversionRule,
-                                    sampleLimit: Int) throws -> SampledCount {
+    public func unconvertibleValues(
+        _ className: String, _ property: Property, to target: Property, rule: ConversionRule,
+        sampleLimit: Int
+    ) throws -> SampledCount {
         var result = SampledCount(count: 0)
         try streamValues(className, property) { owner, value in
             do {
                 _ = try ValueConversion.convertElement(value, to: target.type, rule: rule)
             } catch let error as PorterError {
                 result.count += 1
-                if result.sample.count < sampleLimit { result.sample.append("\(className)(\(owner)): \(error.message)") }
+                if result.sample.count < sampleLimit {
+                    result.sample.append("\(className)(\(owner)): \(error.message)")
+                }
             }
         }
         return result
@@ -45,9 +51,13 @@ extension Database: SchemaDataInspector {
 
     /// Values of a single-value property held by more than one object.
     public func duplicateValues(_ className: String, _ property: Property, sampleLimit: Int) throws -> SampledCount {
-        guard !property.isCollection, try storageColumns(className).contains(property.name) else { return SampledCount(count: 0) }
+        guard !property.isCollection, try storageColumns(className).contains(property.name) else {
+            return SampledCount(count: 0)
+        }
         let column = quoteIdentifier(property.name)
-        let stmt = try connection.prepare("SELECT \(column), count(*) FROM \(quoteIdentifier(StorageLayout.table(className))) GROUP BY \(column) HAVING count(*) > 1")
+        let stmt = try connection.prepare(
+            "SELECT \(column), count(*) FROM \(quoteIdentifier(StorageLayout.table(className))) GROUP BY \(column) HAVING count(*) > 1"
+        )
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
@@ -60,9 +70,12 @@ extension Database: SchemaDataInspector {
     }
 
     /// Orphans, multiply linked objects and mixed links of a class, counting links from `sources`.
-    public func embeddingCounts(_ className: String, sources: [LinkSource], sampleLimit: Int) throws -> EmbeddingCounts {
+    public func embeddingCounts(_ className: String, sources: [LinkSource], sampleLimit: Int) throws -> EmbeddingCounts
+    {
         let table = StorageLayout.table(className)
-        guard try storageTableExists(table) else { return EmbeddingCounts(orphans: 0, multiplyLinked: 0, mixedLinks: SampledCount(count: 0)) }
+        guard try storageTableExists(table) else {
+            return EmbeddingCounts(orphans: 0, multiplyLinked: 0, mixedLinks: SampledCount(count: 0))
+        }
         var mixed = SampledCount(count: 0)
         var terms: [String] = []
         for source in sources {
@@ -73,7 +86,8 @@ extension Database: SchemaDataInspector {
             }
         }
         let n = terms.isEmpty ? "0" : terms.joined(separator: " + ")
-        let stmt = try connection.prepare("""
+        let stmt = try connection.prepare(
+            """
             SELECT coalesce(sum(n = 0), 0), coalesce(sum(n > 1), 0) FROM (SELECT \(n) AS n FROM \(quoteIdentifier(table)) AS e)
             """)
         guard try stmt.step() else { return EmbeddingCounts(orphans: 0, multiplyLinked: 0, mixedLinks: mixed) }
@@ -95,28 +109,36 @@ extension Database: SchemaDataInspector {
             return "(SELECT count(*) FROM \(quoteIdentifier(table)) WHERE value = +e._key)"
         }
         guard try storageColumns(source.className).contains(source.property.name) else { return nil }
-        return "(SELECT count(*) FROM \(quoteIdentifier(StorageLayout.table(source.className))) WHERE \(quoteIdentifier(source.property.name)) = +e._key)"
+        return
+            "(SELECT count(*) FROM \(quoteIdentifier(StorageLayout.table(source.className))) WHERE \(quoteIdentifier(source.property.name)) = +e._key)"
     }
 
     /// Adds the `mixed` values of `source` that link to objects of `className` to `result`.
-    func mixedLinks(to className: String, from source: LinkSource, into result: inout SampledCount, sampleLimit: Int) throws {
-        let (table, owner, column) = source.property.isCollection
+    func mixedLinks(to className: String, from source: LinkSource, into result: inout SampledCount, sampleLimit: Int)
+        throws
+    {
+        let (table, owner, column) =
+            source.property.isCollection
             ? (StorageLayout.collectionTable(source.className, source.property.name), "_owner", "value")
             : (StorageLayout.table(source.className), "_key", source.property.name)
         guard try storageTableExists(table) else { return }
         if !source.property.isCollection, try !storageColumns(source.className).contains(column) { return }
-        let stmt = try connection.prepare("""
+        let stmt = try connection.prepare(
+            """
             SELECT \(owner) FROM \(quoteIdentifier(table)) WHERE typeof(\(quoteIdentifier(column))) = 'blob'
               AND substr(\(quoteIdentifier(column)), 1, 1) = x'09' AND substr(\(quoteIdentifier(column)), 10) = CAST(? AS BLOB)
             """)
         stmt.bind(1, text: className)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < sampleLimit { result.sample.append("\(source.className)(\(stmt.int64(0))).\(source.property.name)") }
+            if result.sample.count < sampleLimit {
+                result.sample.append("\(source.className)(\(stmt.int64(0))).\(source.property.name)")
+            }
         }
         // Links inside nested lists and dictionaries (the class name is part of each link's bytes).
         let c = quoteIdentifier(column)
-        let nested = try connection.prepare("""
+        let nested = try connection.prepare(
+            """
             SELECT \(owner), \(c) FROM \(quoteIdentifier(table))
             WHERE \(c) >= x'0a' AND \(c) < x'0c' AND instr(\(c), CAST(? AS BLOB)) > 0
             """)
@@ -125,7 +147,9 @@ extension Database: SchemaDataInspector {
             let value = try StorageCodec.read(nested, 1, type: .mixed, objectType: nil)
             guard NestedMixedCodec.links(in: value).contains(where: { $0.className == className }) else { continue }
             result.count += 1
-            if result.sample.count < sampleLimit { result.sample.append("\(source.className)(\(nested.int64(0))).\(source.property.name)") }
+            if result.sample.count < sampleLimit {
+                result.sample.append("\(source.className)(\(nested.int64(0))).\(source.property.name)")
+            }
         }
     }
 
@@ -140,11 +164,13 @@ extension Database: SchemaDataInspector {
         } else {
             guard try storageColumns(className).contains(property.name) else { return }
             let column = quoteIdentifier(property.name)
-            sql = "SELECT _key, \(column) FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE \(column) IS NOT NULL ORDER BY _key"
+            sql =
+                "SELECT _key, \(column) FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE \(column) IS NOT NULL ORDER BY _key"
         }
         let stmt = try connection.prepare(sql)
         while try stmt.step() {
-            try body(stmt.int64(0), try StorageCodec.read(stmt, 1, type: property.type, objectType: property.objectType))
+            try body(
+                stmt.int64(0), try StorageCodec.read(stmt, 1, type: property.type, objectType: property.objectType))
         }
     }
 

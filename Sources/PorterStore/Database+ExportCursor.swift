@@ -68,7 +68,9 @@ package final class ExportCursor {
             entry = cached
         } else {
             let plan = try database.plan(for: link.className)
-            let sql = plan.primaryKey.map { "SELECT \(quoteIdentifier($0.name)) FROM \(plan.table) WHERE _key = ?" } ?? "SELECT 1 FROM \(plan.table) WHERE _key = ?"
+            let sql =
+                plan.primaryKey.map { "SELECT \(quoteIdentifier($0.name)) FROM \(plan.table) WHERE _key = ?" }
+                ?? "SELECT 1 FROM \(plan.table) WHERE _key = ?"
             entry = (plan.primaryKey, try database.connection.prepare(sql))
             keyLookups[link.className] = entry
         }
@@ -76,7 +78,8 @@ package final class ExportCursor {
         statement.bind(1, int: link.key.rawValue)
         defer { sqlite3_reset(statement.handle) }
         guard try statement.step() else {
-            throw PorterError(.notADatabase, "a stored link points to \(link), which does not exist", location: database.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to \(link), which does not exist", location: database.path)
         }
         guard let pk = entry.pk else { return .int(link.key.rawValue) }
         return try StorageCodec.read(statement, 0, type: pk.type, objectType: nil)

@@ -25,17 +25,24 @@ extension Database {
         let folderWritable = access(folder, W_OK) == 0
         if !readOnly {
             if access(path, W_OK) != 0 {
-                throw PorterError(.io, "database file is read-only (no write permission); nothing was changed", location: path)
+                throw PorterError(
+                    .io, "database file is read-only (no write permission); nothing was changed", location: path)
             }
             if !folderWritable && !(hasWAL && hasSHM) {
-                throw PorterError(.io, "cannot write to the database: its folder is read-only, and SQLite needs to create '\(name)-wal' and '\(name)-shm' beside it; nothing was changed", location: path)
+                throw PorterError(
+                    .io,
+                    "cannot write to the database: its folder is read-only, and SQLite needs to create '\(name)-wal' and '\(name)-shm' beside it; nothing was changed",
+                    location: path)
             }
             return path
         }
         if folderWritable || hasSHM { return path }
         let walSize = ((try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
         if walSize > 0 {
-            throw PorterError(.io, "cannot read the database: its folder is read-only and '\(name)-wal' holds changes that SQLite can only read after creating '\(name)-shm'; copy the files to a writable folder", location: path)
+            throw PorterError(
+                .io,
+                "cannot read the database: its folder is read-only and '\(name)-wal' holds changes that SQLite can only read after creating '\(name)-shm'; copy the files to a writable folder",
+                location: path)
         }
         // No side file can exist or appear (nobody can create one here), so nothing can change
         // under the reader: immutable is exact, and it needs no locks.
@@ -52,7 +59,8 @@ extension Database {
     /// A non-empty `-wal` may hold a newer header (a database created or changed by a process
     /// that was killed before its checkpoint), so then the decision is left to SQLite's reading.
     static func checkHeader(_ path: String) throws {
-        let walSize = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
+        let walSize =
+            ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
         guard walSize == 0 else { return }
         guard let handle = FileHandle(forReadingAtPath: path) else { return }
         defer { try? handle.close() }
@@ -66,11 +74,18 @@ extension Database {
         }
         let appID = Int32(bitPattern: bigEndian(68))
         guard appID == applicationID else {
-            throw PorterError(.notADatabase, appID == 0 ? "file is not a Porter database" : "file is an SQLite database of another application, not a Porter database", location: path)
+            throw PorterError(
+                .notADatabase,
+                appID == 0
+                    ? "file is not a Porter database"
+                    : "file is an SQLite database of another application, not a Porter database", location: path)
         }
         let format = Int64(Int32(bitPattern: bigEndian(60)))
         guard format <= fileFormatVersion else {
-            throw PorterError(.notADatabase, "file was written by a newer Porter (file format \(format); this Porter reads up to \(fileFormatVersion))", location: path)
+            throw PorterError(
+                .notADatabase,
+                "file was written by a newer Porter (file format \(format); this Porter reads up to \(fileFormatVersion))",
+                location: path)
         }
     }
 }

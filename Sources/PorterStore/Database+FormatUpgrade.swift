@@ -15,24 +15,32 @@ extension Database {
     /// Converts every format-1 date of `schema`'s tables in one transaction, then records format 2.
     static func upgradeFormat(_ connection: SQLiteConnection, schema: Schema, from format: Int64) throws {
         guard format < fileFormatVersion else { return }
-        let registered = sqlite3_create_function_v2(connection.handle, upgradeFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                                    nil, upgradeDateValue, nil, nil, nil)
+        let registered = sqlite3_create_function_v2(
+            connection.handle, upgradeFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+            nil, upgradeDateValue, nil, nil, nil)
         guard registered == SQLITE_OK else {
-            throw PorterError(.sqlite, "cannot upgrade the file format: \(String(cString: sqlite3_errmsg(connection.handle)))", location: connection.path)
+            throw PorterError(
+                .sqlite, "cannot upgrade the file format: \(String(cString: sqlite3_errmsg(connection.handle)))",
+                location: connection.path)
         }
-        defer { sqlite3_create_function_v2(connection.handle, upgradeFunction, 1, SQLITE_UTF8, nil, nil, nil, nil, nil) }
+        defer {
+            sqlite3_create_function_v2(connection.handle, upgradeFunction, 1, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        }
         try connection.execute("BEGIN IMMEDIATE")
         do {
             for cls in schema.classes {
                 for property in cls.persistedProperties where property.type == .date || property.type == .mixed {
-                    let (table, column) = property.isCollection
+                    let (table, column) =
+                        property.isCollection
                         ? (StorageLayout.collectionTable(cls.name, property.name), "value")
                         : (StorageLayout.table(cls.name), property.name)
                     let c = quoteIdentifier(column)
-                    let legacy = property.type == .date
+                    let legacy =
+                        property.type == .date
                         ? "typeof(\(c)) = 'integer'"
                         : "typeof(\(c)) = 'blob' AND length(\(c)) = 9 AND substr(\(c), 1, 1) = x'04'"
-                    try connection.execute("UPDATE \(quoteIdentifier(table)) SET \(c) = \(upgradeFunction)(\(c)) WHERE \(legacy)")
+                    try connection.execute(
+                        "UPDATE \(quoteIdentifier(table)) SET \(c) = \(upgradeFunction)(\(c)) WHERE \(legacy)")
                 }
             }
             try connection.execute("PRAGMA user_version=\(fileFormatVersion)")
@@ -55,7 +63,9 @@ private func upgradeDateValue(_ context: OpaquePointer?, _ argc: Int32, _ argv: 
     case SQLITE_BLOB where sqlite3_value_bytes(value) == 9:
         let raw = UnsafeRawBufferPointer(start: sqlite3_value_blob(value), count: 9)
         guard raw[0] == StorageCodec.MixedTag.date.rawValue else { return sqlite3_result_value(context, value) }
-        bytes = [raw[0]] + StorageCodec.dateBytes(Timestamp(microseconds: Int64(bitPattern: readBigEndian(raw.dropFirst()))))
+        bytes =
+            [raw[0]]
+            + StorageCodec.dateBytes(Timestamp(microseconds: Int64(bitPattern: readBigEndian(raw.dropFirst()))))
     default:
         return sqlite3_result_value(context, value)
     }

@@ -13,20 +13,30 @@ extension Database {
             }
             appID = id
         } catch let error as PorterError where error.code == .sqlite || error.code == .io {
-            throw PorterError(.notADatabase, "file is not a Porter database (\(error.message))", location: connection.path)
+            throw PorterError(
+                .notADatabase, "file is not a Porter database (\(error.message))", location: connection.path)
         }
         guard appID == Int64(applicationID) else {
-            throw PorterError(.notADatabase, appID == 0 ? "file is not a Porter database" : "file is an SQLite database of another application, not a Porter database", location: connection.path)
+            throw PorterError(
+                .notADatabase,
+                appID == 0
+                    ? "file is not a Porter database"
+                    : "file is an SQLite database of another application, not a Porter database",
+                location: connection.path)
         }
         guard case .integer(let format)? = try connection.scalar("PRAGMA user_version") else {
             throw PorterError(.notADatabase, "file has no Porter file-format version", location: connection.path)
         }
         guard format <= fileFormatVersion else {
-            throw PorterError(.notADatabase, "file was written by a newer Porter (file format \(format); this Porter reads up to \(fileFormatVersion))", location: connection.path)
+            throw PorterError(
+                .notADatabase,
+                "file was written by a newer Porter (file format \(format); this Porter reads up to \(fileFormatVersion))",
+                location: connection.path)
         }
         let text: String
         do {
-            guard case .text(let t)? = try connection.scalar("SELECT value FROM _porter_meta WHERE key = 'schema'") else {
+            guard case .text(let t)? = try connection.scalar("SELECT value FROM _porter_meta WHERE key = 'schema'")
+            else {
                 throw PorterError(.notADatabase, "database has no stored schema", location: connection.path)
             }
             text = t
@@ -63,18 +73,25 @@ extension Database {
     func applyRequestedSchema(_ requested: Schema) throws {
         try requested.validate()
         if requested.version < schema.version {
-            throw PorterError(.migrationRequired, "Provided schema version \(requested.version) is less than last set version \(schema.version).", location: path)
+            throw PorterError(
+                .migrationRequired,
+                "Provided schema version \(requested.version) is less than last set version \(schema.version).",
+                location: path)
         }
         let changes = SchemaDiff.compare(schema, requested)
         let blocking = changes.filter { !$0.isAutomatic }
         if !blocking.isEmpty {
-            throw PorterError(.migrationRequired, "Migration is required due to the following errors:", location: path,
-                              details: blocking.map(\.message))
+            throw PorterError(
+                .migrationRequired, "Migration is required due to the following errors:", location: path,
+                details: blocking.map(\.message))
         }
         guard requested != schema else { return }
         if isReadOnly {
             guard changes.isEmpty else {
-                throw PorterError(.io, "database is read-only and its schema differs: \(changes.map(\.message).joined(separator: " "))", location: path)
+                throw PorterError(
+                    .io,
+                    "database is read-only and its schema differs: \(changes.map(\.message).joined(separator: " "))",
+                    location: path)
             }
             schema = requested
             return
@@ -90,7 +107,8 @@ extension Database {
                         try ddl.dropCollectionIndexes(name, property)
                         try ddl.createCollectionIndexes(name, cls.property(named: property.name) ?? property)
                     } else {
-                        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(name, property.name)))")
+                        try connection.execute(
+                            "DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(name, property.name)))")
                         try ddl.createIndexes(cls)
                     }
                 default: break
@@ -116,7 +134,10 @@ extension Database {
         public var summary: String
 
         /// Creates an entry.
-        public init(fromVersion: UInt64, toVersion: UInt64, planChecksum: String?, appliedAt: String, porterVersion: String, summary: String) {
+        public init(
+            fromVersion: UInt64, toVersion: UInt64, planChecksum: String?, appliedAt: String, porterVersion: String,
+            summary: String
+        ) {
             self.fromVersion = fromVersion
             self.toVersion = toVersion
             self.planChecksum = planChecksum
@@ -129,7 +150,9 @@ extension Database {
     /// Records an applied migration (inside the migration's write transaction).
     public func appendHistory(_ entry: HistoryEntry) throws {
         try requireWrite()
-        let stmt = try connection.cached("INSERT INTO _porter_history (from_version, to_version, plan_checksum, applied_at, porter_version, summary) VALUES (?, ?, ?, ?, ?, ?)")
+        let stmt = try connection.cached(
+            "INSERT INTO _porter_history (from_version, to_version, plan_checksum, applied_at, porter_version, summary) VALUES (?, ?, ?, ?, ?, ?)"
+        )
         stmt.bind(1, .integer(Int64(bitPattern: entry.fromVersion)))
         stmt.bind(2, .integer(Int64(bitPattern: entry.toVersion)))
         stmt.bind(3, entry.planChecksum.map(SQLValue.text) ?? .null)
@@ -141,13 +164,17 @@ extension Database {
 
     /// Every recorded migration, oldest first.
     public func history() throws -> [HistoryEntry] {
-        let stmt = try connection.cached("SELECT from_version, to_version, plan_checksum, applied_at, porter_version, summary FROM _porter_history ORDER BY id")
+        let stmt = try connection.cached(
+            "SELECT from_version, to_version, plan_checksum, applied_at, porter_version, summary FROM _porter_history ORDER BY id"
+        )
         defer { stmt.reset() }
         var out: [HistoryEntry] = []
         while try stmt.step() {
-            out.append(HistoryEntry(fromVersion: UInt64(bitPattern: stmt.int64(0)), toVersion: UInt64(bitPattern: stmt.int64(1)),
-                                    planChecksum: stmt.type(2) == SQLITE_NULL ? nil : stmt.text(2), appliedAt: stmt.text(3),
-                                    porterVersion: stmt.text(4), summary: stmt.text(5)))
+            out.append(
+                HistoryEntry(
+                    fromVersion: UInt64(bitPattern: stmt.int64(0)), toVersion: UInt64(bitPattern: stmt.int64(1)),
+                    planChecksum: stmt.type(2) == SQLITE_NULL ? nil : stmt.text(2), appliedAt: stmt.text(3),
+                    porterVersion: stmt.text(4), summary: stmt.text(5)))
         }
         return out
     }
@@ -155,7 +182,9 @@ extension Database {
     /// Size of the database file in bytes (main file plus WAL), 0 for in-memory databases.
     public var fileSize: Int64 {
         let fm = FileManager.default
-        func size(_ p: String) -> Int64 { ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0 }
+        func size(_ p: String) -> Int64 {
+            ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
         return size(path) + size(path + "-wal")
     }
 }

@@ -46,7 +46,8 @@ package struct MigrationStorage {
     /// Names of the properties that have a collection table for this class.
     package func collectionProperties(_ className: String) throws -> [String] {
         let prefix = StorageLayout.collectionTable(className, "")
-        let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
+        let stmt = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
         stmt.bind(1, int: Int64(prefix.utf8.count))
         stmt.bind(2, text: prefix)
         var names: [String] = []
@@ -56,14 +57,17 @@ package struct MigrationStorage {
 
     /// Whether the property has storage: a column, or a collection table.
     package func hasStorage(_ className: String, _ property: String, collection: Bool) throws -> Bool {
-        collection ? try database.storageTableExists(StorageLayout.collectionTable(className, property))
+        collection
+            ? try database.storageTableExists(StorageLayout.collectionTable(className, property))
             : try columns(className).contains(property)
     }
 
     /// Up to `limit` object keys of a class greater than `after` and at most `upTo`, in order:
     /// for walking a class that is being modified without seeing objects created meanwhile.
     package func keys(_ className: String, after: Int64, upTo: Int64, limit: Int) throws -> [ObjectKey] {
-        let stmt = try connection.cached("SELECT _key FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key > ? AND _key <= ? ORDER BY _key LIMIT ?")
+        let stmt = try connection.cached(
+            "SELECT _key FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key > ? AND _key <= ? ORDER BY _key LIMIT ?"
+        )
         stmt.bind(1, int: after)
         stmt.bind(2, int: upTo)
         stmt.bind(3, int: Int64(limit))
@@ -88,7 +92,8 @@ package struct MigrationStorage {
     /// Drops a class's table and every collection table it has.
     package func dropClass(_ className: String) throws {
         for property in try collectionProperties(className) {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property)))")
+            try connection.execute(
+                "DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, property)))")
         }
         try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.table(className)))")
     }
@@ -97,9 +102,13 @@ package struct MigrationStorage {
     /// name it, in every property of `mixedSources`.
     package func renameClass(from: String, to: String, mixedSources: [LinkSource]) throws {
         for property in try collectionProperties(from) {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(from, property))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(to, property)))")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(from, property))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(to, property)))"
+            )
         }
-        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(from))) RENAME TO \(quoteIdentifier(StorageLayout.table(to)))")
+        try connection.execute(
+            "ALTER TABLE \(quoteIdentifier(StorageLayout.table(from))) RENAME TO \(quoteIdentifier(StorageLayout.table(to)))"
+        )
         for source in mixedSources {
             try rewriteMixedLinks(in: source, from: from) { link in .link(ObjectLink(to, link.key)) }
         }
@@ -113,12 +122,15 @@ package struct MigrationStorage {
     package func addProperty(_ className: String, _ property: Property, fill: Value? = nil) throws {
         let value = fill ?? Database.defaultValue(for: property)
         if !property.isCollection, !value.isNull, let literal = try sqlLiteral(value, type: property.type) {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name)) DEFAULT \(literal)")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name)) DEFAULT \(literal)"
+            )
             return
         }
         try ddl.addProperty(className, property)
         guard !property.isCollection, !value.isNull else { return }
-        let stmt = try connection.prepare("UPDATE \(quoteIdentifier(StorageLayout.table(className))) SET \(quoteIdentifier(property.name)) = ?")
+        let stmt = try connection.prepare(
+            "UPDATE \(quoteIdentifier(StorageLayout.table(className))) SET \(quoteIdentifier(property.name)) = ?")
         StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
         try stmt.run()
     }
@@ -147,12 +159,14 @@ package struct MigrationStorage {
     /// Drops a property's column (and every index on it) or collection table.
     package func dropProperty(_ className: String, _ name: String, collection: Bool) throws {
         if collection {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, name)))")
+            try connection.execute(
+                "DROP TABLE IF EXISTS \(quoteIdentifier(StorageLayout.collectionTable(className, name)))")
         } else if try columns(className).contains(name) {
             for index in try indexes(onColumn: name, of: StorageLayout.table(className)) {
                 try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(index))")
             }
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) DROP COLUMN \(quoteIdentifier(name))")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) DROP COLUMN \(quoteIdentifier(name))")
         }
     }
 
@@ -161,9 +175,13 @@ package struct MigrationStorage {
     package func renameProperty(_ className: String, from: String, to: String, collection: Bool) throws {
         try dropPropertyIndexes(className, from)
         if collection {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, to)))")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from))) RENAME TO \(quoteIdentifier(StorageLayout.collectionTable(className, to)))"
+            )
         } else {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))"
+            )
         }
     }
 
@@ -171,11 +189,14 @@ package struct MigrationStorage {
     /// how many were filled.
     @discardableResult
     package func fillNulls(_ className: String, _ property: Property, with value: Value) throws -> Int {
-        let (table, column) = property.isCollection
+        let (table, column) =
+            property.isCollection
             ? (StorageLayout.collectionTable(className, property.name), "value")
             : (StorageLayout.table(className), property.name)
         guard try database.storageTableExists(table) else { return 0 }
-        let stmt = try connection.prepare("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE \(quoteIdentifier(column)) IS NULL")
+        let stmt = try connection.prepare(
+            "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE \(quoteIdentifier(column)) IS NULL"
+        )
         StorageCodec.bind(value, type: property.type, to: stmt, at: 1)
         try stmt.run()
         return connection.changes

@@ -6,15 +6,21 @@ import PorterModel
 extension MigrationStorage {
     /// Objects whose single-value property is null (or, for a collection, that hold a null element).
     /// `byIdentity` names objects as conversion failures do (`_id 'a'`, `_key 3`), else `Class(3)`.
-    package func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount {
+    package func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount
+    {
         let slot = slot(className, property)
-        guard try exists(slot, collection: property.isCollection, className: className) else { return SampledCount(count: 0) }
-        let stmt = try connection.prepare("SELECT \(slot.owner) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) IS NULL ORDER BY \(slot.owner)")
+        guard try exists(slot, collection: property.isCollection, className: className) else {
+            return SampledCount(count: 0)
+        }
+        let stmt = try connection.prepare(
+            "SELECT \(slot.owner) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) IS NULL ORDER BY \(slot.owner)"
+        )
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
             if result.sample.count < MigrationStorage.sampleLimit {
-                result.sample.append(byIdentity ? identity(className, stmt.int64(0), looked: true) : "\(className)(\(stmt.int64(0)))")
+                result.sample.append(
+                    byIdentity ? identity(className, stmt.int64(0), looked: true) : "\(className)(\(stmt.int64(0)))")
             }
         }
         return result
@@ -41,22 +47,28 @@ extension MigrationStorage {
         let column = quoteIdentifier(slot.column)
         func note(_ owner: Int64, _ target: String) {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit { result.sample.append("\(className)(\(owner)).\(property.name) -> \(target)") }
+            if result.sample.count < MigrationStorage.sampleLimit {
+                result.sample.append("\(className)(\(owner)).\(property.name) -> \(target)")
+            }
         }
         if property.type == .object, let target = property.objectType {
             guard try hasTable(target) else {
-                let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL")
+                let stmt = try connection.prepare(
+                    "SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL")
                 while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
                 return result
             }
-            let stmt = try connection.prepare("""
+            let stmt = try connection.prepare(
+                """
                 SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL
                   AND \(column) NOT IN (SELECT _key FROM \(quoteIdentifier(StorageLayout.table(target))))
                 """)
             while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
         } else if property.type == .mixed {
             // Plain links, and links inside nested lists and dictionaries.
-            let stmt = try connection.prepare("SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) IN (x'09', x'0a', x'0b')")
+            let stmt = try connection.prepare(
+                "SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) IN (x'09', x'0a', x'0b')"
+            )
             while try stmt.step() {
                 for link in NestedMixedCodec.links(in: try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil)) {
                     let found = try hasTable(link.className) && rowExists(link.className, link.key.rawValue)
@@ -69,7 +81,8 @@ extension MigrationStorage {
 
     /// Whether the class table has a row with this key (no schema needed).
     func rowExists(_ className: String, _ key: Int64) throws -> Bool {
-        let stmt = try connection.cached("SELECT 1 FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key = ?")
+        let stmt = try connection.cached(
+            "SELECT 1 FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key = ?")
         stmt.bind(1, int: key)
         defer { stmt.reset() }
         return try stmt.step()

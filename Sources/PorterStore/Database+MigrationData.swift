@@ -45,23 +45,30 @@ extension MigrationStorage {
     ///   convert (after scanning all of them, so the count is complete); nothing is left half done
     ///   as long as the caller rolls back.
     @discardableResult
-    package func convert(_ className: String, from: Property, to: Property, rule: ConversionRule, fill: Value?,
-                        progress: Progress? = nil) throws -> Int {
+    package func convert(
+        _ className: String, from: Property, to: Property, rule: ConversionRule, fill: Value?,
+        progress: Progress? = nil
+    ) throws -> Int {
         var failures = ConversionFailures()
         func convertOne(_ value: Value, owner: Int64, element: Bool) -> Value? {
             if value.isNull {
                 if to.isOptional || (to.isCollection && !element) { return .null }
                 if let fill { return fill }
-                failures.add(identity(className, owner, looked: failures.wantsSample), value: "null",
-                             reason: "null but '\(className).\(to.name)' is required (add a fill value)")
+                failures.add(
+                    identity(className, owner, looked: failures.wantsSample), value: "null",
+                    reason: "null but '\(className).\(to.name)' is required (add a fill value)")
                 return nil
             }
             do {
                 return try ValueConversion.convertElement(value, to: to.type, rule: rule)
             } catch let error as PorterError {
-                failures.add(identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value), reason: error.message)
+                failures.add(
+                    identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value),
+                    reason: error.message)
             } catch {
-                failures.add(identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value), reason: "\(error)")
+                failures.add(
+                    identity(className, owner, looked: failures.wantsSample), value: Self.valueText(value),
+                    reason: "\(error)")
             }
             return nil
         }
@@ -69,16 +76,26 @@ extension MigrationStorage {
         var converted = 0
         switch (from.collection, to.collection) {
         case (.none, .none):
-            converted = try convertColumn(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: false) }
+            converted = try convertColumn(className, from: from, to: to, total: total, progress: progress) {
+                convertOne($0, owner: $1, element: false)
+            }
         case (.none, _):
-            converted = try wrapColumn(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: true) }
+            converted = try wrapColumn(className, from: from, to: to, total: total, progress: progress) {
+                convertOne($0, owner: $1, element: true)
+            }
         default:
-            converted = try convertCollection(className, from: from, to: to, total: total, progress: progress) { convertOne($0, owner: $1, element: true) }
+            converted = try convertCollection(className, from: from, to: to, total: total, progress: progress) {
+                convertOne($0, owner: $1, element: true)
+            }
         }
         if failures.count > 0 {
-            throw PorterError(.migrationFailed,
-                              "cannot convert \(failures.count) value\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand) (\(rule.rawValue)): \(failures.inline)",
-                              location: "\(className).\(to.name)", details: failures.sample + (failures.count > failures.sample.count ? ["… and \(failures.count - failures.sample.count) more"] : []))
+            throw PorterError(
+                .migrationFailed,
+                "cannot convert \(failures.count) value\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand) (\(rule.rawValue)): \(failures.inline)",
+                location: "\(className).\(to.name)",
+                details: failures.sample
+                    + (failures.count > failures.sample.count
+                        ? ["… and \(failures.count - failures.sample.count) more"] : []))
         }
         return converted
     }
@@ -90,12 +107,15 @@ extension MigrationStorage {
         // An embedded object is named through its parent (`Person _id 7.address`): its own key
         // means nothing to a user. Best effort: without a parent it keeps its key.
         if database.schema[className]?.isEmbedded == true, depth < 8,
-           let parent = (try? database.incomingLinks(to: ObjectLink(className, ObjectKey(key))))?.first {
+            let parent = (try? database.incomingLinks(to: ObjectLink(className, ObjectKey(key))))?.first
+        {
             let owner = identity(parent.source.className, parent.source.key.rawValue, looked: true, depth: depth + 1)
-            return "\(database.schema[parent.source.className]?.isEmbedded == true ? "" : parent.source.className + " ")\(owner).\(parent.property)"
+            return
+                "\(database.schema[parent.source.className]?.isEmbedded == true ? "" : parent.source.className + " ")\(owner).\(parent.property)"
         }
         guard let pk = database.schema[className]?.primaryKey,
-              let value = try? database.primaryKeyValue(className, ObjectKey(key)) else { return "_key \(key)" }
+            let value = try? database.primaryKeyValue(className, ObjectKey(key))
+        else { return "_key \(key)" }
         return "\(pk) \(Self.valueText(value))"
     }
 
@@ -123,15 +143,18 @@ extension MigrationStorage {
 
     /// Single value → single value, in place (columns are untyped, and each batch is read before
     /// it is rewritten). Conversions SQL performs exactly take one `UPDATE`.
-    private func convertColumn(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
-                               _ convert: (Value, Int64) -> Value?) throws -> Int {
+    private func convertColumn(
+        _ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+        _ convert: (Value, Int64) -> Value?
+    ) throws -> Int {
         if let converted = try convertWithSQL(className, from: from, to: to, convert) {
             progress?(total, total)
             return converted
         }
         let table = quoteIdentifier(StorageLayout.table(className))
         let column = quoteIdentifier(from.name)
-        let select = try connection.prepare("SELECT _key, \(column) FROM \(table) WHERE _key > ? ORDER BY _key LIMIT \(MigrationStorage.batchSize)")
+        let select = try connection.prepare(
+            "SELECT _key, \(column) FROM \(table) WHERE _key > ? ORDER BY _key LIMIT \(MigrationStorage.batchSize)")
         let update = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE _key = ?")
         var last = Int64.min, done = 0, converted = 0
         while true {
@@ -139,7 +162,8 @@ extension MigrationStorage {
             select.bind(1, int: last)
             var batch: [(Int64, Value)] = []
             while try select.step() {
-                batch.append((select.int64(0), try StorageCodec.read(select, 1, type: from.type, objectType: from.objectType)))
+                batch.append(
+                    (select.int64(0), try StorageCodec.read(select, 1, type: from.type, objectType: from.objectType)))
             }
             guard let tail = batch.last else { break }
             last = tail.0
@@ -159,13 +183,18 @@ extension MigrationStorage {
     /// int → string and int → double as one SQL `UPDATE` when SQL's conversion is exactly Porter's
     /// (decimal text; doubles only for integers within ±2^53). Nulls go through `convert` (fill or
     /// failure). Returns nil when the fast path does not apply.
-    private func convertWithSQL(_ className: String, from: Property, to: Property, _ convert: (Value, Int64) -> Value?) throws -> Int? {
+    private func convertWithSQL(_ className: String, from: Property, to: Property, _ convert: (Value, Int64) -> Value?)
+        throws -> Int?
+    {
         guard from.type == .int, to.type == .string || to.type == .double else { return nil }
         let table = quoteIdentifier(StorageLayout.table(className))
         let column = quoteIdentifier(from.name)
         if to.type == .double {
             let limit = "9007199254740992"
-            guard try database.integer("SELECT count(*) FROM \(table) WHERE \(column) > \(limit) OR \(column) < -\(limit)") == 0 else { return nil }
+            guard
+                try database.integer(
+                    "SELECT count(*) FROM \(table) WHERE \(column) > \(limit) OR \(column) < -\(limit)") == 0
+            else { return nil }
         }
         if !to.isOptional {
             let nulls = try connection.prepare("SELECT _key FROM \(table) WHERE \(column) IS NULL ORDER BY _key")
@@ -180,25 +209,32 @@ extension MigrationStorage {
                 try stmt.run()
             }
         }
-        try connection.execute("UPDATE \(table) SET \(column) = CAST(\(column) AS \(to.type == .string ? "TEXT" : "REAL")) WHERE typeof(\(column)) = 'integer'")
+        try connection.execute(
+            "UPDATE \(table) SET \(column) = CAST(\(column) AS \(to.type == .string ? "TEXT" : "REAL")) WHERE typeof(\(column)) = 'integer'"
+        )
         return connection.changes
     }
 
     /// Single value → list or set: each non-null value becomes the one element of its object's
     /// collection (null gives an empty collection).
-    private func wrapColumn(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
-                            _ convert: (Value, Int64) -> Value?) throws -> Int {
+    private func wrapColumn(
+        _ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+        _ convert: (Value, Int64) -> Value?
+    ) throws -> Int {
         // The column's index has the name the collection table's index will get.
         try dropPropertyIndexes(className, from.name)
         try ddl.createCollectionTable(className, to)
         let collection = quoteIdentifier(StorageLayout.collectionTable(className, to.name))
-        let insert = try connection.prepare(to.collection == .list
-            ? "INSERT INTO \(collection) (_owner, _pos, value) VALUES (?, 0, ?)"
-            : "INSERT INTO \(collection) (_owner, value) VALUES (?, ?)")
+        let insert = try connection.prepare(
+            to.collection == .list
+                ? "INSERT INTO \(collection) (_owner, _pos, value) VALUES (?, 0, ?)"
+                : "INSERT INTO \(collection) (_owner, value) VALUES (?, ?)")
         let column = quoteIdentifier(from.name)
         // Reads the class table while writing the collection table: different tables, so one
         // streaming statement is safe.
-        let select = try connection.prepare("SELECT _key, \(column) FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE \(column) IS NOT NULL ORDER BY _key")
+        let select = try connection.prepare(
+            "SELECT _key, \(column) FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE \(column) IS NOT NULL ORDER BY _key"
+        )
         var done = 0
         while try select.step() {
             let key = select.int64(0)
@@ -216,11 +252,15 @@ extension MigrationStorage {
     }
 
     /// Collection → collection of the same kind, element-wise, into a fresh table.
-    private func convertCollection(_ className: String, from: Property, to: Property, total: Int, progress: Progress?,
-                                   _ convert: (Value, Int64) -> Value?) throws -> Int {
+    private func convertCollection(
+        _ className: String, from: Property, to: Property, total: Int, progress: Progress?,
+        _ convert: (Value, Int64) -> Value?
+    ) throws -> Int {
         let oldName = StorageLayout.collectionTable(className, from.name) + ".__porter_convert"
         try ddl.dropCollectionIndexes(className, from)
-        try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from.name))) RENAME TO \(quoteIdentifier(oldName))")
+        try connection.execute(
+            "ALTER TABLE \(quoteIdentifier(StorageLayout.collectionTable(className, from.name))) RENAME TO \(quoteIdentifier(oldName))"
+        )
         try ddl.createCollectionTable(className, to)
         let table = quoteIdentifier(StorageLayout.collectionTable(className, to.name))
         let (extra, insertSQL): (String, String)
@@ -230,11 +270,14 @@ extension MigrationStorage {
         default: (extra, insertSQL) = ("NULL", "INSERT INTO \(table) (_owner, value) VALUES (?, ?)")
         }
         let insert = try connection.prepare(insertSQL)
-        let select = try connection.prepare("SELECT _owner, \(extra), value FROM \(quoteIdentifier(oldName)) ORDER BY _owner")
+        let select = try connection.prepare(
+            "SELECT _owner, \(extra), value FROM \(quoteIdentifier(oldName)) ORDER BY _owner")
         var done = 0, lastOwner = Int64.min
         while try select.step() {
             let owner = select.int64(0)
-            if owner != lastOwner { done += 1; lastOwner = owner; if done % MigrationStorage.batchSize == 0 { progress?(done, total) } }
+            if owner != lastOwner {
+                done += 1; lastOwner = owner; if done % MigrationStorage.batchSize == 0 { progress?(done, total) }
+            }
             let value = try StorageCodec.read(select, 2, type: from.type, objectType: from.objectType)
             guard let result = convert(value, owner) else { continue }
             insert.bind(1, int: owner)
@@ -249,7 +292,8 @@ extension MigrationStorage {
         progress?(total, total)
         try connection.execute("DROP TABLE \(quoteIdentifier(oldName))")
         if to.collection == .set {
-            let duplicates = try connection.prepare("SELECT _owner FROM \(table) GROUP BY _owner, value HAVING count(*) > 1")
+            let duplicates = try connection.prepare(
+                "SELECT _owner FROM \(table) GROUP BY _owner, value HAVING count(*) > 1")
             var failures = ConversionFailures()
             var owners: [String] = []
             while try duplicates.step() {
@@ -259,8 +303,10 @@ extension MigrationStorage {
             }
             if failures.count > 0 {
                 let shown = owners.joined(separator: "; ") + (failures.count > owners.count ? "; …" : "")
-                throw PorterError(.migrationFailed, "cannot convert \(failures.count) set\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand): two elements become equal in \(shown)",
-                                  location: "\(className).\(to.name)", details: failures.sample)
+                throw PorterError(
+                    .migrationFailed,
+                    "cannot convert \(failures.count) set\(failures.count == 1 ? "" : "s") from \(from.typeShorthand) to \(to.typeShorthand): two elements become equal in \(shown)",
+                    location: "\(className).\(to.name)", details: failures.sample)
             }
         }
         return done

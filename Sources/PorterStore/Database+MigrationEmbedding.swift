@@ -19,20 +19,26 @@ extension MigrationStorage {
     /// objects are copied deeply (their own embedded objects too).
     /// - Throws: ``PorterError/Code/migrationFailed`` with realm-core's messages for mixed links,
     ///   and for orphans when `deleteOrphans` is false.
-    package func makeEmbedded(_ className: String, sources: [LinkSource], deleteOrphans: Bool) throws -> EmbeddingOutcome {
+    package func makeEmbedded(_ className: String, sources: [LinkSource], deleteOrphans: Bool) throws
+        -> EmbeddingOutcome
+    {
         var mixed = SampledCount(count: 0)
         for source in sources where source.property.type == .mixed {
             try database.mixedLinks(to: className, from: source, into: &mixed, sampleLimit: 1)
             if let first = mixed.sample.first {
                 let property = first.split(separator: ".").last.map(String.init) ?? source.property.name
-                throw PorterError(.migrationFailed, "Cannot convert '\(className)' to embedded: there is an incoming link from the Mixed property '\(source.className).\(property)', which does not support linking to embedded objects.")
+                throw PorterError(
+                    .migrationFailed,
+                    "Cannot convert '\(className)' to embedded: there is an incoming link from the Mixed property '\(source.className).\(property)', which does not support linking to embedded objects."
+                )
             }
         }
         let linkSources = sources.filter { $0.property.type == .object }
         let terms = try linkSources.compactMap { try database.incomingCountTerm($0) }
         let n = terms.isEmpty ? "0" : terms.joined(separator: " + ")
         let table = quoteIdentifier(StorageLayout.table(className))
-        let select = try connection.prepare("""
+        let select = try connection.prepare(
+            """
             SELECT k, n FROM (SELECT e._key AS k, \(n) AS n FROM \(table) AS e WHERE e._key > ?) WHERE n <> 1 ORDER BY k LIMIT \(MigrationStorage.batchSize)
             """)
         var outcome = EmbeddingOutcome()
@@ -47,7 +53,10 @@ extension MigrationStorage {
             for (key, count) in batch {
                 if count == 0 {
                     guard deleteOrphans else {
-                        throw PorterError(.migrationFailed, "Cannot convert '\(className)' to embedded: at least one object has no incoming links and would be deleted.")
+                        throw PorterError(
+                            .migrationFailed,
+                            "Cannot convert '\(className)' to embedded: at least one object has no incoming links and would be deleted."
+                        )
                     }
                     try database.deleteObjects([ObjectLink(className, ObjectKey(key))])
                     outcome.orphansDeleted += 1
@@ -64,15 +73,20 @@ extension MigrationStorage {
         var references: [(ValueSlot, [SQLValue])] = []
         for source in sources {
             let slot = slot(source.className, source.property)
-            guard try exists(slot, collection: source.property.isCollection, className: source.className) else { continue }
-            let stmt = try connection.prepare("SELECT \(slot.identity.joined(separator: ", ")) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) = ? ORDER BY \(slot.identity.joined(separator: ", "))")
+            guard try exists(slot, collection: source.property.isCollection, className: source.className) else {
+                continue
+            }
+            let stmt = try connection.prepare(
+                "SELECT \(slot.identity.joined(separator: ", ")) FROM \(quoteIdentifier(slot.table)) WHERE \(quoteIdentifier(slot.column)) = ? ORDER BY \(slot.identity.joined(separator: ", "))"
+            )
             stmt.bind(1, int: key)
             while try stmt.step() { references.append((slot, (0..<slot.identity.count).map { stmt.value(Int32($0)) })) }
         }
         for (slot, identity) in references.dropFirst() {
             let copy = try deepCopy(className, key)
             let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
-            let update = try connection.prepare("UPDATE \(quoteIdentifier(slot.table)) SET \(quoteIdentifier(slot.column)) = ? WHERE \(condition)")
+            let update = try connection.prepare(
+                "UPDATE \(quoteIdentifier(slot.table)) SET \(quoteIdentifier(slot.column)) = ? WHERE \(condition)")
             update.bind(1, int: copy)
             for (offset, id) in identity.enumerated() { update.bind(Int32(offset + 2), id) }
             try update.run()
@@ -92,7 +106,8 @@ extension MigrationStorage {
             try connection.execute("INSERT INTO \(table) DEFAULT VALUES")
         } else {
             let list = columns.joined(separator: ", ")
-            let insert = try connection.prepare("INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(table) WHERE _key = ?")
+            let insert = try connection.prepare(
+                "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(table) WHERE _key = ?")
             insert.bind(1, int: key)
             try insert.run()
         }
@@ -100,7 +115,9 @@ extension MigrationStorage {
         for property in cls.persistedProperties where property.isCollection {
             let collection = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
             let extra = property.collection == .list ? "_pos, " : (property.collection == .map ? "_key, " : "")
-            let insert = try connection.prepare("INSERT INTO \(collection) (_owner, \(extra)value) SELECT ?, \(extra)value FROM \(collection) WHERE _owner = ?")
+            let insert = try connection.prepare(
+                "INSERT INTO \(collection) (_owner, \(extra)value) SELECT ?, \(extra)value FROM \(collection) WHERE _owner = ?"
+            )
             insert.bind(1, int: copy)
             insert.bind(2, int: key)
             try insert.run()
@@ -108,14 +125,21 @@ extension MigrationStorage {
         for property in cls.persistedProperties where property.type == .object {
             guard let target = property.objectType, database.schema[target]?.isEmbedded == true else { continue }
             let slot = slot(className, property)
-            let select = try connection.prepare("SELECT \(slot.identity.joined(separator: ", ")), \(quoteIdentifier(slot.column)) FROM \(quoteIdentifier(slot.table)) WHERE \(slot.owner) = ? AND \(quoteIdentifier(slot.column)) IS NOT NULL")
+            let select = try connection.prepare(
+                "SELECT \(slot.identity.joined(separator: ", ")), \(quoteIdentifier(slot.column)) FROM \(quoteIdentifier(slot.table)) WHERE \(slot.owner) = ? AND \(quoteIdentifier(slot.column)) IS NOT NULL"
+            )
             select.bind(1, int: copy)
             var children: [([SQLValue], Int64)] = []
             while try select.step() {
-                children.append(((0..<slot.identity.count).map { select.value(Int32($0)) }, select.int64(Int32(slot.identity.count))))
+                children.append(
+                    (
+                        (0..<slot.identity.count).map { select.value(Int32($0)) },
+                        select.int64(Int32(slot.identity.count))
+                    ))
             }
             let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
-            let update = try connection.prepare("UPDATE \(quoteIdentifier(slot.table)) SET \(quoteIdentifier(slot.column)) = ? WHERE \(condition)")
+            let update = try connection.prepare(
+                "UPDATE \(quoteIdentifier(slot.table)) SET \(quoteIdentifier(slot.column)) = ? WHERE \(condition)")
             for (identity, child) in children {
                 update.bind(1, int: try deepCopy(target, child))
                 for (offset, id) in identity.enumerated() { update.bind(Int32(offset + 2), id) }

@@ -12,7 +12,8 @@ extension MigrationStorage {
         var tables = [StorageLayout.table(className)]
         tables += try collectionProperties(className).map { StorageLayout.collectionTable(className, $0) }
         for table in tables {
-            let stmt = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+            let stmt = try connection.prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
             stmt.bind(1, text: table)
             var names: [String] = []
             while try stmt.step() { names.append(stmt.text(0)) }

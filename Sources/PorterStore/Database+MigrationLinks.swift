@@ -29,12 +29,14 @@ extension MigrationStorage {
         guard try exists(slot, collection: source.property.isCollection, className: source.className) else { return }
         let column = quoteIdentifier(slot.column)
         let ids = slot.identity.joined(separator: ", ")
-        let select = try connection.prepare("""
+        let select = try connection.prepare(
+            """
             SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE typeof(\(column)) = 'blob'
               AND substr(\(column), 1, 1) = x'09' AND substr(\(column), 10) = CAST(? AS BLOB) LIMIT \(MigrationStorage.batchSize)
             """)
         let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
-        let update = try connection.prepare("UPDATE \(quoteIdentifier(slot.table)) SET \(column) = ? WHERE \(condition)")
+        let update = try connection.prepare(
+            "UPDATE \(quoteIdentifier(slot.table)) SET \(column) = ? WHERE \(condition)")
         let delete = try connection.prepare("DELETE FROM \(quoteIdentifier(slot.table)) WHERE \(condition)")
         while true {
             select.reset()
@@ -42,7 +44,9 @@ extension MigrationStorage {
             var batch: [([SQLValue], Value)] = []
             while try select.step() {
                 let identity = (0..<slot.identity.count).map { select.value(Int32($0)) }
-                batch.append((identity, try StorageCodec.read(select, Int32(slot.identity.count), type: .mixed, objectType: nil)))
+                batch.append(
+                    (identity, try StorageCodec.read(select, Int32(slot.identity.count), type: .mixed, objectType: nil))
+                )
             }
             if batch.isEmpty { break }
             for (identity, value) in batch {
@@ -82,13 +86,15 @@ extension MigrationStorage {
     package func deleteEmbedded(ownedBy className: String, _ property: Property, embeddedClass: String) throws -> Int {
         let slot = slot(className, property)
         guard try exists(slot, collection: property.isCollection, className: className),
-              try hasTable(embeddedClass) else { return 0 }
+            try hasTable(embeddedClass)
+        else { return 0 }
         let column = quoteIdentifier(slot.column)
         let ids = slot.identity.joined(separator: ", ")
         let placeholders = slot.identity.map { _ in "?" }.joined(separator: ", ")
         let base = "SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL"
         let first = try connection.prepare("\(base) ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)")
-        let next = try connection.prepare("\(base) AND (\(ids)) > (\(placeholders)) ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)")
+        let next = try connection.prepare(
+            "\(base) AND (\(ids)) > (\(placeholders)) ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)")
         var after: [SQLValue]? = nil
         var deleted = 0
         while true {
@@ -119,7 +125,9 @@ extension MigrationStorage {
         guard let cls = schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the schema")
         }
-        let ownsEmbedded = cls.persistedProperties.contains { $0.type == .object && schema[$0.objectType ?? ""]?.isEmbedded == true }
+        let ownsEmbedded = cls.persistedProperties.contains {
+            $0.type == .object && schema[$0.objectType ?? ""]?.isEmbedded == true
+        }
         let referenced = try !database.incomingReferences(to: className).isEmpty
         if ownsEmbedded || referenced {
             // Links to these objects must be cleared and embedded objects deleted with them.
@@ -128,7 +136,8 @@ extension MigrationStorage {
         }
         // Nothing refers to them and they own nothing: plain SQL is enough.
         for property in cls.persistedProperties where property.isCollection {
-            try connection.execute("DELETE FROM \(quoteIdentifier(StorageLayout.collectionTable(className, property.name)))")
+            try connection.execute(
+                "DELETE FROM \(quoteIdentifier(StorageLayout.collectionTable(className, property.name)))")
         }
         try connection.execute("DELETE FROM \(quoteIdentifier(StorageLayout.table(className)))")
     }

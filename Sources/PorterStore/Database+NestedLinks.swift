@@ -8,18 +8,31 @@ extension Database {
     /// Where a property's values live: its table, the columns naming one value, the value column.
     func valueSlot(_ className: String, _ property: Property) -> MigrationStorage.ValueSlot {
         switch property.collection {
-        case .none: return .init(table: StorageLayout.table(className), identity: ["_key"], column: property.name, owner: "_key")
-        case .list: return .init(table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_pos"], column: "value", owner: "_owner")
-        case .map: return .init(table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_key"], column: "value", owner: "_owner")
-        case .set: return .init(table: StorageLayout.collectionTable(className, property.name), identity: ["rowid"], column: "value", owner: "_owner")
+        case .none:
+            return .init(
+                table: StorageLayout.table(className), identity: ["_key"], column: property.name, owner: "_key")
+        case .list:
+            return .init(
+                table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_pos"],
+                column: "value", owner: "_owner")
+        case .map:
+            return .init(
+                table: StorageLayout.collectionTable(className, property.name), identity: ["_owner", "_key"],
+                column: "value", owner: "_owner")
+        case .set:
+            return .init(
+                table: StorageLayout.collectionTable(className, property.name), identity: ["rowid"], column: "value",
+                owner: "_owner")
         }
     }
 
     /// Rewrites the nested collections of `mixed` property `property` of `className` whose blob
     /// contains `needle`: every link goes through `transform` (nil removes the list element or
     /// dictionary entry). Rows are visited once, in identity order, in bounded batches.
-    func rewriteNestedLinks(_ className: String, _ property: Property, containing needle: [UInt8],
-                            _ transform: (ObjectLink) -> Value?) throws {
+    func rewriteNestedLinks(
+        _ className: String, _ property: Property, containing needle: [UInt8],
+        _ transform: (ObjectLink) -> Value?
+    ) throws {
         let slot = valueSlot(className, property)
         let column = quoteIdentifier(slot.column)
         // Blobs starting with the list or map tag sort in [x'0a', x'0c'), a range the column's
@@ -32,15 +45,19 @@ extension Database {
         guard try probe.step() else { return }
         let ids = slot.identity.joined(separator: ", ")
         let after = "(\(ids)) > (\(slot.identity.map { _ in "?" }.joined(separator: ", ")))"
-        let select = try connection.prepare("""
+        let select = try connection.prepare(
+            """
             SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(after) AND \(nested)
               ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)
             """)
         let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
-        let update = try connection.prepare("UPDATE \(quoteIdentifier(slot.table)) SET \(column) = ? WHERE \(condition)")
+        let update = try connection.prepare(
+            "UPDATE \(quoteIdentifier(slot.table)) SET \(column) = ? WHERE \(condition)")
         // Start below every identity: SQLite orders NULL first, and no identity column is NULL,
         // so a row-value comparison with the smallest integer/text works for the first batch.
-        var last: [SQLValue] = slot.identity.map { $0 == "_key" && slot.identity.count == 2 ? .text("") : .integer(Int64.min) }
+        var last: [SQLValue] = slot.identity.map {
+            $0 == "_key" && slot.identity.count == 2 ? .text("") : .integer(Int64.min)
+        }
         while true {
             select.reset()
             for (offset, id) in last.enumerated() { select.bind(Int32(offset + 1), id) }
@@ -48,7 +65,9 @@ extension Database {
             var batch: [([SQLValue], Value)] = []
             while try select.step() {
                 let identity = (0..<slot.identity.count).map { select.value(Int32($0)) }
-                batch.append((identity, try StorageCodec.read(select, Int32(slot.identity.count), type: .mixed, objectType: nil)))
+                batch.append(
+                    (identity, try StorageCodec.read(select, Int32(slot.identity.count), type: .mixed, objectType: nil))
+                )
             }
             select.reset()
             guard let final = batch.last else { break }

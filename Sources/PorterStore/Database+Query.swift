@@ -17,13 +17,16 @@ extension Database {
     public func propertyValues(_ className: String, _ property: String) throws -> [(key: ObjectKey, value: Value)] {
         let plan = try plan(for: className)
         guard let prop = plan.persisted.first(where: { $0.name == property }), !prop.isCollection else {
-            throw PorterError(.notFound, "no stored single-value property '\(property)'", location: "\(className).\(property)")
+            throw PorterError(
+                .notFound, "no stored single-value property '\(property)'", location: "\(className).\(property)")
         }
         let stmt = try connection.cached("SELECT _key, \(quoteIdentifier(prop.name)) FROM \(plan.table) ORDER BY _key")
         defer { stmt.reset() }
         var out: [(key: ObjectKey, value: Value)] = []
         while try stmt.step() {
-            out.append((ObjectKey(stmt.int64(0)), try StorageCodec.read(stmt, 1, type: prop.type, objectType: prop.objectType)))
+            out.append(
+                (ObjectKey(stmt.int64(0)), try StorageCodec.read(stmt, 1, type: prop.type, objectType: prop.objectType))
+            )
         }
         return out
     }

@@ -30,7 +30,9 @@ extension Database {
     public func value(_ className: String, _ key: ObjectKey, _ property: String) throws -> Value {
         let plan = try plan(for: className)
         guard let prop = plan.schema.property(named: property) else {
-            throw PorterError(.notFound, "unknown property (class '\(className)' has no property '\(property)')", location: "\(className).\(property)")
+            throw PorterError(
+                .notFound, "unknown property (class '\(className)' has no property '\(property)')",
+                location: "\(className).\(property)")
         }
         if !prop.isComputed, let column = plan.columnIndex[prop.name] {
             // One query reads the value and tells whether the object exists.
@@ -76,12 +78,15 @@ extension Database {
     public func keys(_ className: String, where property: String, equals value: Value) throws -> [ObjectKey] {
         let plan = try plan(for: className)
         guard let prop = plan.persisted.first(where: { $0.name == property }), !prop.isCollection else {
-            throw PorterError(.notFound, "no stored single-value property '\(property)' to compare", location: "\(className).\(property)")
+            throw PorterError(
+                .notFound, "no stored single-value property '\(property)' to compare",
+                location: "\(className).\(property)")
         }
         let column = quoteIdentifier(prop.name)
-        let stmt = try connection.cached(value.isNull
-            ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL ORDER BY _key"
-            : "SELECT _key FROM \(plan.table) WHERE \(column) = ? ORDER BY _key")
+        let stmt = try connection.cached(
+            value.isNull
+                ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL ORDER BY _key"
+                : "SELECT _key FROM \(plan.table) WHERE \(column) = ? ORDER BY _key")
         if !value.isNull { StorageCodec.bind(value, type: prop.type, to: stmt, at: 1) }
         defer { stmt.reset() }
         var out: [ObjectKey] = []
@@ -93,12 +98,14 @@ extension Database {
     public func linkingObjects(_ className: String, _ key: ObjectKey, _ property: String) throws -> [ObjectLink] {
         let plan = try plan(for: className)
         guard let prop = plan.schema.property(named: property), prop.isComputed,
-              let originClass = prop.objectType, let originName = prop.linkOriginProperty else {
+            let originClass = prop.objectType, let originName = prop.linkOriginProperty
+        else {
             throw PorterError(.notFound, "not a linkingObjects property", location: "\(className).\(property)")
         }
         let origin = try self.plan(for: originClass)
         guard let originProp = origin.schema.property(named: originName) else { return [] }
-        let sql = originProp.isCollection
+        let sql =
+            originProp.isCollection
             ? "SELECT _owner FROM \(origin.collectionTable(originProp)) WHERE value = ? ORDER BY _owner"
             : "SELECT _key FROM \(origin.table) WHERE \(quoteIdentifier(originName)) = ? ORDER BY _key"
         return try queryKeys(sql, key.rawValue).map { ObjectLink(originClass, $0) }
@@ -109,9 +116,10 @@ extension Database {
         var out: [(ObjectLink, String)] = []
         for ref in try incomingReferences(to: target.className) {
             let column = quoteIdentifier(ref.property.name)
-            let stmt = try connection.cached(ref.property.isCollection
-                ? "SELECT _owner FROM \(ref.plan.collectionTable(ref.property)) WHERE value = ?"
-                : "SELECT _key FROM \(ref.plan.table) WHERE \(column) = ?")
+            let stmt = try connection.cached(
+                ref.property.isCollection
+                    ? "SELECT _owner FROM \(ref.plan.collectionTable(ref.property)) WHERE value = ?"
+                    : "SELECT _key FROM \(ref.plan.table) WHERE \(column) = ?")
             StorageCodec.bind(.link(target), type: ref.property.type, to: stmt, at: 1)
             var keys: [Int64] = []
             while try stmt.step() { keys.append(stmt.int64(0)) }
@@ -126,7 +134,8 @@ extension Database {
     private func nestedLinkOwners(_ ref: IncomingReference, _ target: ObjectLink) throws -> [Int64] {
         let slot = valueSlot(ref.plan.schema.name, ref.property)
         let column = quoteIdentifier(slot.column)
-        let stmt = try connection.cached("""
+        let stmt = try connection.cached(
+            """
             SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table))
             WHERE \(column) >= x'0a' AND \(column) < x'0c' AND instr(\(column), ?) > 0 ORDER BY \(slot.owner)
             """)
@@ -136,7 +145,9 @@ extension Database {
         while try stmt.step() {
             // The pattern could also occur inside data or a string: decode to be sure.
             let value = try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil)
-            if NestedMixedCodec.links(in: value).contains(target), owners.last != stmt.int64(0) { owners.append(stmt.int64(0)) }
+            if NestedMixedCodec.links(in: value).contains(target), owners.last != stmt.int64(0) {
+                owners.append(stmt.int64(0))
+            }
         }
         return owners
     }
@@ -164,11 +175,21 @@ extension Database {
     }
 
     private func materializeEmbedded(_ value: Value, _ property: Property) throws -> Value {
-        guard property.type == .object, let target = property.objectType, schema[target]?.isEmbedded == true else { return value }
+        guard property.type == .object, let target = property.objectType, schema[target]?.isEmbedded == true else {
+            return value
+        }
         switch value {
         case .link(let link): return try snapshot(target, link.key).map(Value.object) ?? .null
-        case .list(let a): return .list(try a.map { try materializeEmbedded($0, Property(name: property.name, type: .object, objectType: target)) })
-        case .map(let m): return .map(try m.mapValues { try materializeEmbedded($0, Property(name: property.name, type: .object, objectType: target)) })
+        case .list(let a):
+            return .list(
+                try a.map {
+                    try materializeEmbedded($0, Property(name: property.name, type: .object, objectType: target))
+                })
+        case .map(let m):
+            return .map(
+                try m.mapValues {
+                    try materializeEmbedded($0, Property(name: property.name, type: .object, objectType: target))
+                })
         default: return value
         }
     }
@@ -189,7 +210,9 @@ extension Database {
         // than decoding most values.
         for i in plan.columnTypes.indices {
             let type = plan.columnTypes[i]
-            values.append(try StorageCodec.read(stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
+            values.append(
+                try StorageCodec.read(
+                    stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
         }
     }
 
@@ -230,14 +253,18 @@ extension Database {
             stmt.bind(1, int: owner.rawValue)
             defer { stmt.reset() }
             var out: [Value] = []
-            while try stmt.step() { out.append(try StorageCodec.read(stmt, 0, type: property.type, objectType: property.objectType)) }
+            while try stmt.step() {
+                out.append(try StorageCodec.read(stmt, 0, type: property.type, objectType: property.objectType))
+            }
             return property.collection == .list ? .list(out) : .set(out)
         case .map:
             let stmt = try connection.cached("SELECT _key, value FROM \(table) WHERE _owner = ? ORDER BY _key")
             stmt.bind(1, int: owner.rawValue)
             defer { stmt.reset() }
             var out: [String: Value] = [:]
-            while try stmt.step() { out[stmt.text(0)] = try StorageCodec.read(stmt, 1, type: property.type, objectType: property.objectType) }
+            while try stmt.step() {
+                out[stmt.text(0)] = try StorageCodec.read(stmt, 1, type: property.type, objectType: property.objectType)
+            }
             return .map(out)
         case .none:
             return .null
@@ -254,9 +281,10 @@ extension Database {
             return try stmt.step() ? ObjectKey(stmt.int64(0)) : nil
         }
         let column = quoteIdentifier(property.name)
-        let stmt = try connection.cached(value.isNull
-            ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL LIMIT 1"
-            : "SELECT _key FROM \(plan.table) WHERE \(column) = ? LIMIT 1")
+        let stmt = try connection.cached(
+            value.isNull
+                ? "SELECT _key FROM \(plan.table) WHERE \(column) IS NULL LIMIT 1"
+                : "SELECT _key FROM \(plan.table) WHERE \(column) = ? LIMIT 1")
         if !value.isNull { StorageCodec.bind(value, type: property.type, to: stmt, at: 1) }
         defer { stmt.reset() }
         return try stmt.step() ? ObjectKey(stmt.int64(0)) : nil

@@ -16,8 +16,9 @@ extension Database {
         var version: UInt32 = 0
         let rc = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
         let dataVersion = rc == SQLITE_OK ? Int64(version) : changeToken.dataVersion
-        let stamp = DatabaseStateStamp(localChanges: sqlite3_total_changes64(connection.handle), dataVersion: dataVersion,
-                                       epoch: rollbackEpoch)
+        let stamp = DatabaseStateStamp(
+            localChanges: sqlite3_total_changes64(connection.handle), dataVersion: dataVersion,
+            epoch: rollbackEpoch)
         cachedStamp = stamp
         cachedStampSteps = connection.steps
         return stamp
@@ -43,7 +44,9 @@ extension Database {
     /// one query for a run of objects about to be read one after the other. The values of row
     /// `i` are `values[i * width ..< (i + 1) * width]` (`width` = ``rowProperties(_:)``'s count):
     /// one array for the run rather than one per object.
-    public func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> (keys: [ObjectKey], values: [Value]) {
+    public func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> (
+        keys: [ObjectKey], values: [Value]
+    ) {
         let plan = try plan(for: className)
         let stmt = try connection.cached(plan.selectRangeSQL)
         stmt.bind(1, int: low.rawValue)

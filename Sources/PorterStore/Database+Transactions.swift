@@ -83,7 +83,8 @@ extension Database {
     /// Throws unless a write transaction is open.
     func requireWrite() throws {
         guard writeDepth > 0 else {
-            throw PorterError(.notInWriteTransaction, "cannot modify the database outside a write transaction", location: path)
+            throw PorterError(
+                .notInWriteTransaction, "cannot modify the database outside a write transaction", location: path)
         }
     }
 
@@ -134,7 +135,9 @@ extension Database {
                 throw failing.error(rc, "copying the database to '\(destination)'")
             }
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: destination + suffix)
+            }
             throw error
         }
     }

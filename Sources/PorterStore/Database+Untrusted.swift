@@ -9,8 +9,9 @@ import PorterModel
 extension Database {
     /// The schema objects Porter did not create, one line each (`trigger 'x' on 'class_Item'`).
     static func foreignSchemaObjects(_ connection: SQLiteConnection) throws -> [String] {
-        let stmt = try connection.prepare("SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master "
-            + "ORDER BY CASE type WHEN 'trigger' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, type, name")
+        let stmt = try connection.prepare(
+            "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master "
+                + "ORDER BY CASE type WHEN 'trigger' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, type, name")
         var found: [String] = []
         while try stmt.step() {
             let type = stmt.text(0), name = stmt.text(1), table = stmt.text(2), sql = stmt.text(3)
@@ -41,9 +42,11 @@ extension Database {
         let found = try foreignSchemaObjects(connection)
         guard let first = found.first else { return }
         let more = found.count > 1 ? " (and \(found.count - 1) more)" : ""
-        throw PorterError(.notADatabase, "the database holds a \(first)\(more) that Porter did not create: "
-                          + "refusing to write to it (a trigger would run inside Porter's writes); "
-                          + "'porter check' lists them", location: connection.path)
+        throw PorterError(
+            .notADatabase,
+            "the database holds a \(first)\(more) that Porter did not create: "
+                + "refusing to write to it (a trigger would run inside Porter's writes); "
+                + "'porter check' lists them", location: connection.path)
     }
 
     /// `porter check`'s lines for foreign schema objects and the meta table.

@@ -10,7 +10,9 @@ extension Database {
 
     /// Updates several properties of an existing object; properties not named keep their values.
     /// `.modified` writes only values that differ from the stored ones. A failing call changes nothing.
-    public func update(_ className: String, _ key: ObjectKey, _ values: [String: Value], policy: UpdatePolicy = .all) throws {
+    public func update(_ className: String, _ key: ObjectKey, _ values: [String: Value], policy: UpdatePolicy = .all)
+        throws
+    {
         try requireWrite()
         let plan = try plan(for: className)
         guard try exists(plan, key) else {
@@ -28,11 +30,15 @@ extension Database {
                 let current = try readProperty(plan, key, property)
                 let proposed = try resolve(newValue, for: property, in: plan, policy: .error)
                 if current != proposed {
-                    throw PorterError(.constraintViolation, "primary key cannot be changed after creation (from \(describe(current)) to \(describe(proposed)))", location: plan.path(property))
+                    throw PorterError(
+                        .constraintViolation,
+                        "primary key cannot be changed after creation (from \(describe(current)) to \(describe(proposed)))",
+                        location: plan.path(property))
                 }
                 continue
             }
-            if policy == .modified, !containsNestedObjects(newValue), try readProperty(plan, key, property) == newValue {
+            if policy == .modified, !containsNestedObjects(newValue), try readProperty(plan, key, property) == newValue
+            {
                 continue
             }
             if property.isCollection {
@@ -43,7 +49,8 @@ extension Database {
             } else {
                 let old = try embeddedChildren(plan, key, property)
                 let resolved = try resolve(newValue, for: property, in: plan, policy: policy)
-                let stmt = try connection.cached("UPDATE \(plan.table) SET \(quoteIdentifier(property.name)) = ? WHERE _key = ?")
+                let stmt = try connection.cached(
+                    "UPDATE \(plan.table) SET \(quoteIdentifier(property.name)) = ? WHERE _key = ?")
                 StorageCodec.bind(resolved, type: property.type, to: stmt, at: 1)
                 stmt.bind(2, int: key.rawValue)
                 try stmt.run()
@@ -71,8 +78,11 @@ extension Database {
 
     /// The embedded objects a property of `owner` holds (empty unless it targets an embedded class).
     func embeddedChildren(_ plan: ClassPlan, _ owner: ObjectKey, _ property: Property) throws -> [ObjectLink] {
-        guard property.type == .object, let target = property.objectType, schema[target]?.isEmbedded == true else { return [] }
-        let sql = property.isCollection
+        guard property.type == .object, let target = property.objectType, schema[target]?.isEmbedded == true else {
+            return []
+        }
+        let sql =
+            property.isCollection
             ? "SELECT value FROM \(plan.collectionTable(property)) WHERE _owner = ? AND value IS NOT NULL"
             : "SELECT \(quoteIdentifier(property.name)) FROM \(plan.table) WHERE _key = ? AND \(quoteIdentifier(property.name)) IS NOT NULL"
         return try queryKeys(sql, owner.rawValue).map { ObjectLink(target, $0) }

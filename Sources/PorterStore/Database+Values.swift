@@ -35,9 +35,12 @@ extension Database {
     func checkKeys(_ plan: ClassPlan, _ values: [String: Value]) throws {
         for name in values.keys where plan.persistedIndex[name] == nil {
             if plan.schema.property(named: name)?.isComputed == true {
-                throw PorterError(.invalidValue, "linkingObjects property is read-only", location: "\(plan.schema.name).\(name)")
+                throw PorterError(
+                    .invalidValue, "linkingObjects property is read-only", location: "\(plan.schema.name).\(name)")
             }
-            throw PorterError(.invalidValue, "unknown property (class '\(plan.schema.name)' has no property '\(name)')", location: "\(plan.schema.name).\(name)")
+            throw PorterError(
+                .invalidValue, "unknown property (class '\(plan.schema.name)' has no property '\(name)')",
+                location: "\(plan.schema.name).\(name)")
         }
     }
 
@@ -49,32 +52,43 @@ extension Database {
         var where_: String { plan.path(property) }
         if value.isNull {
             guard property.isOptional else {
-                let what = property.isCollection ? "null is not allowed in a collection of required values" : "required property cannot be null"
+                let what =
+                    property.isCollection
+                    ? "null is not allowed in a collection of required values" : "required property cannot be null"
                 throw PorterError(.constraintViolation, what, location: where_)
             }
             return .null
         }
         func mismatch() -> PorterError {
-            let expected = property.isCollection ? "an element of type '\(property.type == .object ? property.objectType ?? "" : property.type.rawValue)'" : "a value of type '\(property.typeShorthand)'"
-            return PorterError(.invalidValue, "expected \(expected) but got \(describeWithKind(value))", location: where_)
+            let expected =
+                property.isCollection
+                ? "an element of type '\(property.type == .object ? property.objectType ?? "" : property.type.rawValue)'"
+                : "a value of type '\(property.typeShorthand)'"
+            return PorterError(
+                .invalidValue, "expected \(expected) but got \(describeWithKind(value))", location: where_)
         }
         switch (property.type, value) {
         case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.date, .date),
-             (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return value
         case (.string, .string(let s)):
             if s.utf8.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: where_)
+                throw PorterError(
+                    .constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: where_)
             }
             return value
         case (.data, .data(let d)):
             if d.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
+                throw PorterError(
+                    .constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: where_)
             }
             return value
         case (.mixed, .list), (.mixed, .map):
             if property.collection == .set {
-                throw PorterError(.invalidValue, "a set cannot hold a nested \(value.kindName) (as in Realm, only lists and dictionaries nest)", location: where_)
+                throw PorterError(
+                    .invalidValue,
+                    "a set cannot hold a nested \(value.kindName) (as in Realm, only lists and dictionaries nest)",
+                    location: where_)
             }
             return try resolveMixed(value, at: where_)
         case (.mixed, _):
@@ -96,25 +110,33 @@ extension Database {
         case .null: return value
         case .string(let s):
             if s.utf8.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: location)
+                throw PorterError(
+                    .constraintViolation, "string of \(s.utf8.count) bytes exceeds the 16 MB limit", location: location)
             }
             return value
         case .data(let d):
             if d.count > Database.maxBinarySize {
-                throw PorterError(.constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: location)
+                throw PorterError(
+                    .constraintViolation, "data of \(d.count) bytes exceeds the 16 MB limit", location: location)
             }
             return value
         case .link(let link):
             let target = try self.plan(for: link.className)
             if target.schema.isEmbedded {
-                throw PorterError(.invalidValue, "a mixed value cannot link to embedded class '\(link.className)'", location: location)
+                throw PorterError(
+                    .invalidValue, "a mixed value cannot link to embedded class '\(link.className)'", location: location
+                )
             }
             try requireExists(target, link.key, for: location)
             return value
         case .list where depth >= NestedMixedCodec.maxDepth, .map where depth >= NestedMixedCodec.maxDepth:
-            throw PorterError(.constraintViolation, "collections nested in a mixed value may be at most \(NestedMixedCodec.maxDepth) levels deep", location: location)
+            throw PorterError(
+                .constraintViolation,
+                "collections nested in a mixed value may be at most \(NestedMixedCodec.maxDepth) levels deep",
+                location: location)
         case .list(let items):
-            return .list(try items.enumerated().map { try resolveMixed($1, at: "\(location)[\($0)]", depth: depth + 1) })
+            return .list(
+                try items.enumerated().map { try resolveMixed($1, at: "\(location)[\($0)]", depth: depth + 1) })
         case .map(let entries):
             var out: [String: Value] = [:]
             for (key, item) in entries {
@@ -130,7 +152,9 @@ extension Database {
         }
     }
 
-    private func resolveLink(_ value: Value, for property: Property, in plan: ClassPlan, policy: UpdatePolicy) throws -> Value {
+    private func resolveLink(_ value: Value, for property: Property, in plan: ClassPlan, policy: UpdatePolicy) throws
+        -> Value
+    {
         let where_ = plan.path(property)
         let targetName = property.objectType ?? ""
         let target = try self.plan(for: targetName)
@@ -146,15 +170,21 @@ extension Database {
             return .link(ObjectLink(targetName, key))
         case .link(let link):
             if target.schema.isEmbedded {
-                throw PorterError(.invalidValue, "embedded objects are assigned by value, not linked (got a link to \(link))", location: where_)
+                throw PorterError(
+                    .invalidValue, "embedded objects are assigned by value, not linked (got a link to \(link))",
+                    location: where_)
             }
             guard link.className == targetName else {
-                throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got a link to '\(link.className)'", location: where_)
+                throw PorterError(
+                    .invalidValue, "expected a link to '\(targetName)' but got a link to '\(link.className)'",
+                    location: where_)
             }
             try requireExists(target, link.key, for: where_)
             return value
         default:
-            throw PorterError(.invalidValue, "expected a link to '\(targetName)' but got \(describeWithKind(value))", location: where_)
+            throw PorterError(
+                .invalidValue, "expected a link to '\(targetName)' but got \(describeWithKind(value))", location: where_
+            )
         }
     }
 
@@ -182,7 +212,9 @@ extension Database {
     /// Validates a map key (of a map property or of a dictionary nested in a `mixed`) at `location`.
     func checkMapKey(_ key: String, at location: String) throws {
         if key.contains(".") || key.hasPrefix("$") || key.contains("\0") {
-            throw PorterError(.constraintViolation, "invalid map key '\(key)': keys must contain no '.' or NUL, and not start with '$'", location: location)
+            throw PorterError(
+                .constraintViolation,
+                "invalid map key '\(key)': keys must contain no '.' or NUL, and not start with '$'", location: location)
         }
     }
 }

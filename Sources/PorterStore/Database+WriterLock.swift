@@ -12,7 +12,9 @@ extension Database {
 
     /// The one-line error of a writer that waited for the write lock in vain.
     package static func otherWriterError(_ path: String) -> PorterError {
-        PorterError(.busy, "another porter process is writing \(path) (try again when it has finished, or pass a longer --wait)")
+        PorterError(
+            .busy, "another porter process is writing \(path) (try again when it has finished, or pass a longer --wait)"
+        )
     }
 
     /// Keeps SQLite's temporary data (sorts, statement journals) in memory: for a database in

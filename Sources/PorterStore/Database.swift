@@ -75,7 +75,9 @@ public final class Database {
             let reason = errno
             if reason == EEXIST { throw PorterError(.io, "refusing to overwrite an existing file", location: path) }
             // A file system without hard links: a rename, after one more look.
-            if reason == EPERM || reason == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 {
+            if reason == EPERM || reason == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path),
+                rename(temporary, path) == 0
+            {
                 return try open(at: path)
             }
             throw PorterError(.io, "cannot create the database: \(String(cString: strerror(reason)))", location: path)
@@ -86,7 +88,8 @@ public final class Database {
     /// Creates and initialises a database file at `path` and closes it again (its WAL checkpointed
     /// into the file and removed by the close).
     private static func createClosed(at path: String, displayPath: String, schema: Schema) throws {
-        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, displayPath: displayPath)
+        let connection = try SQLiteConnection(
+            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, displayPath: displayPath)
         try initialize(connection, schema: schema, wal: true)
     }
 
@@ -117,8 +120,10 @@ public final class Database {
     /// With a requested `schema`: identical → opened as is; only automatic differences (new classes,
     /// index changes) → applied; anything else → ``PorterError/Code/migrationRequired`` listing each change.
     /// A file that is not a Porter database is never written to.
-    public static func open(at path: String, schema requested: Schema? = nil, readOnly: Bool = false,
-                            busyTimeout: TimeInterval = Database.writerWait) throws -> Database {
+    public static func open(
+        at path: String, schema requested: Schema? = nil, readOnly: Bool = false,
+        busyTimeout: TimeInterval = Database.writerWait
+    ) throws -> Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PorterError(.io, "no such database file", location: path)
         }
@@ -131,7 +136,9 @@ public final class Database {
             _ = try readStoredSchema(SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY))
         }
         let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        let hadSideFiles = FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+        let hadSideFiles =
+            FileManager.default.fileExists(atPath: path + "-wal")
+            || FileManager.default.fileExists(atPath: path + "-shm")
         let connection = try SQLiteConnection(path: target, flags: flags, displayPath: path)
         // A read-only command leaves no files behind, whether the open succeeds or fails.
         if readOnly, !hadSideFiles, target == path { connection.tidiesSideFilesOf = path }
@@ -160,7 +167,8 @@ public final class Database {
         do {
             try connection.execute("PRAGMA application_id=\(applicationID)")
             try connection.execute("PRAGMA user_version=\(fileFormatVersion)")
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TABLE _porter_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
                 CREATE TABLE _porter_history (id INTEGER PRIMARY KEY AUTOINCREMENT, from_version INTEGER,
                     to_version INTEGER, plan_checksum TEXT, applied_at TEXT, porter_version TEXT, summary TEXT);

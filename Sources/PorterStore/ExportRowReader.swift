@@ -26,8 +26,8 @@ final class ExportRowReader {
     /// Trivially copyable on purpose: iterating the slots of every row must not retain strings.
     private enum Slot {
         case column(Int32, PropertyType)
-        case link(Int32, Int)          // column, index into `targets`
-        case collection(Int)           // index into `collections`
+        case link(Int32, Int)  // column, index into `targets`
+        case collection(Int)  // index into `collections`
     }
 
     private final class Collection {
@@ -73,7 +73,9 @@ final class ExportRowReader {
             if let target {
                 if let pk = target.primaryKey {
                     let alias = "j\(joins.count)"
-                    joins.append("LEFT JOIN \(quoteIdentifier(StorageLayout.table(target.className))) AS \(alias) ON \(alias)._key = \(column)")
+                    joins.append(
+                        "LEFT JOIN \(quoteIdentifier(StorageLayout.table(target.className))) AS \(alias) ON \(alias)._key = \(column)"
+                    )
                     columns.append("\(alias)._key")
                     columns.append("\(alias).\(quoteIdentifier(pk.name))")
                 }
@@ -83,14 +85,18 @@ final class ExportRowReader {
                 slots.append(.column(index, property.type))
             }
         }
-        selectSQL = "SELECT \(columns.joined(separator: ", ")) FROM \(plan.table) AS t" + (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
+        selectSQL =
+            "SELECT \(columns.joined(separator: ", ")) FROM \(plan.table) AS t"
+            + (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
         // Collections are read by their own statements; their slots keep schema order.
         var ordered: [Slot] = []
         var scalarSlots = slots[...]
         for property in plan.persisted {
             if property.isCollection, let entry = pending.first(where: { $0.0.name == property.name }) {
-                collections.append(Collection(statement: try ExportRowReader.collectionStatement(database, plan, entry.0, entry.1),
-                                              property: entry.0, target: entry.1))
+                collections.append(
+                    Collection(
+                        statement: try ExportRowReader.collectionStatement(database, plan, entry.0, entry.1),
+                        property: entry.0, target: entry.1))
                 ordered.append(.collection(collections.count - 1))
             } else if let slot = scalarSlots.popFirst() {
                 ordered.append(slot)
@@ -105,11 +111,15 @@ final class ExportRowReader {
     private static func linkTarget(_ database: Database, _ property: Property) throws -> LinkTarget? {
         guard property.type == .object, let name = property.objectType else { return nil }
         let target = try database.plan(for: name)
-        return LinkTarget(className: name, embedded: target.schema.isEmbedded, primaryKey: target.schema.isEmbedded ? nil : target.primaryKey)
+        return LinkTarget(
+            className: name, embedded: target.schema.isEmbedded,
+            primaryKey: target.schema.isEmbedded ? nil : target.primaryKey)
     }
 
     /// `SELECT [c._key,] c.value [, j._key, j.pk] FROM coll AS c [LEFT JOIN …] WHERE c._owner = ? ORDER BY …`.
-    private static func collectionStatement(_ database: Database, _ plan: ClassPlan, _ property: Property, _ target: LinkTarget?) throws -> SQLiteStatement {
+    private static func collectionStatement(
+        _ database: Database, _ plan: ClassPlan, _ property: Property, _ target: LinkTarget?
+    ) throws -> SQLiteStatement {
         var columns = property.collection == .map ? ["c._key", "c.value"] : ["c.value"]
         var join = ""
         if let target, let pk = target.primaryKey {
@@ -122,7 +132,9 @@ final class ExportRowReader {
         case .map: order = "c._key"
         default: order = "c.value"
         }
-        return try database.connection.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(plan.collectionTable(property)) AS c\(join) WHERE c._owner = ? ORDER BY \(order)")
+        return try database.connection.prepare(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(plan.collectionTable(property)) AS c\(join) WHERE c._owner = ? ORDER BY \(order)"
+        )
     }
 
     /// The values of the statement's current row (collections read for `key`).
@@ -180,7 +192,9 @@ final class ExportRowReader {
         if target.embedded { return .link(ObjectLink(target.className, ObjectKey(key))) }
         guard let pkType = target.primaryKeyType else { return .int(key) }
         if statement.type(index + 1) == SQLITE_NULL {
-            throw PorterError(.notADatabase, "a stored link points to \(target.className)(\(key)), which does not exist", location: database.path)
+            throw PorterError(
+                .notADatabase, "a stored link points to \(target.className)(\(key)), which does not exist",
+                location: database.path)
         }
         return try ExportRowReader.read(statement, index + 2, pkType)
     }

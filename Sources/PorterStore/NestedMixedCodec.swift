@@ -137,7 +137,7 @@ enum NestedMixedCodec {
             payload = bigEndianBytes(UInt64(bitPattern: link.key.rawValue), count: 8) + Array(link.className.utf8)
         case .list(let items): tag = .list; appendListPayload(items, to: &payload)
         case .map(let entries): tag = .map; appendMapPayload(entries, to: &payload)
-        case .set, .object: tag = .null   // Never validated into a mixed value.
+        case .set, .object: tag = .null  // Never validated into a mixed value.
         }
         out.append(tag.rawValue)
         out += bigEndianBytes(UInt64(payload.count), count: 4)

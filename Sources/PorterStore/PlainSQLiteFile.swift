@@ -25,8 +25,9 @@ package final class PlainSQLiteFile {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw PorterError(.io, "already exists", location: displayPath)
         }
-        connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                          displayPath: displayPath)
+        connection = try SQLiteConnection(
+            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+            displayPath: displayPath)
         try connection.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF")
     }
 
@@ -71,8 +72,9 @@ package final class PlainSQLiteFile {
     /// anything that cannot be opened or read as SQLite).
     package static func hasTable(_ table: String, at path: String) -> Bool {
         guard let header = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 16) }),
-              header == Data("SQLite format 3\0".utf8),
-              let file = try? PlainSQLiteFile(readingAt: path) else { return false }
+            header == Data("SQLite format 3\0".utf8),
+            let file = try? PlainSQLiteFile(readingAt: path)
+        else { return false }
         return (try? file.tableNames().contains(table)) ?? false
     }
 }

@@ -55,7 +55,8 @@ final class SQLiteConnection {
     /// nothing, and `query_only` forbids writes). SQLite deletes the files only when no other
     /// connection, in any process, still uses them.
     static func tidySideFiles(of file: String) {
-        let walSize = ((try? FileManager.default.attributesOfItem(atPath: file + "-wal"))?[.size] as? NSNumber)?.int64Value
+        let walSize = ((try? FileManager.default.attributesOfItem(atPath: file + "-wal"))?[.size] as? NSNumber)?
+            .int64Value
         guard walSize == 0 || (walSize == nil && FileManager.default.fileExists(atPath: file + "-shm")) else { return }
         var db: OpaquePointer?
         guard sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
@@ -95,7 +96,8 @@ final class SQLiteConnection {
             let errno = sqlite3_system_errno(handle)
             let reason = errno != 0 ? " (\(String(cString: strerror(errno))))" : ""
             if errno == EFBIG || errno == ENOSPC || rc == SQLITE_IOERR | (3 << 8) {
-                return PorterError(.io, "disk full or write failed while \(context)\(reason); nothing was changed", location: path)
+                return PorterError(
+                    .io, "disk full or write failed while \(context)\(reason); nothing was changed", location: path)
             }
             return PorterError(.io, "I/O error while \(context): \(message)\(reason)", location: path)
         default:
@@ -112,7 +114,9 @@ final class SQLiteConnection {
     /// A new prepared statement (not cached).
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
-        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil), "preparing '\(sql.prefix(120))'")
+        try check(
+            sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil),
+            "preparing '\(sql.prefix(120))'")
         guard let stmt else { throw PorterError(.sqlite, "empty SQL statement '\(sql)'", location: path) }
         return SQLiteStatement(handle: stmt, connection: self)
     }

@@ -42,7 +42,9 @@ enum StorageCodec {
         case 12:
             let seconds = Int64(bitPattern: readBigEndian(bytes.prefix(8)) ^ (1 << 63))
             let nanos = Int32(bitPattern: UInt32(readBigEndian(bytes.dropFirst(8))) ^ (1 << 31))
-            guard abs(nanos) < 1_000_000_000, !(seconds > 0 && nanos < 0), !(seconds < 0 && nanos > 0) else { return nil }
+            guard abs(nanos) < 1_000_000_000, !(seconds > 0 && nanos < 0), !(seconds < 0 && nanos > 0) else {
+                return nil
+            }
             return Timestamp(seconds: seconds, nanoseconds: nanos)
         case 8:
             return Timestamp(microseconds: Int64(bitPattern: readBigEndian(bytes)))
@@ -56,7 +58,11 @@ enum StorageCodec {
         switch value {
         case .null: sqlite3_bind_null(stmt.handle, i)
         case .bool(let b):
-            if type == .mixed { stmt.bind(i, blob: [MixedTag.bool.rawValue, b ? 1 : 0]) } else { stmt.bind(i, int: b ? 1 : 0) }
+            if type == .mixed {
+                stmt.bind(i, blob: [MixedTag.bool.rawValue, b ? 1 : 0])
+            } else {
+                stmt.bind(i, int: b ? 1 : 0)
+            }
         case .int(let v): stmt.bind(i, int: v)
         case .float(let f):
             if type == .mixed {
@@ -68,7 +74,10 @@ enum StorageCodec {
             }
         case .double(let d):
             if d.isNaN || (d == 0 && d.sign == .minus) {
-                stmt.bind(i, blob: (type == .mixed ? [MixedTag.doubleBits.rawValue] : []) + bigEndianBytes(d.bitPattern, count: 8))
+                stmt.bind(
+                    i,
+                    blob: (type == .mixed ? [MixedTag.doubleBits.rawValue] : [])
+                        + bigEndianBytes(d.bitPattern, count: 8))
             } else {
                 sqlite3_bind_double(stmt.handle, i, d)
             }
@@ -79,8 +88,10 @@ enum StorageCodec {
             if type == .mixed { return stmt.bind(i, blob: [MixedTag.date.rawValue] + dateBytes(t)) }
             // The hot path (date columns and collections) writes the 12 bytes without arrays.
             withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { raw in
-                raw.storeBytes(of: (UInt64(bitPattern: t.seconds) ^ (1 << 63)).bigEndian, toByteOffset: 0, as: UInt64.self)
-                raw.storeBytes(of: (UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)).bigEndian, toByteOffset: 8, as: UInt32.self)
+                raw.storeBytes(
+                    of: (UInt64(bitPattern: t.seconds) ^ (1 << 63)).bigEndian, toByteOffset: 0, as: UInt64.self)
+                raw.storeBytes(
+                    of: (UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)).bigEndian, toByteOffset: 8, as: UInt32.self)
                 stmt.bind(i, rawBlob: UnsafeRawBufferPointer(raw))
             }
         case .decimal128(let d):
@@ -112,7 +123,8 @@ enum StorageCodec {
 
     /// The blob a `mixed` column stores for a link; equal links give equal blobs, so `=` finds them.
     static func mixedLinkBytes(_ link: ObjectLink) -> [UInt8] {
-        [MixedTag.link.rawValue] + bigEndianBytes(UInt64(bitPattern: link.key.rawValue), count: 8) + Array(link.className.utf8)
+        [MixedTag.link.rawValue] + bigEndianBytes(UInt64(bitPattern: link.key.rawValue), count: 8)
+            + Array(link.className.utf8)
     }
 
     /// Reads column `i` as a value of property type `type`; `objectType` names a link's target.
@@ -162,7 +174,8 @@ enum StorageCodec {
         }
         switch tag {
         case .list, .map: return try NestedMixedCodec.decode(bytes)
-        case .int, .string, .null: throw PorterError(.notADatabase, "corrupt mixed value (tag \(first) outside a nested collection)")
+        case .int, .string, .null:
+            throw PorterError(.notADatabase, "corrupt mixed value (tag \(first) outside a nested collection)")
         default: return try decodeTagged(tag, bytes[1...])
         }
     }
@@ -215,5 +228,6 @@ func uuidBytes(_ u: UUID) -> [UInt8] {
 func uuidFromBytes<C: Collection>(_ bytes: C) -> UUID? where C.Element == UInt8 {
     guard bytes.count == 16 else { return nil }
     let b = Array(bytes)
-    return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    return UUID(
+        uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
 }

@@ -10,7 +10,9 @@ enum StorageLayout {
     /// Table of a class.
     static func table(_ className: String) -> String { "class_" + className }
     /// Table of a collection property.
-    static func collectionTable(_ className: String, _ property: String) -> String { "class_" + className + "." + property }
+    static func collectionTable(_ className: String, _ property: String) -> String {
+        "class_" + className + "." + property
+    }
     /// Index on a column (or on a collection table's values).
     static func index(_ className: String, _ property: String) -> String { "index:" + className + "." + property }
     /// The unique index that enforces a primary key.
@@ -40,11 +42,15 @@ struct SchemaDDL {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
         switch property.collection {
         case .list:
-            try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, _pos INTEGER NOT NULL, value, PRIMARY KEY (_owner, _pos)) WITHOUT ROWID")
+            try connection.execute(
+                "CREATE TABLE \(table) (_owner INTEGER NOT NULL, _pos INTEGER NOT NULL, value, PRIMARY KEY (_owner, _pos)) WITHOUT ROWID"
+            )
         case .set:
             try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, value)")
         case .map:
-            try connection.execute("CREATE TABLE \(table) (_owner INTEGER NOT NULL, _key TEXT NOT NULL, value, PRIMARY KEY (_owner, _key)) WITHOUT ROWID")
+            try connection.execute(
+                "CREATE TABLE \(table) (_owner INTEGER NOT NULL, _key TEXT NOT NULL, value, PRIMARY KEY (_owner, _key)) WITHOUT ROWID"
+            )
         case .none:
             return
         }
@@ -56,16 +62,21 @@ struct SchemaDDL {
     func createCollectionIndexes(_ className: String, _ property: Property) throws {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
         if property.collection == .set {
-            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name))) ON \(table) (_owner, value)")
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name))) ON \(table) (_owner, value)"
+            )
         }
         if property.type == .object || property.type == .mixed || property.isIndexed {
-            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name))) ON \(table) (value)")
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name))) ON \(table) (value)"
+            )
         }
     }
 
     /// Drops a collection table's indexes (before a rename, so the names follow the property).
     func dropCollectionIndexes(_ className: String, _ property: Property) throws {
-        try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name)))")
+        try connection.execute(
+            "DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name)))")
         try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
     }
 
@@ -73,10 +84,14 @@ struct SchemaDDL {
     func createIndexes(_ cls: ObjectSchema) throws {
         let table = quoteIdentifier(StorageLayout.table(cls.name))
         if let pk = cls.primaryKey {
-            try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(cls.name))) ON \(table) (\(quoteIdentifier(pk)))")
+            try connection.execute(
+                "CREATE UNIQUE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.primaryKeyIndex(cls.name))) ON \(table) (\(quoteIdentifier(pk)))"
+            )
         }
         for property in cls.persistedProperties where !property.isCollection && needsColumnIndex(property, in: cls) {
-            try connection.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name))) ON \(table) (\(quoteIdentifier(property.name)))")
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(StorageLayout.index(cls.name, property.name))) ON \(table) (\(quoteIdentifier(property.name)))"
+            )
         }
     }
 
@@ -91,7 +106,9 @@ struct SchemaDDL {
         if property.isCollection {
             try createCollectionTable(className, property)
         } else {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name))")
+            try connection.execute(
+                "ALTER TABLE \(quoteIdentifier(StorageLayout.table(className))) ADD COLUMN \(quoteIdentifier(property.name))"
+            )
         }
     }
 }

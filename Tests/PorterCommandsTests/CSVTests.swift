@@ -32,7 +32,8 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: csv).filter { $0.hasSuffix(".csv") }.sorted()
         #expect(!files.isEmpty)
         let copy = dir.appendingPathComponent("copy.porter").path
-        let imported = CapturedOutput.run(["import", copy, "--create", "--schema", schema, "--quiet"] + files.map { csv + "/" + $0 })
+        let imported = CapturedOutput.run(
+            ["import", copy, "--create", "--schema", schema, "--quiet"] + files.map { csv + "/" + $0 })
         try #require(imported.status == 0, "\(imported.output.stderr)")
         let a = dir.appendingPathComponent("a").path, b = dir.appendingPathComponent("b").path
         #expect(CapturedOutput.run(["export", source, "--out", a, "--quiet"]).status == 0)
@@ -54,22 +55,34 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("Every.csv").path
-        let run = CapturedOutput.run(["export", Self.everyType, "--format", "csv", "--class", "Every", "--out", out,
-                                      "--fields", "_id,emb.label,emb.inner.s,target,intList,mixed,date,string"])
+        let run = CapturedOutput.run([
+            "export", Self.everyType, "--format", "csv", "--class", "Every", "--out", out,
+            "--fields", "_id,emb.label,emb.inner.s,target,intList,mixed,date,string",
+        ])
         #expect(run.status == 0, "\(run.output.stderr)")
         let lines = try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "\r\n")
         #expect(lines[0] == "_id,emb.label,emb.inner.s,target,intList,mixed,date,string")
-        #expect(lines[1] == #"1,root,deep,t1,"[0,-1,1,127,128,-129,32768,-2147483649,9223372036854775807,-9223372036854775808]","{""$ref"":""Target"",""$id"":""t1""}",1969-12-31T23:59:59.999999999Z,"""#)
+        #expect(
+            lines[1]
+                == #"1,root,deep,t1,"[0,-1,1,127,128,-129,32768,-2147483649,9223372036854775807,-9223372036854775808]","{""$ref"":""Target"",""$id"":""t1""}",1969-12-31T23:59:59.999999999Z,"""#
+        )
         #expect(lines[2].hasPrefix("-5,,,,[],,1970-01-01T00:00:00Z,"))
     }
 
-    @Test(arguments: [
-        (["--class", "Every", "--fields", "agee"], "--fields: unknown property 'Every.agee' in 'agee'", 1),
-        (["--class", "Every", "--fields", "target.n"], "--fields: 'target.n' goes through the link Every.target", 1),
-        (["--class", "Every", "--fields", "int.x"], "--fields: 'int.x': Every.int is not an object, so it has no 'x'", 1),
-        // An argument error (no --class for one file): exit code 64.
-        (["--fields", "n"], "--out", 64),
-    ] as [([String], String, Int32)])
+    @Test(
+        arguments: [
+            (["--class", "Every", "--fields", "agee"], "--fields: unknown property 'Every.agee' in 'agee'", 1),
+            (
+                ["--class", "Every", "--fields", "target.n"], "--fields: 'target.n' goes through the link Every.target",
+                1
+            ),
+            (
+                ["--class", "Every", "--fields", "int.x"],
+                "--fields: 'int.x': Every.int is not an object, so it has no 'x'", 1
+            ),
+            // An argument error (no --class for one file): exit code 64.
+            (["--fields", "n"], "--out", 64),
+        ] as [([String], String, Int32)])
     func refusesBadFields(_ arguments: [String], _ message: String, _ status: Int32) throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -83,16 +96,24 @@ import Testing
     @Test func refusesFieldsForOtherFormatsAndOverwritesOnlyWithForce() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let other = CapturedOutput.run(["export", Self.everyType, "--out", dir.appendingPathComponent("o").path, "--fields", "n"])
+        let other = CapturedOutput.run([
+            "export", Self.everyType, "--out", dir.appendingPathComponent("o").path, "--fields", "n",
+        ])
         #expect(other.status == 64)
         #expect(other.output.stderr.contains("--fields applies to --format csv"), "\(other.output.stderr)")
         let out = dir.appendingPathComponent("Target.csv").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
-        let refused = CapturedOutput.run(["export", Self.everyType, "--format", "csv", "--class", "Target", "--out", out])
+        let refused = CapturedOutput.run([
+            "export", Self.everyType, "--format", "csv", "--class", "Target", "--out", out,
+        ])
         #expect(refused.status == 1)
-        #expect(refused.output.stderr.contains("already exists") && refused.output.stderr.contains("--force"), "\(refused.output.stderr)")
+        #expect(
+            refused.output.stderr.contains("already exists") && refused.output.stderr.contains("--force"),
+            "\(refused.output.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep")
-        let forced = CapturedOutput.run(["export", Self.everyType, "--format", "csv", "--class", "Target", "--out", out, "--force"])
+        let forced = CapturedOutput.run([
+            "export", Self.everyType, "--format", "csv", "--class", "Target", "--out", out, "--force",
+        ])
         #expect(forced.status == 0, "\(forced.output.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("name,n\r\n"))
     }
@@ -130,9 +151,14 @@ import Testing
         text = text.replacingOccurrences(of: ",1969-12-31T23:59:59.999999999Z,", with: ",yesterday,")
         try Data(text.utf8).write(to: URL(fileURLWithPath: csv + "/Every.csv"))
         let db = dir.appendingPathComponent("db.porter").path
-        let run = CapturedOutput.run(["import", db, csv + "/Target.csv", csv + "/NoPk.csv", csv + "/Every.csv", "--create", "--schema", schema, "--quiet"])
+        let run = CapturedOutput.run([
+            "import", db, csv + "/Target.csv", csv + "/NoPk.csv", csv + "/Every.csv", "--create", "--schema", schema,
+            "--quiet",
+        ])
         #expect(run.status == 1)
-        #expect(run.output.stderr.contains("Every.csv:2:date:") && run.output.stderr.contains("yesterday"), "\(run.output.stderr)")
+        #expect(
+            run.output.stderr.contains("Every.csv:2:date:") && run.output.stderr.contains("yesterday"),
+            "\(run.output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
     }
 
@@ -166,7 +192,9 @@ import Testing
         let nulled = dir.appendingPathComponent("Target.csv").path
         try Data("name,n\r\nt1,\r\n".utf8).write(to: URL(fileURLWithPath: nulled))
         #expect(CapturedOutput.run(["import", db, nulled, "--mode", "merge", "--quiet"]).status == 0)
-        #expect(CapturedOutput.run(["export", db, "--format", "csv", "--class", "Target", "--out", out, "--force"]).status == 0)
+        #expect(
+            CapturedOutput.run(["export", db, "--format", "csv", "--class", "Target", "--out", out, "--force"]).status
+                == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "name,n\r\nt1,\r\n")
     }
 
@@ -178,13 +206,16 @@ import Testing
         let db = dir.appendingPathComponent("db.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", schema]).status == 0)
         let file = dir.appendingPathComponent("NoPk.csv").path
-        let text = "\u{FEFF}_key,n,label\r\n1,1,\"a,b\"\r\n2,2,\"say \"\"hi\"\"\"\n3,3,\"two\r\nlines\"\r\n4,4,\"\"\r\n5,5,\r\n"
+        let text =
+            "\u{FEFF}_key,n,label\r\n1,1,\"a,b\"\r\n2,2,\"say \"\"hi\"\"\"\n3,3,\"two\r\nlines\"\r\n4,4,\"\"\r\n5,5,\r\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let run = CapturedOutput.run(["import", db, file, "--quiet"])
         #expect(run.status == 0, "\(run.output.stderr)")
         let out = dir.appendingPathComponent("out.csv").path
         #expect(CapturedOutput.run(["export", db, "--format", "csv", "--class", "NoPk", "--out", out]).status == 0)
-        #expect(try String(contentsOfFile: out, encoding: .utf8)
-                == "_key,n,label\r\n1,1,\"a,b\"\r\n2,2,\"say \"\"hi\"\"\"\r\n3,3,\"two\r\nlines\"\r\n4,4,\"\"\r\n5,5,\r\n")
+        #expect(
+            try String(contentsOfFile: out, encoding: .utf8)
+                == "_key,n,label\r\n1,1,\"a,b\"\r\n2,2,\"say \"\"hi\"\"\"\r\n3,3,\"two\r\nlines\"\r\n4,4,\"\"\r\n5,5,\r\n"
+        )
     }
 }

@@ -9,8 +9,9 @@ final class CapturedOutput: Sendable {
 
     /// The sink to pass to `run(output:)`.
     var output: CommandOutput {
-        CommandOutput(out: { line in self.lines.withLock { $0.out.append(line) } },
-                      err: { line in self.lines.withLock { $0.err.append(line) } })
+        CommandOutput(
+            out: { line in self.lines.withLock { $0.out.append(line) } },
+            err: { line in self.lines.withLock { $0.err.append(line) } })
     }
 
     var stdout: String { lines.withLock { $0.out.joined(separator: "\n") } }
@@ -37,7 +38,8 @@ final class CapturedOutput: Sendable {
 
 /// Fixture paths and temporary folders.
 enum TestFiles {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let schema = root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path
 
     static func temporaryDirectory() throws -> URL {

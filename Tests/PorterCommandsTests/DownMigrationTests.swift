@@ -13,12 +13,14 @@ import Testing
         try Schema(jsonString: #"{"schemaVersion": \#(version), "classes": [\#(classes.joined(separator: ","))]}"#)
     }
 
-    static let v1 = try! schema(1,
+    static let v1 = try! schema(
+        1,
         #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "age": "int", "nick": "string", "dog": "Dog?"}}"#,
         #"{"name": "Dog", "properties": {"name": "string", "born": "bool"}}"#)
     /// Every invertible kind: property and class renames, an added property and class, an exact
     /// conversion (int -> string, bool -> int), a property made optional, an index.
-    static let v2 = try! schema(2,
+    static let v2 = try! schema(
+        2,
         #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "age": "string", "nick": {"type": "string?", "indexed": true}, "email": "string?", "dog": "Pet?"}}"#,
         #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
         #"{"name": "Note", "properties": {"text": "string"}}"#)
@@ -28,8 +30,12 @@ import Testing
         try db.write {
             for i in 0..<20 {
                 let dog = try db.create("Dog", ["name": .string("dog \(i)"), "born": .bool(i % 2 == 0)])
-                try db.create("Person", ["id": .int(Int64(i)), "name": .string("person \(i)"), "age": .int(Int64(20 + i)),
-                                         "nick": .string("n\(i)"), "dog": .link(ObjectLink("Dog", dog))])
+                try db.create(
+                    "Person",
+                    [
+                        "id": .int(Int64(i)), "name": .string("person \(i)"), "age": .int(Int64(20 + i)),
+                        "nick": .string("n\(i)"), "dog": .link(ObjectLink("Dog", dog)),
+                    ])
             }
         }
     }
@@ -51,8 +57,9 @@ import Testing
         let path = dir.appendingPathComponent("app.porter").path
         try Self.makeV1(path)
         let before = try Self.export(path, dir, "before")
-        let renames = RenameSet(classes: [ClassRename(from: "Dog", to: "Pet")],
-                                properties: [PropertyRename(className: "Person", from: "name", to: "fullName")])
+        let renames = RenameSet(
+            classes: [ClassRename(from: "Dog", to: "Pet")],
+            properties: [PropertyRename(className: "Person", from: "name", to: "fullName")])
         let (up, warnings) = try MigrationPlan.make(from: Self.v1, to: Self.v2, renames: renames)
         #expect(warnings.isEmpty, "\(warnings)")
         let (down, lost) = try up.reversed(to: Self.v1)
@@ -64,7 +71,10 @@ import Testing
         #expect(down.operations.contains(.renameProperty(className: "Person", from: "fullName", to: "name")))
         #expect(down.operations.contains(.deleteData(className: "Note", property: nil)))
         #expect(down.operations.contains(.deleteData(className: "Person", property: "email")))
-        #expect(down.operations.contains { if case .convert(let c) = $0 { c.subject == "Person.age" && c.to == "int" } else { false } })
+        #expect(
+            down.operations.contains {
+                if case .convert(let c) = $0 { c.subject == "Person.age" && c.to == "int" } else { false }
+            })
         // The plan file reads back (a downward plan is a valid plan file).
         #expect(try MigrationPlan(jsonBytes: Array(down.jsonString().utf8)) == down)
 
@@ -86,8 +96,9 @@ import Testing
     }
 
     @Test func nonInvertibleOperationsAreListed() throws {
-        let v1 = try Self.schema(1, #"{"name": "A", "properties": {"x": "double", "gone": "string", "keep": "int"}}"#,
-                                 #"{"name": "Old", "properties": {"v": "int"}}"#)
+        let v1 = try Self.schema(
+            1, #"{"name": "A", "properties": {"x": "double", "gone": "string", "keep": "int"}}"#,
+            #"{"name": "Old", "properties": {"v": "int"}}"#)
         let v2 = try Self.schema(2, #"{"name": "A", "properties": {"x": "int", "keep": "int"}}"#)
         let (up, _) = try MigrationPlan.make(from: v1, to: v2, allowDataLoss: true)
         let (_, lost) = try up.reversed(to: v1)
@@ -112,33 +123,49 @@ import Testing
         let realm = dir.appendingPathComponent("app.realm").path
         #expect(CapturedOutput.run(["export", porter, "--format", "realm", "--out", realm]).status == 0)
         let before = try Self.export(realm, dir, "before")
-        let renames = RenameSet(classes: [ClassRename(from: "Dog", to: "Pet")],
-                                properties: [PropertyRename(className: "Person", from: "name", to: "fullName")])
+        let renames = RenameSet(
+            classes: [ClassRename(from: "Dog", to: "Pet")],
+            properties: [PropertyRename(className: "Person", from: "name", to: "fullName")])
         let (up, _) = try MigrationPlan.make(from: Self.v1, to: Self.v2, renames: renames)
         let (down, _) = try up.reversed(to: Self.v1)
-        _ = try RealmFileMigration.migrate(realm, key: nil, to: Self.v2, plans: [up], renames: RenameSet(), options: MigrationOptions())
+        _ = try RealmFileMigration.migrate(
+            realm, key: nil, to: Self.v2, plans: [up], renames: RenameSet(), options: MigrationOptions())
         #expect(throws: PorterError.self) {
-            try RealmFileMigration.migrate(realm, key: nil, to: Self.v1, plans: [down], renames: RenameSet(), options: MigrationOptions())
+            try RealmFileMigration.migrate(
+                realm, key: nil, to: Self.v1, plans: [down], renames: RenameSet(), options: MigrationOptions())
         }
         var options = MigrationOptions()
         options.allowDowngrade = true
         options.backupPath = dir.appendingPathComponent("v2.realm").path
-        _ = try RealmFileMigration.migrate(realm, key: nil, to: Self.v1, plans: [down], renames: RenameSet(), options: options)
+        _ = try RealmFileMigration.migrate(
+            realm, key: nil, to: Self.v1, plans: [down], renames: RenameSet(), options: options)
         #expect(try Self.export(realm, dir, "after") == before)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("v2.realm").path))
     }
 
     @Test func embeddingIsReversedToTopLevel() throws {
-        let v1 = try Self.schema(1, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
-                                 #"{"name": "Address", "properties": {"street": "string"}}"#)
-        let v2 = try Self.schema(2, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
-                                 #"{"name": "Address", "embedded": true, "properties": {"street": "string"}}"#)
+        let v1 = try Self.schema(
+            1, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
+            #"{"name": "Address", "properties": {"street": "string"}}"#)
+        let v2 = try Self.schema(
+            2, #"{"name": "Person", "properties": {"name": "string", "address": "Address?"}}"#,
+            #"{"name": "Address", "embedded": true, "properties": {"street": "string"}}"#)
         let (up, _) = try MigrationPlan.make(from: v1, to: v2, allowDataLoss: true)
         #expect(up.operations.contains(.deleteOrphans(className: "Address")))
         let (down, lost) = try up.reversed(to: v1)
-        #expect(down.operations.contains { if case .change(let c) = $0 { c.operation == "changeClassType" && c.className == "Address" } else { false } })
+        #expect(
+            down.operations.contains {
+                if case .change(let c) = $0 {
+                    c.operation == "changeClassType" && c.className == "Address"
+                } else {
+                    false
+                }
+            })
         // The orphans the forward plan deleted cannot come back.
-        #expect(lost == ["Address: the forward plan deleted its objects without a parent (deleteOrphans); they cannot come back: pass --allow-data-loss"])
+        #expect(
+            lost == [
+                "Address: the forward plan deleted its objects without a parent (deleteOrphans); they cannot come back: pass --allow-data-loss"
+            ])
     }
 
     /// The commands through the built binary: `plan --reverse`, `plan` downward, `migrate --allow-downgrade`.
@@ -167,28 +194,39 @@ import Testing
         #expect(try porter(["plan", path("v1.json"), path("v2.json")] + renames + ["-o", path("up.json")]).0 == 0)
         let reverse = try porter(["plan", "--reverse", path("up.json"), path("v1.json"), "-o", path("down.json")])
         #expect(reverse.0 == 0, "\(reverse.1)")
-        #expect(try porter(["plan", path("v2.json"), path("v1.json"), "--rename-class", "Pet=Dog", "--rename",
-                            "Person.fullName=name", "--allow-data-loss", "-o", path("down2.json")]).0 == 0)
+        #expect(
+            try porter([
+                "plan", path("v2.json"), path("v1.json"), "--rename-class", "Pet=Dog", "--rename",
+                "Person.fullName=name", "--allow-data-loss", "-o", path("down2.json"),
+            ]).0 == 0)
         #expect(try porter(["migrate", path("app.porter"), "--to", path("v2.json"), "--plan", path("up.json")]).0 == 0)
         let refused = try porter(["migrate", path("app.porter"), "--to", path("v1.json"), "--plan", path("down.json")])
         #expect(refused.0 == 1)
         #expect(refused.1.contains("Provided schema version 1 is less than last set version 2."), "\(refused.1)")
-        let down = try porter(["migrate", path("app.porter"), "--to", path("v1.json"), "--plan", path("down.json"),
-                               "--allow-downgrade", "--backup", path("v2.porter")])
+        let down = try porter([
+            "migrate", path("app.porter"), "--to", path("v1.json"), "--plan", path("down.json"),
+            "--allow-downgrade", "--backup", path("v2.porter"),
+        ])
         #expect(down.0 == 0, "\(down.1)")
         #expect(try Self.export(path("app.porter"), dir, "after") == before)
         // A plan that deleted data cannot be reversed without a fill or --allow-data-loss.
-        let v3 = try Self.schema(3,
+        let v3 = try Self.schema(
+            3,
             #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "age": "string", "email": "string?", "dog": "Pet?"}}"#,
             #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
             #"{"name": "Note", "properties": {"text": "string"}}"#)
         try Data(v3.jsonString().utf8).write(to: URL(fileURLWithPath: path("v3.json")))
-        #expect(try porter(["plan", path("v2.json"), path("v3.json"), "--allow-data-loss", "-o", path("lossy.json")]).0 == 0)
+        #expect(
+            try porter(["plan", path("v2.json"), path("v3.json"), "--allow-data-loss", "-o", path("lossy.json")]).0 == 0
+        )
         let lossy = try porter(["plan", "--reverse", path("lossy.json"), path("v2.json"), "-o", path("back.json")])
         #expect(lossy.0 == 1)
         #expect(lossy.1.contains("cannot be inverted") && lossy.1.contains("Person.nick"), "\(lossy.1)")
         #expect(!FileManager.default.fileExists(atPath: path("back.json")))
-        #expect(try porter(["plan", "--reverse", path("lossy.json"), path("v2.json"), "--fill", "Person.nick=none",
-                            "-o", path("back.json")]).0 == 0)
+        #expect(
+            try porter([
+                "plan", "--reverse", path("lossy.json"), path("v2.json"), "--fill", "Person.nick=none",
+                "-o", path("back.json"),
+            ]).0 == 0)
     }
 }

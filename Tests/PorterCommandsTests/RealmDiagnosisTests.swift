@@ -47,26 +47,49 @@ import Testing
         Case(name: "gzip", fixture: plain, kind: .notARealmFile, message: "gzip-compressed data: decompress it first") {
             $0 = [0x1f, 0x8b, 8, 0] + Array($0.prefix(100))
         },
-        Case(name: "zip", fixture: plain, kind: .notARealmFile, message: "a zip archive") { $0 = Array("PK".utf8) + [3, 4] + Array($0.prefix(60)) },
-        Case(name: "json", fixture: plain, kind: .notARealmFile, message: "JSON text") { $0 = Array(" {\"a\": 1}".utf8) },
-        Case(name: "zeros", fixture: plain, kind: .notARealmFile, message: "all zero") { $0 = [UInt8](repeating: 0, count: 4096) },
-        Case(name: "noise", fixture: plain, kind: .notARealmFile, message: "not laid out like an encrypted Realm file") {
+        Case(name: "zip", fixture: plain, kind: .notARealmFile, message: "a zip archive") {
+            $0 = Array("PK".utf8) + [3, 4] + Array($0.prefix(60))
+        },
+        Case(name: "json", fixture: plain, kind: .notARealmFile, message: "JSON text") {
+            $0 = Array(" {\"a\": 1}".utf8)
+        },
+        Case(name: "zeros", fixture: plain, kind: .notARealmFile, message: "all zero") {
+            $0 = [UInt8](repeating: 0, count: 4096)
+        },
+        Case(name: "noise", fixture: plain, kind: .notARealmFile, message: "not laid out like an encrypted Realm file")
+        {
             $0 = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         },
-        Case(name: "encrypted, no key", fixture: encrypted, kind: .encryptedNoKey, message: "unless it is an encrypted Realm file as its layout suggests") { _ in },
-        Case(name: "wrong key", fixture: encrypted, key: keyB, kind: .wrongKey, message: "wrong encryption key") { _ in },
-        Case(name: "key for a plain file", fixture: plain, key: keyA, kind: .notEncrypted, message: "not encrypted") { _ in },
-        Case(name: "truncated tail", fixture: plain, kind: .truncated,
-             message: "expected at least") { $0 = Array($0.prefix(($0.count / 2) & ~7)) },
-        Case(name: "truncated, odd size", fixture: plain, kind: .truncated,
-             message: "the copy was cut short: copy it again with the app closed") { $0 = Array($0.prefix($0.count / 3 * 2 + 3)) },
-        Case(name: "older format", fixture: plain, kind: .olderFormat, message: "file format 11, from realm-core 6 (Realm Swift 5)") {
+        Case(
+            name: "encrypted, no key", fixture: encrypted, kind: .encryptedNoKey,
+            message: "unless it is an encrypted Realm file as its layout suggests"
+        ) { _ in },
+        Case(name: "wrong key", fixture: encrypted, key: keyB, kind: .wrongKey, message: "wrong encryption key") { _ in
+        },
+        Case(name: "key for a plain file", fixture: plain, key: keyA, kind: .notEncrypted, message: "not encrypted") {
+            _ in
+        },
+        Case(
+            name: "truncated tail", fixture: plain, kind: .truncated,
+            message: "expected at least"
+        ) { $0 = Array($0.prefix(($0.count / 2) & ~7)) },
+        Case(
+            name: "truncated, odd size", fixture: plain, kind: .truncated,
+            message: "the copy was cut short: copy it again with the app closed"
+        ) { $0 = Array($0.prefix($0.count / 3 * 2 + 3)) },
+        Case(
+            name: "older format", fixture: plain, kind: .olderFormat,
+            message: "file format 11, from realm-core 6 (Realm Swift 5)"
+        ) {
             $0[20 + Int($0[23] & 1)] = 11
         },
-        Case(name: "newer format", fixture: plain, kind: .newerFormat, message: "written by a newer core: file format 25") {
+        Case(
+            name: "newer format", fixture: plain, kind: .newerFormat, message: "written by a newer core: file format 25"
+        ) {
             $0[20 + Int($0[23] & 1)] = 25
         },
-        Case(name: "unfinished snapshot", fixture: plain, kind: .unfinishedSnapshot, message: "footer is not finished") {
+        Case(name: "unfinished snapshot", fixture: plain, kind: .unfinishedSnapshot, message: "footer is not finished")
+        {
             // Porter writes the streaming form (top ref in the footer): the footer is cut off.
             $0[23] = 0
             $0[20] = 24
@@ -104,7 +127,8 @@ import Testing
 
         // Every other command's one-line error says the same (damage keeps the reader's own words).
         if c.kind != .damaged {
-            let export = CapturedOutput.run(["export", path, "--out", dir.appendingPathComponent("out").path] + keyArgs)
+            let export = CapturedOutput.run(
+                ["export", path, "--out", dir.appendingPathComponent("out").path] + keyArgs)
             #expect(export.status == 1)
             #expect(export.output.stderr.contains(c.message), "\(export.output.stderr)")
         }
@@ -136,6 +160,8 @@ import Testing
 
     func hexKey(_ hex: String) throws -> [UInt8] {
         let digits = Array(hex.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)!
+        }
     }
 }

@@ -25,21 +25,28 @@ import Glibc
         var count: Int
         func forEachObject(of className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
             for i in 0..<count {
-                try body(Int64(i), [.int(Int64(i)), .string("item \(i) " + String(repeating: "x", count: i % 50)),
-                                    .list([.string("a"), .string("b\(i % 7)")])])
+                try body(
+                    Int64(i),
+                    [
+                        .int(Int64(i)), .string("item \(i) " + String(repeating: "x", count: i % 50)),
+                        .list([.string("a"), .string("b\(i % 7)")]),
+                    ])
             }
         }
     }
 
-    @Test(.enabled(if: RealmFileCareKillTests.porter != nil, "needs the built porter binary (swift build --product porter)"),
-          arguments: ["compact", "rekey"])
+    @Test(
+        .enabled(
+            if: RealmFileCareKillTests.porter != nil, "needs the built porter binary (swift build --product porter)"),
+        arguments: ["compact", "rekey"])
     func killAtRandomPointsLeavesTheOriginalOrTheFinishedFile(_ command: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-care-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let schema = try Schema(jsonString: """
-            {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}
-            """)
+        let schema = try Schema(
+            jsonString: """
+                {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}
+                """)
         let original = dir.appendingPathComponent("original.realm").path
         try RealmFileWriter(schema: schema, schemaVersion: 3).write(to: original, source: Items(count: 80_000))
         let originalBytes = try Data(contentsOf: URL(fileURLWithPath: original))
@@ -66,7 +73,8 @@ import Glibc
             if bytes == originalBytes {
                 outcomes.append(status == nil ? "killed:old" : "old")
             } else if command == "compact" {
-                #expect(bytes == finishedBytes, "round \(round): the file is neither the original nor the compacted one")
+                #expect(
+                    bytes == finishedBytes, "round \(round): the file is neither the original nor the compacted one")
                 outcomes.append("new")
             } else {
                 let file = try RealmFile(path: path, encryptionKey: key)
@@ -77,7 +85,9 @@ import Glibc
             if bytes == originalBytes {
                 #expect(try run(arguments(path), killAfter: nil) == 0)
             }
-            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".porter-care-") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.contains(".porter-care-")
+            }
             #expect(left.isEmpty, "round \(round): \(left)")
         }
         #expect(outcomes.contains("killed:old"), "no run was killed before it finished (\(outcomes))")

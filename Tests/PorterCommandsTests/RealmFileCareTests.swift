@@ -28,8 +28,9 @@ import Glibc
         let out = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let target = out.appendingPathComponent("x").path
-        let run = CapturedOutput.run(["export", path, "--out", target, "--format", "json"]
-                                     + (key.map { ["--encryption-key", $0] } ?? []))
+        let run = CapturedOutput.run(
+            ["export", path, "--out", target, "--format", "json"]
+                + (key.map { ["--encryption-key", $0] } ?? []))
         #expect(run.status == 0, "\(run.output.stderr)")
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: target) {
@@ -73,10 +74,14 @@ import Glibc
         let before = try Self.export(path, key: Self.keyA)
         let oldKey = try Self.writeKey(Self.keyA, in: dir, name: "old.key")
         let newKey = try Self.writeKey(Self.keyB, in: dir, name: "new.key")
-        let rekey = CapturedOutput.run(["rekey", path, "--encryption-key-file", oldKey, "--new-key-file", newKey,
-                                        "--backup", dir.appendingPathComponent("old.realm").path])
+        let rekey = CapturedOutput.run([
+            "rekey", path, "--encryption-key-file", oldKey, "--new-key-file", newKey,
+            "--backup", dir.appendingPathComponent("old.realm").path,
+        ])
         #expect(rekey.status == 0, "\(rekey.output.stderr)")
-        #expect(try Data(contentsOf: dir.appendingPathComponent("old.realm")) == Data(contentsOf: URL(fileURLWithPath: Self.encrypted)))
+        #expect(
+            try Data(contentsOf: dir.appendingPathComponent("old.realm"))
+                == Data(contentsOf: URL(fileURLWithPath: Self.encrypted)))
         #expect(CapturedOutput.run(["check", path, "--encryption-key", Self.keyA]).status == 1)
         #expect(try Self.export(path, key: Self.keyB) == before)
         let decrypt = CapturedOutput.run(["rekey", path, "--encryption-key", Self.keyB, "--decrypt"])
@@ -117,7 +122,8 @@ import Glibc
         let run = CapturedOutput.run(args)
         #expect(run.status == 1)
         #expect(run.output.stderr.contains(message), "\(run.output.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.encrypted)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.encrypted)))
         #expect(try Self.others(in: dir, keep: ["app.realm", "existing"]).isEmpty)
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep")
     }
@@ -154,14 +160,17 @@ import Glibc
             var lock = flock()
             lock.l_type = Int16(F_RDLCK)
             lock.l_whence = Int16(SEEK_SET)
-            #expect(fcntl(fd, 37 /* F_OFD_SETLK */, &lock) == 0)
+            // 37: F_OFD_SETLK, which Glibc does not export to Swift.
+            #expect(fcntl(fd, 37, &lock) == 0)
         }
         let run = CapturedOutput.run(["compact", path])
         #expect(run.status == 1)
         #expect(run.output.stderr.contains("close the app"), "\(run.output.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.plain)))
         // Once the app lets go, the same command works (an unlocked .lock file is left by every closed app).
-        if kind == "flock" { flock(fd, LOCK_UN) } else {
+        if kind == "flock" {
+            flock(fd, LOCK_UN)
+        } else {
             var lock = flock()
             lock.l_type = Int16(F_UNLCK)
             lock.l_whence = Int16(SEEK_SET)
@@ -204,7 +213,9 @@ import Glibc
         try child.run()
         child.waitUntilExit()
         let dead = dir.appendingPathComponent(".app.realm.porter-care-\(child.processIdentifier).tmp").path
-        let deadInner = dir.appendingPathComponent("..app.realm.porter-care-\(child.processIdentifier).tmp.porter-1-2.tmp").path
+        let deadInner = dir.appendingPathComponent(
+            "..app.realm.porter-care-\(child.processIdentifier).tmp.porter-1-2.tmp"
+        ).path
         let alive = dir.appendingPathComponent(".app.realm.porter-care-1.tmp").path  // pid 1 is always running
         for p in [dead, deadInner, alive] { try Data("x".utf8).write(to: URL(fileURLWithPath: p)) }
         #expect(CapturedOutput.run(["compact", path]).status == 0)

@@ -12,7 +12,9 @@ import Testing
     static let realmFiles: [String] = {
         var files = ["every-type.realm", "inner-nodes.realm"].map { realmDir.appendingPathComponent($0).path }
         if let shared = try? FileManager.default.contentsOfDirectory(atPath: sharedDir.path) {
-            files += shared.filter { $0.hasSuffix(".realm") && !$0.contains("encrypted") }.sorted().map { sharedDir.appendingPathComponent($0).path }
+            files += shared.filter { $0.hasSuffix(".realm") && !$0.contains("encrypted") }.sorted().map {
+                sharedDir.appendingPathComponent($0).path
+            }
         }
         return files
     }()
@@ -59,7 +61,9 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("source.porter").path
-        let made = CapturedOutput.run(["import", db, Self.realmDir.appendingPathComponent("\(name).realm").path, "--create", "--quiet"])
+        let made = CapturedOutput.run([
+            "import", db, Self.realmDir.appendingPathComponent("\(name).realm").path, "--create", "--quiet",
+        ])
         try #require(made.status == 0, "\(made.output.stderr)")
         try Self.roundTrip(db, in: dir)
     }
@@ -69,15 +73,19 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let sqlite = dir.appendingPathComponent("app.sqlite").path
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
-                                      "--out", sqlite, "--quiet"])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
+            "--out", sqlite, "--quiet",
+        ])
         try #require(run.status == 0, "\(run.output.stderr)")
         #expect(run.output.stdout.contains("Exported"))
         guard let python = Python.path else {
             print("skipped: python3 is not installed, the layout is not inspected")
             return
         }
-        let result = try Python.run(python, """
+        let result = try Python.run(
+            python,
+            """
             import sqlite3, sys, json, datetime
             db = sqlite3.connect(sys.argv[1])
             assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -142,7 +150,9 @@ import Testing
             if parts.count == 2, let n = Int(parts[1]) { expected[String(parts[0])] = n }
         }
         #expect(!expected.isEmpty)
-        let counts = try Python.run(python, """
+        let counts = try Python.run(
+            python,
+            """
             import sqlite3, sys, json
             db = sqlite3.connect(sys.argv[1])
             schema = json.loads(db.execute("SELECT schema FROM _porter_schema").fetchone()[0])
@@ -168,10 +178,14 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let sqlite = dir.appendingPathComponent("app.sqlite").path
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
-                                      "--out", sqlite, "--quiet"])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
+            "--out", sqlite, "--quiet",
+        ])
         try #require(run.status == 0, "\(run.output.stderr)")
-        let result = try Python.run(python, """
+        let result = try Python.run(
+            python,
+            """
             import sqlite3, sys, math
             db = sqlite3.connect(sys.argv[1])
             row = db.execute('SELECT "int", "intOpt", "float", "double", "doubleOpt", "decimal128", "objectId", "uuid", "stringOpt" FROM Every WHERE _id = 1').fetchone()
@@ -191,10 +205,14 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let sqlite = dir.appendingPathComponent("app.sqlite").path
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
-                                      "--class", "Target", "--class", "NoPk", "--out", sqlite])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
+            "--class", "Target", "--class", "NoPk", "--out", sqlite,
+        ])
         try #require(run.status == 0, "\(run.output.stderr)")
-        #expect(run.output.stdout.contains("  Target  2") && run.output.stdout.contains("  NoPk  2") && !run.output.stdout.contains("Every"))
+        #expect(
+            run.output.stdout.contains("  Target  2") && run.output.stdout.contains("  NoPk  2")
+                && !run.output.stdout.contains("Every"))
         let copy = dir.appendingPathComponent("copy.porter").path
         let imported = CapturedOutput.run(["import", copy, sqlite, "--create"])
         #expect(imported.status == 0, "\(imported.output.stderr)")
@@ -211,7 +229,9 @@ import Testing
         let source = Self.realmDir.appendingPathComponent("inner-nodes.realm").path
         let refused = CapturedOutput.run(["export", source, "--format", "sqlite", "--out", sqlite, "--quiet"])
         #expect(refused.status == 1)
-        #expect(refused.output.stderr.contains("already exists") && refused.output.stderr.contains("--force"), "\(refused.output.stderr)")
+        #expect(
+            refused.output.stderr.contains("already exists") && refused.output.stderr.contains("--force"),
+            "\(refused.output.stderr)")
         #expect(try String(contentsOfFile: sqlite, encoding: .utf8) == "keep me")
         let forced = CapturedOutput.run(["export", source, "--format", "sqlite", "--out", sqlite, "--force", "--quiet"])
         #expect(forced.status == 0, "\(forced.output.stderr)")
@@ -223,7 +243,10 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("db.porter").path
-        #expect(CapturedOutput.run(["import", db, Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--create", "--quiet"]).status == 0)
+        #expect(
+            CapturedOutput.run([
+                "import", db, Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--create", "--quiet",
+            ]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let refused = CapturedOutput.run(["export", db, "--format", "sqlite", "--out", db, "--force", "--quiet"])
         #expect(refused.status == 1)
@@ -252,8 +275,10 @@ import Testing
     @Test func refusesForceWithOtherFormats() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--out",
-                                      dir.appendingPathComponent("out").path, "--force"])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--out",
+            dir.appendingPathComponent("out").path, "--force",
+        ])
         #expect(run.status == 64)
         #expect(run.output.stderr.contains("--force applies to --format sqlite"), "\(run.output.stderr)")
     }
@@ -261,23 +286,31 @@ import Testing
     @Test func refusesAFolderAsOutput() throws {
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--format", "sqlite",
-                                      "--out", dir.path, "--force", "--quiet"])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--format", "sqlite",
+            "--out", dir.path, "--force", "--quiet",
+        ])
         #expect(run.status == 1)
         #expect(run.output.stderr.contains("is a folder"), "\(run.output.stderr)")
     }
 
     /// Schemas SQLite tables cannot hold: refused before anything is written.
     @Test(arguments: [
-        ("""
-         {"classes": [{"name": "Dog", "properties": {"tags": "string[]"}}, {"name": "Dog_tags", "properties": {"x": "int"}}]}
-         """, "the table 'Dog_tags' for Dog.tags has the name of another table"),
-        ("""
-         {"classes": [{"name": "Dog", "properties": {"_row": "int"}}]}
-         """, "Dog._row has the name of a column Porter adds"),
-        ("""
-         {"classes": [{"name": "Dog", "properties": {"m": "mixed", "m_type": "string"}}]}
-         """, "Dog.m_type has the name of a column Porter adds"),
+        (
+            """
+            {"classes": [{"name": "Dog", "properties": {"tags": "string[]"}}, {"name": "Dog_tags", "properties": {"x": "int"}}]}
+            """, "the table 'Dog_tags' for Dog.tags has the name of another table"
+        ),
+        (
+            """
+            {"classes": [{"name": "Dog", "properties": {"_row": "int"}}]}
+            """, "Dog._row has the name of a column Porter adds"
+        ),
+        (
+            """
+            {"classes": [{"name": "Dog", "properties": {"m": "mixed", "m_type": "string"}}]}
+            """, "Dog.m_type has the name of a column Porter adds"
+        ),
     ])
     func refusesSchemasTablesCannotHold(_ schema: String, _ message: String) throws {
         let dir = try TestFiles.temporaryDirectory()
@@ -297,17 +330,36 @@ import Testing
 
     /// A tampered export: each bad cell is an error naming the file, the object and the column,
     /// and nothing is imported.
-    @Test(arguments: [
-        ("UPDATE Every SET \"date\" = 'yesterday' WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:date: invalid ISO 8601 date 'yesterday'"),
-        ("UPDATE Every SET \"mixed_type\" = 'wombat', \"mixed\" = 1 WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:mixed_type: unknown type 'wombat'"),
-        ("UPDATE Every SET \"mixed_type\" = 'list', \"mixed\" = '{' WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:mixed: invalid JSON"),
-        ("UPDATE Every SET \"mixed_type\" = 'link', \"mixed\" = 'Nope:1' WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:mixed: expected 'Class:key'"),
-        ("UPDATE Every SET \"uuid\" = 'xyz' WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:uuid: expected TEXT holding a UUID"),
-        ("UPDATE Every SET \"bool\" = 7 WHERE rowid = (SELECT min(rowid) FROM Every)", "Every#1:bool: expected INTEGER 0 or 1 for a bool, found INTEGER 7"),
-        ("UPDATE _porter_schema SET layout = 99", "layout 99 is not one this Porter reads"),
-        ("UPDATE _porter_schema SET schema = '{'", "_porter_schema:"),
-        ("DROP TABLE Every_intMap", "the table 'Every_intMap' of Every.intMap is missing"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            (
+                "UPDATE Every SET \"date\" = 'yesterday' WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:date: invalid ISO 8601 date 'yesterday'"
+            ),
+            (
+                "UPDATE Every SET \"mixed_type\" = 'wombat', \"mixed\" = 1 WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:mixed_type: unknown type 'wombat'"
+            ),
+            (
+                "UPDATE Every SET \"mixed_type\" = 'list', \"mixed\" = '{' WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:mixed: invalid JSON"
+            ),
+            (
+                "UPDATE Every SET \"mixed_type\" = 'link', \"mixed\" = 'Nope:1' WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:mixed: expected 'Class:key'"
+            ),
+            (
+                "UPDATE Every SET \"uuid\" = 'xyz' WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:uuid: expected TEXT holding a UUID"
+            ),
+            (
+                "UPDATE Every SET \"bool\" = 7 WHERE rowid = (SELECT min(rowid) FROM Every)",
+                "Every#1:bool: expected INTEGER 0 or 1 for a bool, found INTEGER 7"
+            ),
+            ("UPDATE _porter_schema SET layout = 99", "layout 99 is not one this Porter reads"),
+            ("UPDATE _porter_schema SET schema = '{'", "_porter_schema:"),
+            ("DROP TABLE Every_intMap", "the table 'Every_intMap' of Every.intMap is missing"),
+        ] as [(String, String)])
     func tamperedExportIsRefused(_ sql: String, _ message: String) throws {
         guard let python = Python.path else {
             print("skipped: python3 is not installed (it tampers with the export)")
@@ -316,10 +368,14 @@ import Testing
         let dir = try TestFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let sqlite = dir.appendingPathComponent("app.sqlite").path
-        let run = CapturedOutput.run(["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
-                                      "--out", sqlite, "--quiet"])
+        let run = CapturedOutput.run([
+            "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
+            "--out", sqlite, "--quiet",
+        ])
         try #require(run.status == 0, "\(run.output.stderr)")
-        let tamper = try Python.run(python, """
+        let tamper = try Python.run(
+            python,
+            """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute(sys.argv[2])
@@ -340,10 +396,14 @@ import Testing
 
 /// Runs short Python scripts (python3 is on every Debian machine; tests skip without it).
 enum Python {
-    static let path: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let path: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// Runs `script` with `arguments`; returns the exit status and stdout plus stderr.
-    static func run(_ python: String, _ script: String, _ arguments: String...) throws -> (status: Int32, output: String) {
+    static func run(_ python: String, _ script: String, _ arguments: String...) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", script] + arguments

@@ -14,8 +14,10 @@ import Testing
         #expect(run.output.stdout.contains("Nothing was lost."))
         #expect(try RealmFileCareTests.export(out) == RealmFileCareTests.export(RealmFileCareTests.plain))
         let folder = dir.appendingPathComponent("dump").path
-        let encrypted = CapturedOutput.run(["salvage", RealmFileCareTests.encrypted, "--out", folder, "--format", "ejson",
-                                            "--encryption-key", RealmFileCareTests.keyA])
+        let encrypted = CapturedOutput.run([
+            "salvage", RealmFileCareTests.encrypted, "--out", folder, "--format", "ejson",
+            "--encryption-key", RealmFileCareTests.keyA,
+        ])
         #expect(encrypted.status == 0, "\(encrypted.output.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasSuffix(".json") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dump", "recovered.realm"])
@@ -26,7 +28,10 @@ import Testing
         (["salvage", "IN", "--out", "NEW", "--format", "csv"], 1, "unknown --format csv"),
         (["salvage", "MISSING", "--out", "NEW"], 1, "no such file"),
         (["salvage", "NOISE", "--out", "NEW"], 1, "nothing readable: not a Realm file: it is gzip-compressed data"),
-        (["salvage", "ENCRYPTED", "--out", "NEW"], 1, "nothing readable: not a Porter or Realm file, unless it is an encrypted Realm file"),
+        (
+            ["salvage", "ENCRYPTED", "--out", "NEW"], 1,
+            "nothing readable: not a Porter or Realm file, unless it is an encrypted Realm file"
+        ),
     ])
     func refusalsWriteNothing(_ arguments: [String], _ status: Int32, _ message: String) throws {
         let dir = try TestFiles.temporaryDirectory()
@@ -35,9 +40,11 @@ import Testing
         try Data("keep".utf8).write(to: URL(fileURLWithPath: existing))
         let noise = dir.appendingPathComponent("noise.realm").path
         try Data([0x1f, 0x8b, 8, 0, 1, 2, 3]).write(to: URL(fileURLWithPath: noise))
-        let names = ["IN": RealmFileCareTests.plain, "EXISTING": existing, "NEW": dir.appendingPathComponent("new").path,
-                     "MISSING": dir.appendingPathComponent("missing.realm").path, "NOISE": noise,
-                     "ENCRYPTED": RealmFileCareTests.encrypted]
+        let names = [
+            "IN": RealmFileCareTests.plain, "EXISTING": existing, "NEW": dir.appendingPathComponent("new").path,
+            "MISSING": dir.appendingPathComponent("missing.realm").path, "NOISE": noise,
+            "ENCRYPTED": RealmFileCareTests.encrypted,
+        ]
         let run = CapturedOutput.run(arguments.map { names[$0] ?? $0 })
         #expect(run.status == status)
         #expect(run.output.stderr.contains(message), "\(run.output.stderr)")

@@ -16,8 +16,15 @@ import Testing
                 if className == "Pet" {
                     try body(Int64(i), [.string("pet \(i)"), .int(Int64(i % 17))])
                 } else {
-                    try body(Int64(i), [.int(Int64(i)), .string("owner \(i)"),
-                                        .list([.link(className: "Pet", key: Int64(i)), .link(className: "Pet", key: Int64((i * 7) % count))])])
+                    try body(
+                        Int64(i),
+                        [
+                            .int(Int64(i)), .string("owner \(i)"),
+                            .list([
+                                .link(className: "Pet", key: Int64(i)),
+                                .link(className: "Pet", key: Int64((i * 7) % count)),
+                            ]),
+                        ])
                 }
             }
         }
@@ -26,17 +33,23 @@ import Testing
     /// The intact fixtures: two of Fixtures/realm, three written by Porter.
     static func fixtures(in dir: URL) throws -> [String] {
         let realmDir = RealmFileCareTests.realmDir
-        var out = [realmDir.appendingPathComponent("every-type.realm").path, realmDir.appendingPathComponent("inner-nodes.realm").path]
+        var out = [
+            realmDir.appendingPathComponent("every-type.realm").path,
+            realmDir.appendingPathComponent("inner-nodes.realm").path,
+        ]
         let items = dir.appendingPathComponent("items.realm").path
-        let itemSchema = try Schema(jsonString: """
-            {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}
-            """)
-        try RealmFileWriter(schema: itemSchema, schemaVersion: 3).write(to: items, source: RealmFileCareKillTests.Items(count: 4000))
+        let itemSchema = try Schema(
+            jsonString: """
+                {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}
+                """)
+        try RealmFileWriter(schema: itemSchema, schemaVersion: 3).write(
+            to: items, source: RealmFileCareKillTests.Items(count: 4000))
         let linked = dir.appendingPathComponent("linked.realm").path
-        let linkedSchema = try Schema(jsonString: """
-            {"schemaVersion": 1, "classes": [{"name": "Owner", "primaryKey": "id", "properties": {"id": "int", "name": "string", "pets": "Pet[]"}},
-             {"name": "Pet", "properties": {"name": "string", "age": "int"}}]}
-            """)
+        let linkedSchema = try Schema(
+            jsonString: """
+                {"schemaVersion": 1, "classes": [{"name": "Owner", "primaryKey": "id", "properties": {"id": "int", "name": "string", "pets": "Pet[]"}},
+                 {"name": "Pet", "properties": {"name": "string", "age": "int"}}]}
+                """)
         try RealmFileWriter(schema: linkedSchema, schemaVersion: 1).write(to: linked, source: Linked(count: 2500))
         let rewritten = dir.appendingPathComponent("every-type-rewritten.realm").path
         let export = CapturedOutput.run(["export", out[0], "--format", "realm", "--out", rewritten])
@@ -70,7 +83,11 @@ import Testing
             // A node header: the "AAAA" checksum bytes precede every header realm-core writes.
             var headers: [Int] = []
             var i = 24
-            while i + 8 <= top { if bytes[i] == 0x41 && bytes[i + 1] == 0x41 && bytes[i + 2] == 0x41 && bytes[i + 3] == 0x41 { headers.append(i) }; i += 8 }
+            while i + 8 <= top {
+                if bytes[i] == 0x41 && bytes[i + 1] == 0x41 && bytes[i + 2] == 0x41 && bytes[i + 3] == 0x41 {
+                    headers.append(i)
+                }; i += 8
+            }
             if let at = headers.randomElement(using: &g) {
                 out[at + 4] = 0xC7  // inner + has-refs, width 64
                 out[at + 5] = 0xFF
@@ -163,8 +180,9 @@ import Testing
         if run.status == 1 {
             #expect(run.output.stderr.contains("nothing readable"), "\(path): \(run.output.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
-            #expect(kind == .truncatedTail || kind == .corruptedLeaf || kind == .zeroedPage || kind == .brokenNode,
-                    "\(path): nothing readable after \(kind)")
+            #expect(
+                kind == .truncatedTail || kind == .corruptedLeaf || kind == .zeroedPage || kind == .brokenNode,
+                "\(path): nothing readable after \(kind)")
             return "nothing"
         }
         #expect(run.status == 0 || run.status == 3, "\(path): \(run.output.stderr)")
@@ -177,9 +195,12 @@ import Testing
         }
         var anyLost = false
         for table in intact.tables where !table.isEmbedded {
-            let usesPrevious = run.output.stdout.contains("  \(table.name): ") && run.output.stdout.split(separator: "\n")
-                .first { $0.hasPrefix("  \(table.name): ") }?.contains("previous snapshot") == true
-            guard let file = usesPrevious ? previous : (current ?? previous), let damagedTable = file.table(named: table.name)
+            let usesPrevious =
+                run.output.stdout.contains("  \(table.name): ")
+                && run.output.stdout.split(separator: "\n")
+                    .first { $0.hasPrefix("  \(table.name): ") }?.contains("previous snapshot") == true
+            guard let file = usesPrevious ? previous : (current ?? previous),
+                let damagedTable = file.table(named: table.name)
             else { continue }
             var report = RealmSalvageClassReport(className: table.name)
             var seen = Set<Int64>()
@@ -190,7 +211,8 @@ import Testing
                     Issue.record("\(path): \(table.name) key \(object.key) is not in the intact file")
                     return
                 }
-                for (i, value) in object.values.enumerated() where !replaced.contains(i) && !Self.same(value, original.values[i]) {
+                for (i, value) in object.values.enumerated()
+                where !replaced.contains(i) && !Self.same(value, original.values[i]) {
                     differing += 1
                     break
                 }
@@ -201,7 +223,9 @@ import Testing
             try intact.forEachObject(in: table) { object in
                 if !seen.contains(object.key) && !Self.covers(report.lostKeys, object.key) { unaccounted += 1 }
             }
-            #expect(unaccounted == 0, "\(path): \(unaccounted) objects of \(table.name) neither recovered nor reported lost")
+            #expect(
+                unaccounted == 0, "\(path): \(unaccounted) objects of \(table.name) neither recovered nor reported lost"
+            )
             if kind == .damagedTopArray { #expect(differing == 0 && !report.lostSomething, "\(path): \(table.name)") }
             if report.lostSomething {
                 #expect(run.output.stdout.contains(table.name), "\(path): the report does not name \(table.name)")

@@ -23,8 +23,16 @@ import PorterModel
             // int → string: porter migrate converts it without a plan, losing nothing.
             (.changePropertyType(className: "Dog", old: age, new: Property(name: "age", type: .string)), .converted),
             // double → float rounds; date → int has no conversion: both lose data without a plan.
-            (.changePropertyType(className: "Dog", old: Property(name: "w", type: .double), new: Property(name: "w", type: .float)), .destructive),
-            (.changePropertyType(className: "Dog", old: Property(name: "d", type: .date), new: Property(name: "d", type: .int)), .destructive),
+            (
+                .changePropertyType(
+                    className: "Dog", old: Property(name: "w", type: .double), new: Property(name: "w", type: .float)),
+                .destructive
+            ),
+            (
+                .changePropertyType(
+                    className: "Dog", old: Property(name: "d", type: .date), new: Property(name: "d", type: .int)),
+                .destructive
+            ),
         ]
         for (change, severity) in cases {
             #expect(change.severity == severity, "\(change.code)")
@@ -34,7 +42,8 @@ import PorterModel
 
     @Test func codesAndOperationNamesAreStable() throws {
         let age = Property(name: "age", type: .int)
-        let change = SchemaChange.changePropertyType(className: "Dog", old: age, new: Property(name: "age", type: .string))
+        let change = SchemaChange.changePropertyType(
+            className: "Dog", old: age, new: Property(name: "age", type: .string))
         #expect(change.code == "change-property-type")
         #expect(change.operationName == "changePropertyType")
         #expect(change.subject == "Dog.age")
@@ -44,8 +53,10 @@ import PorterModel
 
     @Test func reportCountsAndNeedsMigration() throws {
         let old = try schema(1, #"{"name": "Dog", "properties": {"name": "string", "age": "int"}}"#)
-        let new = try schema(2, #"{"name": "Dog", "properties": {"name": {"type": "string", "indexed": true}, "age": "string", "born": "date?"}}"#,
-                             #"{"name": "Toy", "properties": {"n": "string"}}"#)
+        let new = try schema(
+            2,
+            #"{"name": "Dog", "properties": {"name": {"type": "string", "indexed": true}, "age": "string", "born": "date?"}}"#,
+            #"{"name": "Toy", "properties": {"n": "string"}}"#)
         let report = try DiffReport(old: old, new: new)
         #expect(report.count(.automatic) == 2)
         #expect(report.count(.migration) == 1)
@@ -67,7 +78,10 @@ import PorterModel
         let report = try DiffReport(old: old, new: new)
         let text = report.text(oldName: "v1.json", newName: "v2.json")
         #expect(text.contains("Schema diff: v1.json (version 1) -> v2.json (version 2)"))
-        #expect(text.contains("converted    change-property-type  Property 'Person.age' has been changed from 'int' to 'string'. porter migrate converts it: no data lost."))
+        #expect(
+            text.contains(
+                "converted    change-property-type  Property 'Person.age' has been changed from 'int' to 'string'. porter migrate converts it: no data lost."
+            ))
         #expect(text.contains("--rename Person.name=fullName"))
         let json = report.jsonValue(oldName: "v1.json", newName: "v2.json")
         #expect(json["summary"]?["changes"] == .number(3))

@@ -9,7 +9,10 @@ import PorterModel
         try ValueConversion.convertElement(v, to: to, rule: rule)
     }
 
-    private func fails(_ v: Value, _ to: PropertyType, _ rule: ConversionRule = .exact, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    private func fails(
+        _ v: Value, _ to: PropertyType, _ rule: ConversionRule = .exact,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String? {
         expectError(.invalidValue, sourceLocation: sourceLocation) { _ = try convert(v, to, rule) }?.message
     }
 
@@ -91,8 +94,10 @@ import PorterModel
 
     @Test func shapes() throws {
         let int = Property(name: "v", type: .int), string = Property(name: "v", type: .string)
-        let ints = Property(name: "v", type: .int, collection: .list), strings = Property(name: "v", type: .string, collection: .list)
-        let intSet = Property(name: "v", type: .int, collection: .set), intMap = Property(name: "v", type: .int, collection: .map)
+        let ints = Property(name: "v", type: .int, collection: .list),
+            strings = Property(name: "v", type: .string, collection: .list)
+        let intSet = Property(name: "v", type: .int, collection: .set),
+            intMap = Property(name: "v", type: .int, collection: .map)
         #expect(ValueConversion.isSupported(from: int, to: string))
         #expect(ValueConversion.isSupported(from: ints, to: strings))
         #expect(ValueConversion.isSupported(from: int, to: ints))
@@ -101,8 +106,12 @@ import PorterModel
         #expect(!ValueConversion.isSupported(from: ints, to: intSet))
         #expect(ValueConversion.isSupported(from: intMap, to: Property(name: "v", type: .string, collection: .map)))
         let link = Property(name: "v", type: .object, objectType: "Dog", optional: true)
-        #expect(ValueConversion.isSupported(from: link, to: Property(name: "v", type: .object, objectType: "Dog", collection: .list)))
-        #expect(!ValueConversion.isSupported(from: link, to: Property(name: "v", type: .object, objectType: "Cat", optional: true)))
+        #expect(
+            ValueConversion.isSupported(
+                from: link, to: Property(name: "v", type: .object, objectType: "Dog", collection: .list)))
+        #expect(
+            !ValueConversion.isSupported(
+                from: link, to: Property(name: "v", type: .object, objectType: "Cat", optional: true)))
         #expect(!ValueConversion.isSupported(from: Property(name: "v", type: .data), to: int))
     }
 }

@@ -9,22 +9,28 @@ import PorterModel
 @Suite struct DiagnosticsTests {
     @Test func countsValuesNullsDuplicatesAndUnconvertibles() throws {
         let dir = try DiffTempDir()
-        let old = try schema(1,
+        let old = try schema(
+            1,
             #"{"name": "Dog", "properties": {"name": "string", "age": "string", "color": "string?", "owner": "string?", "tag": "int"}}"#,
             #"{"name": "Cat", "properties": {"n": "string"}}"#)
         let db = try Database.create(at: dir.path("old.porter"), schema: old)
         try db.write {
-            try db.create("Dog", ["name": .string("rex"), "age": .string("3"), "color": .string("brown"), "tag": .int(1)])
-            try db.create("Dog", ["name": .string("fido"), "age": .string("three"), "owner": .string("ann"), "tag": .int(1)])
+            try db.create(
+                "Dog", ["name": .string("rex"), "age": .string("3"), "color": .string("brown"), "tag": .int(1)])
+            try db.create(
+                "Dog", ["name": .string("fido"), "age": .string("three"), "owner": .string("ann"), "tag": .int(1)])
             try db.create("Dog", ["name": .string("rex"), "age": .string("5"), "tag": .int(2)])
             try db.create("Cat", ["n": .string("tom")])
         }
-        let new = try schema(2,
-            #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "int", "owner": "string", "tag": "int"}}"#)
+        let new = try schema(
+            2,
+            #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "int", "owner": "string", "tag": "int"}}"#
+        )
         var report = try DiffReport(old: old, new: new)
         try report.addDiagnostics(from: db)
         func diagnostics(_ code: String, _ property: String? = nil) -> ChangeDiagnostics? {
-            report.entries.first { $0.change.code == code && (property == nil || $0.change.propertyName == property) }?.diagnostics
+            report.entries.first { $0.change.code == code && (property == nil || $0.change.propertyName == property) }?
+                .diagnostics
         }
         #expect(diagnostics("remove-class")?.valuesLost == 1)
         #expect(diagnostics("remove-property", "color")?.valuesLost == 1)
@@ -65,9 +71,13 @@ import PorterModel
             try db.create("Person", ["name": .string("ann")])
             try db.create("Person", ["name": .string("ann"), "nick": .string("a")])
         }
-        let new = try schema(2, #"{"name": "Human", "primaryKey": "fullName", "properties": {"fullName": "string", "nick": "string"}}"#)
-        var report = try DiffReport(old: old, new: new, renames: RenameSet(classes: [ClassRename(from: "Person", to: "Human")],
-                                                                           properties: [PropertyRename(className: "Human", from: "name", to: "fullName")]))
+        let new = try schema(
+            2, #"{"name": "Human", "primaryKey": "fullName", "properties": {"fullName": "string", "nick": "string"}}"#)
+        var report = try DiffReport(
+            old: old, new: new,
+            renames: RenameSet(
+                classes: [ClassRename(from: "Person", to: "Human")],
+                properties: [PropertyRename(className: "Human", from: "name", to: "fullName")]))
         try report.addDiagnostics(from: db)
         #expect(report.entries.map(\.change.code) == ["add-index", "make-required", "change-primary-key"])
         #expect(report.entries[1].diagnostics?.nullsBlockingRequired == 1)
@@ -77,7 +87,8 @@ import PorterModel
 
     @Test func embeddingDiagnosticsCountOrphansSharedAndMixed() throws {
         let dir = try DiffTempDir()
-        let old = try schema(1,
+        let old = try schema(
+            1,
             #"{"name": "Parent", "properties": {"child": "Child?", "children": "Child[]", "any": "mixed"}}"#,
             #"{"name": "Child", "properties": {"v": "int"}}"#)
         let db = try Database.create(at: dir.path("old.porter"), schema: old)
@@ -86,10 +97,15 @@ import PorterModel
             _ = try db.create("Child", ["v": .int(2)])  // orphan
             let single = try db.create("Child", ["v": .int(3)])
             try db.create("Parent", ["child": .link(ObjectLink("Child", shared))])
-            try db.create("Parent", ["children": .list([.link(ObjectLink("Child", shared)), .link(ObjectLink("Child", single))]),
-                                     "any": .link(ObjectLink("Child", single))])
+            try db.create(
+                "Parent",
+                [
+                    "children": .list([.link(ObjectLink("Child", shared)), .link(ObjectLink("Child", single))]),
+                    "any": .link(ObjectLink("Child", single)),
+                ])
         }
-        let new = try schema(2,
+        let new = try schema(
+            2,
             #"{"name": "Parent", "properties": {"child": "Child?", "children": "Child[]", "any": "mixed"}}"#,
             #"{"name": "Child", "embedded": true, "properties": {"v": "int"}}"#)
         var report = try DiffReport(old: old, new: new)

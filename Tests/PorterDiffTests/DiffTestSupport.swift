@@ -14,8 +14,10 @@ func messages(_ old: Schema, _ new: Schema) -> [String] { SchemaDiff.compare(old
 
 /// Runs `body` and returns the ``PorterError`` it throws (recording an issue otherwise).
 @discardableResult
-func expectError(_ code: PorterError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () throws -> Void) -> PorterError? {
+func expectError(
+    _ code: PorterError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> PorterError? {
     do {
         try body()
         Issue.record("expected a PorterError but nothing was thrown", sourceLocation: sourceLocation)

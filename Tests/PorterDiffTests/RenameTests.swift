@@ -18,39 +18,60 @@ import PorterModel
 
     @Test func realmRenameMessages() throws {
         let newWith = { (props: String) in #"{"name": "object", "properties": {\#(props)}}"# }
-        #expect(try failure(rename("object 2", "value", "new"), old, newWith(#""new": "int?", "other": "int""#) + #", {"name": "object 2", "properties": {"new": "int"}}"#)
+        #expect(
+            try failure(
+                rename("object 2", "value", "new"), old,
+                newWith(#""new": "int?", "other": "int""#) + #", {"name": "object 2", "properties": {"new": "int"}}"#)
                 == "Cannot rename property 'object 2.value' because it does not exist.")
-        #expect(try failure(rename("object", "value", "new"), old, #"{"name": "other", "properties": {"x": "int"}}"#)
+        #expect(
+            try failure(rename("object", "value", "new"), old, #"{"name": "other", "properties": {"x": "int"}}"#)
                 == "Cannot rename properties for type 'object' because it has been removed from the Realm.")
-        #expect(try failure(rename("object", "nonexistent", "new"), old, newWith(#""value": "int?", "other": "int", "new": "int""#))
+        #expect(
+            try failure(
+                rename("object", "nonexistent", "new"), old, newWith(#""value": "int?", "other": "int", "new": "int""#))
                 == "Cannot rename property 'object.nonexistent' because it does not exist.")
-        #expect(try failure(rename("object", "value", "nonexistent"), old, newWith(#""new": "int?", "other": "int""#))
+        #expect(
+            try failure(rename("object", "value", "nonexistent"), old, newWith(#""new": "int?", "other": "int""#))
                 == "Renamed property 'object.nonexistent' does not exist.")
-        #expect(try failure(rename("object", "value", "new"), old, newWith(#""value": "int?", "new": "int?", "other": "int""#))
+        #expect(
+            try failure(
+                rename("object", "value", "new"), old, newWith(#""value": "int?", "new": "int?", "other": "int""#))
                 == "Cannot rename property 'object.value' to 'new' because the source property still exists.")
-        #expect(try failure(rename("object", "value", "new"), old, newWith(#""new": "date?", "other": "int""#))
+        #expect(
+            try failure(rename("object", "value", "new"), old, newWith(#""new": "date?", "other": "int""#))
                 == "Cannot rename property 'object.value' to 'new' because it would change from type 'int' to 'date'.")
-        #expect(try failure(rename("object", "value", "new"), old, newWith(#""new": "int", "other": "int""#))
+        #expect(
+            try failure(rename("object", "value", "new"), old, newWith(#""new": "int", "other": "int""#))
                 == "Cannot rename property 'object.value' to 'new' because it would change from optional to required.")
-        #expect(try failure(rename("nothing", "a", "b"), old, old) == "Cannot rename properties for type 'nothing' because it does not exist.")
+        #expect(
+            try failure(rename("nothing", "a", "b"), old, old)
+                == "Cannot rename properties for type 'nothing' because it does not exist.")
     }
 
     @Test func linkTargetMismatchesNameBothTypes() throws {
-        let t = #"{"name": "target", "properties": {"v": "int"}}"#, o = #"{"name": "origin", "properties": {"v": "int"}}"#
+        let t = #"{"name": "target", "properties": {"v": "int"}}"#,
+            o = #"{"name": "origin", "properties": {"v": "int"}}"#
         let old = #"{"name": "object", "properties": {"value": "target?", "list": "target[]", "set": "target<>"}}"#
         let new = #"{"name": "object", "properties": {"new": "origin?", "list2": "origin[]", "set2": "origin<>"}}"#
-        #expect(try failure(rename("object", "value", "new"), old + "," + t + "," + o, new + "," + t + "," + o)
-                == "Cannot rename property 'object.value' to 'new' because it would change from type '<target>' to '<origin>'.")
-        #expect(try failure(rename("object", "list", "list2"), old + "," + t + "," + o, new + "," + t + "," + o)
-                == "Cannot rename property 'object.list' to 'list2' because it would change from type 'array<target>' to 'array<origin>'.")
-        #expect(try failure(rename("object", "set", "set2"), old + "," + t + "," + o, new + "," + t + "," + o)
-                == "Cannot rename property 'object.set' to 'set2' because it would change from type 'set<target>' to 'set<origin>'.")
+        #expect(
+            try failure(rename("object", "value", "new"), old + "," + t + "," + o, new + "," + t + "," + o)
+                == "Cannot rename property 'object.value' to 'new' because it would change from type '<target>' to '<origin>'."
+        )
+        #expect(
+            try failure(rename("object", "list", "list2"), old + "," + t + "," + o, new + "," + t + "," + o)
+                == "Cannot rename property 'object.list' to 'list2' because it would change from type 'array<target>' to 'array<origin>'."
+        )
+        #expect(
+            try failure(rename("object", "set", "set2"), old + "," + t + "," + o, new + "," + t + "," + o)
+                == "Cannot rename property 'object.set' to 'set2' because it would change from type 'set<target>' to 'set<origin>'."
+        )
     }
 
     @Test func validRenamesKeepAttributesAndLeaveTheRestToTheDiff() throws {
         let o = try schema(1, #"{"name": "object", "primaryKey": "value", "properties": {"value": "int", "x": "int"}}"#)
         // old is pk, new is not; make optional; add index: all remain as ordinary changes.
-        let n = try schema(2, #"{"name": "object", "properties": {"new": {"type": "int?", "indexed": true}, "x": "int"}}"#)
+        let n = try schema(
+            2, #"{"name": "object", "properties": {"new": {"type": "int?", "indexed": true}, "x": "int"}}"#)
         let diff = try SchemaDiff.compare(o, n, renames: rename("object", "value", "new"))
         #expect(diff.renamedOld["object"]?.primaryKey == "new")
         #expect(diff.changes.map(\.code) == ["make-optional", "change-primary-key"])
@@ -62,35 +83,57 @@ import PorterModel
     @Test func chainedRenamesPassThroughIntermediateNames() throws {
         let o = try schema(1, #"{"name": "object", "properties": {"value": "int"}}"#)
         let n = try schema(2, #"{"name": "object", "properties": {"new": "int"}}"#)
-        let chain = RenameSet(properties: [PropertyRename(className: "object", from: "value", to: "a"),
-                                           PropertyRename(className: "object", from: "a", to: "b"),
-                                           PropertyRename(className: "object", from: "b", to: "new")])
+        let chain = RenameSet(properties: [
+            PropertyRename(className: "object", from: "value", to: "a"),
+            PropertyRename(className: "object", from: "a", to: "b"),
+            PropertyRename(className: "object", from: "b", to: "new"),
+        ])
         #expect(try SchemaDiff.compare(o, n, renames: chain).changes.isEmpty)
     }
 
     @Test func classRenamesFollowLinks() throws {
-        let o = try schema(1, #"{"name": "Old", "properties": {"v": "int", "me": "Old?"}}"#, #"{"name": "Owner", "properties": {"pet": "Old?", "pets": "Old[]"}}"#)
-        let n = try schema(2, #"{"name": "New", "properties": {"v": "int", "me": "New?"}}"#, #"{"name": "Owner", "properties": {"pet": "New?", "pets": "New[]"}}"#)
+        let o = try schema(
+            1, #"{"name": "Old", "properties": {"v": "int", "me": "Old?"}}"#,
+            #"{"name": "Owner", "properties": {"pet": "Old?", "pets": "Old[]"}}"#)
+        let n = try schema(
+            2, #"{"name": "New", "properties": {"v": "int", "me": "New?"}}"#,
+            #"{"name": "Owner", "properties": {"pet": "New?", "pets": "New[]"}}"#)
         #expect(SchemaDiff.compare(o, n).count == 4)
         let diff = try SchemaDiff.compare(o, n, renames: RenameSet(classes: [ClassRename(from: "Old", to: "New")]))
         #expect(diff.changes.isEmpty)
         // A property rename may name the class by its old or new name.
-        let n2 = try schema(2, #"{"name": "New", "properties": {"value": "int", "me": "New?"}}"#, #"{"name": "Owner", "properties": {"pet": "New?", "pets": "New[]"}}"#)
+        let n2 = try schema(
+            2, #"{"name": "New", "properties": {"value": "int", "me": "New?"}}"#,
+            #"{"name": "Owner", "properties": {"pet": "New?", "pets": "New[]"}}"#)
         for className in ["Old", "New"] {
-            let set = RenameSet(classes: [ClassRename(from: "Old", to: "New")], properties: [PropertyRename(className: className, from: "v", to: "value")])
+            let set = RenameSet(
+                classes: [ClassRename(from: "Old", to: "New")],
+                properties: [PropertyRename(className: className, from: "v", to: "value")])
             #expect(try SchemaDiff.compare(o, n2, renames: set).changes.isEmpty)
         }
-        #expect(expectError(.migrationFailed) { _ = try SchemaDiff.compare(o, o, renames: RenameSet(classes: [ClassRename(from: "Old", to: "New")])) }?.message
+        #expect(
+            expectError(.migrationFailed) {
+                _ = try SchemaDiff.compare(o, o, renames: RenameSet(classes: [ClassRename(from: "Old", to: "New")]))
+            }?.message
                 == "Cannot rename class 'Old' to 'New' because the source class still exists.")
     }
 
     @Test func likelyRenamesAreReportedNotApplied() throws {
-        let o = try schema(1, #"{"name": "Person", "properties": {"name": "string", "age": "int", "nick": "string?"}}"#, #"{"name": "Cat", "properties": {"n": "string"}}"#)
-        let n = try schema(2, #"{"name": "Person", "properties": {"fullName": "string", "age": "int", "nickname": "int?"}}"#, #"{"name": "Kitty", "properties": {"n": "string"}}"#)
+        let o = try schema(
+            1, #"{"name": "Person", "properties": {"name": "string", "age": "int", "nick": "string?"}}"#,
+            #"{"name": "Cat", "properties": {"n": "string"}}"#)
+        let n = try schema(
+            2, #"{"name": "Person", "properties": {"fullName": "string", "age": "int", "nickname": "int?"}}"#,
+            #"{"name": "Kitty", "properties": {"n": "string"}}"#)
         let report = try DiffReport(old: o, new: n)
-        #expect(report.likelyRenames.map(\.option).sorted() == ["--rename Person.name=fullName", "--rename-class Cat=Kitty"])
+        #expect(
+            report.likelyRenames.map(\.option).sorted() == [
+                "--rename Person.name=fullName", "--rename-class Cat=Kitty",
+            ])
         #expect(report.changes.contains { $0.code == "remove-property" })
-        let ambiguous = try schema(2, #"{"name": "Person", "properties": {"a": "string", "b": "string", "age": "int", "nick": "string?"}}"#, #"{"name": "Cat", "properties": {"n": "string"}}"#)
+        let ambiguous = try schema(
+            2, #"{"name": "Person", "properties": {"a": "string", "b": "string", "age": "int", "nick": "string?"}}"#,
+            #"{"name": "Cat", "properties": {"n": "string"}}"#)
         #expect(try DiffReport(old: o, new: ambiguous).likelyRenames.allSatisfy { $0.isAmbiguous })
     }
 

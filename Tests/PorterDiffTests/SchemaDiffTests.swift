@@ -18,7 +18,8 @@ import PorterModel
     }
 
     @Test func removeTableIsReported() throws {
-        let changes = SchemaDiff.compare(try schema(0, object, #"{"name": "gone", "properties": {"v": "int"}}"#), try schema(0, object))
+        let changes = SchemaDiff.compare(
+            try schema(0, object, #"{"name": "gone", "properties": {"v": "int"}}"#), try schema(0, object))
         #expect(changes.map(\.code) == ["remove-class"])
         #expect(changes[0].message == "Class 'gone' has been removed.")
         #expect(!changes[0].isAutomatic)
@@ -26,28 +27,49 @@ import PorterModel
 
     @Test func propertyChangesUseRealmMessages() throws {
         let old = try schema(0, object)
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#))
-            == ["Property 'object.col2' has been added."])
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int"}}"#))
-            == ["Property 'object.optional' has been removed."])
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "float", "optional": "int?"}}"#))
-            == ["Property 'object.value' has been changed from 'int' to 'float'."])
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int?", "optional": "int?"}}"#))
-            == ["Property 'object.value' has been made optional."])
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int", "optional": "int"}}"#))
-            == ["Property 'object.optional' has been made required."])
-        #expect(messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int", "optional": {"type": "int?", "indexed": true}}}"#))
-            == ["Property 'object.optional' has been made indexed."])
-        let indexed = try schema(0, #"{"name": "object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#)
+        #expect(
+            messages(
+                old,
+                try schema(0, #"{"name": "object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#)
+            )
+                == ["Property 'object.col2' has been added."])
+        #expect(
+            messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int"}}"#))
+                == ["Property 'object.optional' has been removed."])
+        #expect(
+            messages(old, try schema(0, #"{"name": "object", "properties": {"value": "float", "optional": "int?"}}"#))
+                == ["Property 'object.value' has been changed from 'int' to 'float'."])
+        #expect(
+            messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int?", "optional": "int?"}}"#))
+                == ["Property 'object.value' has been made optional."])
+        #expect(
+            messages(old, try schema(0, #"{"name": "object", "properties": {"value": "int", "optional": "int"}}"#))
+                == ["Property 'object.optional' has been made required."])
+        #expect(
+            messages(
+                old,
+                try schema(
+                    0,
+                    #"{"name": "object", "properties": {"value": "int", "optional": {"type": "int?", "indexed": true}}}"#
+                ))
+                == ["Property 'object.optional' has been made indexed."])
+        let indexed = try schema(
+            0, #"{"name": "object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#)
         #expect(messages(indexed, old) == ["Property 'object.value' has been made unindexed."])
     }
 
     @Test func linkTargetChangesAreTypeChanges() throws {
-        let t1 = #"{"name": "target 1", "properties": {"v": "int"}}"#, t2 = #"{"name": "target 2", "properties": {"v": "int"}}"#
-        let old = try schema(0, t1, t2, #"{"name": "origin", "properties": {"value": "target 1?", "array": "target 1[]"}}"#)
-        let new = try schema(0, t1, t2, #"{"name": "origin", "properties": {"value": "target 2?", "array": "target 2[]"}}"#)
-        #expect(messages(old, new) == ["Property 'origin.value' has been changed from '<target 1>' to '<target 2>'.",
-                                       "Property 'origin.array' has been changed from 'array<target 1>' to 'array<target 2>'."])
+        let t1 = #"{"name": "target 1", "properties": {"v": "int"}}"#,
+            t2 = #"{"name": "target 2", "properties": {"v": "int"}}"#
+        let old = try schema(
+            0, t1, t2, #"{"name": "origin", "properties": {"value": "target 1?", "array": "target 1[]"}}"#)
+        let new = try schema(
+            0, t1, t2, #"{"name": "origin", "properties": {"value": "target 2?", "array": "target 2[]"}}"#)
+        #expect(
+            messages(old, new) == [
+                "Property 'origin.value' has been changed from '<target 1>' to '<target 2>'.",
+                "Property 'origin.array' has been changed from 'array<target 1>' to 'array<target 2>'.",
+            ])
     }
 
     @Test func listToSetIsATypeChange() throws {
@@ -64,16 +86,30 @@ import PorterModel
 
     @Test func typeChangeSuppressesIndexAndNullabilityChanges() throws {
         let old = try schema(0, #"{"name": "o", "properties": {"v": "int"}}"#)
-        #expect(SchemaDiff.compare(old, try schema(0, #"{"name": "o", "properties": {"v": {"type": "string", "indexed": true}}}"#)).map(\.code) == ["change-property-type"])
-        #expect(SchemaDiff.compare(old, try schema(0, #"{"name": "o", "properties": {"v": "double?"}}"#)).map(\.code) == ["change-property-type"])
+        #expect(
+            SchemaDiff.compare(
+                old, try schema(0, #"{"name": "o", "properties": {"v": {"type": "string", "indexed": true}}}"#)
+            ).map(\.code) == ["change-property-type"])
+        #expect(
+            SchemaDiff.compare(old, try schema(0, #"{"name": "o", "properties": {"v": "double?"}}"#)).map(\.code) == [
+                "change-property-type"
+            ])
     }
 
     @Test func primaryKeyChanges() throws {
         let plain = try schema(0, #"{"name": "object", "properties": {"pk": "int", "value": "int"}}"#)
-        let keyed = try schema(0, #"{"name": "object", "primaryKey": "pk", "properties": {"pk": "int", "value": "int"}}"#)
-        let moved = try schema(0, #"{"name": "object", "primaryKey": "value", "properties": {"pk": "int", "value": "int"}}"#)
-        #expect(messages(plain, keyed) == ["Property 'object.pk' has been made indexed.", "Primary Key for class 'object' has been added."])
-        #expect(messages(keyed, plain) == ["Property 'object.pk' has been made unindexed.", "Primary Key for class 'object' has been removed."])
+        let keyed = try schema(
+            0, #"{"name": "object", "primaryKey": "pk", "properties": {"pk": "int", "value": "int"}}"#)
+        let moved = try schema(
+            0, #"{"name": "object", "primaryKey": "value", "properties": {"pk": "int", "value": "int"}}"#)
+        #expect(
+            messages(plain, keyed) == [
+                "Property 'object.pk' has been made indexed.", "Primary Key for class 'object' has been added.",
+            ])
+        #expect(
+            messages(keyed, plain) == [
+                "Property 'object.pk' has been made unindexed.", "Primary Key for class 'object' has been removed.",
+            ])
         #expect(messages(keyed, moved).last == "Primary Key for class 'object' has changed from 'pk' to 'value'.")
     }
 
@@ -85,14 +121,21 @@ import PorterModel
     }
 
     @Test func propertyAndClassOrderNeverMatter() throws {
-        let a = try schema(0, #"{"name": "a", "properties": {"x": "int", "y": "string"}}"#, #"{"name": "b", "properties": {"z": "int"}}"#)
-        let b = try schema(0, #"{"name": "b", "properties": {"z": "int"}}"#, #"{"name": "a", "properties": {"y": "string", "x": "int"}}"#)
+        let a = try schema(
+            0, #"{"name": "a", "properties": {"x": "int", "y": "string"}}"#,
+            #"{"name": "b", "properties": {"z": "int"}}"#)
+        let b = try schema(
+            0, #"{"name": "b", "properties": {"z": "int"}}"#,
+            #"{"name": "a", "properties": {"y": "string", "x": "int"}}"#)
         #expect(SchemaDiff.compare(a, b).isEmpty)
     }
 
     @Test func persistedLinkReplacedByComputedIsARemoval() throws {
         let old = try schema(0, #"{"name": "obj", "properties": {"link": "obj?", "v": "int"}}"#)
-        let new = try schema(0, #"{"name": "obj", "properties": {"v": "int", "link": {"type": "linkingObjects", "objectType": "obj", "property": "me"}, "me": "obj?"}}"#)
+        let new = try schema(
+            0,
+            #"{"name": "obj", "properties": {"v": "int", "link": {"type": "linkingObjects", "objectType": "obj", "property": "me"}, "me": "obj?"}}"#
+        )
         #expect(messages(old, new).first == "Property 'obj.link' has been removed.")
     }
 

@@ -6,10 +6,13 @@ import Testing
     let schemaFile = PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path
 
     /// Asserts a failed run: exit code 1, one-line error naming `fragment`, no crash output.
-    func expectCleanFailure(_ run: PorterBinary.Run, mentions fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectCleanFailure(
+        _ run: PorterBinary.Run, mentions fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(run.status == 1, "exit status \(run.status), stderr: \(run.stderr)", sourceLocation: sourceLocation)
         #expect(run.stderr.contains(fragment), "stderr was: \(run.stderr)", sourceLocation: sourceLocation)
-        #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("Stack dump"), sourceLocation: sourceLocation)
+        #expect(
+            !run.stderr.contains("Fatal error") && !run.stderr.contains("Stack dump"), sourceLocation: sourceLocation)
     }
 
     @Test func createInspectAndPrintSchema() throws {
@@ -23,7 +26,8 @@ import Testing
 
         let inspected = try PorterBinary.run(["inspect", db])
         #expect(inspected.status == 0, "\(inspected.stderr)")
-        let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: schemaFile))) as? [String: Any]
+        let fixture =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: schemaFile))) as? [String: Any]
         let version = fixture?["schemaVersion"] as? Int ?? -1
         #expect(inspected.stdout.contains("Schema version: \(version)"))
         #expect(inspected.stdout.contains("Dog"))
@@ -66,7 +70,8 @@ import Testing
 
     @Test func validateReportsEveryErrorOfEveryInvalidFixture() throws {
         let folder = PorterBinary.fixtures.appendingPathComponent("schemas/invalid")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         #expect(files.count >= 10)
         for file in files {
             let run = try PorterBinary.run(["validate", folder.appendingPathComponent(file).path])
@@ -80,11 +85,13 @@ import Testing
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("two-errors.json")
-        try Data("""
-        { "schemaVersion": 1, "classes": [
-          { "name": "Dog", "properties": { "owner": "Person", "weight": { "type": "double", "indexed": true } } },
-          { "name": "Person", "properties": { "name": "string" } } ] }
-        """.utf8).write(to: file)
+        try Data(
+            """
+            { "schemaVersion": 1, "classes": [
+              { "name": "Dog", "properties": { "owner": "Person", "weight": { "type": "double", "indexed": true } } },
+              { "name": "Person", "properties": { "name": "string" } } ] }
+            """.utf8
+        ).write(to: file)
         let run = try PorterBinary.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("Dog.owner"))

@@ -29,7 +29,9 @@ struct PorterBinary {
             dir = dir.deletingLastPathComponent()
         }
         struct Missing: Error, CustomStringConvertible {
-            var description: String { "the porter binary was not found next to the test executable; run 'swift build' first" }
+            var description: String {
+                "the porter binary was not found next to the test executable; run 'swift build' first"
+            }
         }
         throw Missing()
     }
@@ -51,9 +53,10 @@ struct PorterBinary {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// A fresh temporary folder, removed by the caller.

@@ -21,11 +21,15 @@ import Testing
         return files
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["every-type.realm", "inner-nodes.realm", "shared/swift-migration-default-v5.realm", "shared/js-simple.realm",
-                     "shared/core-upgrade-1000-22.realm", "shared/core-upgrade-20.realm"] {
+        for name in [
+            "every-type.realm", "inner-nodes.realm", "shared/swift-migration-default-v5.realm",
+            "shared/js-simple.realm",
+            "shared/core-upgrade-1000-22.realm", "shared/core-upgrade-20.realm",
+        ] {
             let source = SharedRealmFiles.resolve(name, in: Self.realm)
             let written = dir.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent).path
             let run = try PorterBinary.run(["export", source, "--format", "realm", "--out", written])
@@ -54,10 +58,14 @@ import Testing
         let plain = dir.appendingPathComponent("app.realm").path
         let encrypted = dir.appendingPathComponent("enc.realm").path
         #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", plain]).status == 0)
-        #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", encrypted, "--out-encryption-key", key]).status == 0)
+        #expect(
+            try PorterBinary.run(["export", db, "--format", "realm", "--out", encrypted, "--out-encryption-key", key])
+                .status == 0)
         let again = dir.appendingPathComponent("again.realm").path
         #expect(try PorterBinary.run(["export", db, "--format", "realm", "--out", again]).status == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data(contentsOf: URL(fileURLWithPath: again)), "not deterministic")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: plain)) == Data(contentsOf: URL(fileURLWithPath: again)),
+            "not deterministic")
         let fromDB = try exported(db, dir, "db")
         // The same documents; and with the schema file as --models (defaults and linkingObjects are
         // not stored in a Realm file), the same schema.json too.
@@ -71,23 +79,32 @@ import Testing
         // Never over an existing file.
         let refused = try PorterBinary.run(["export", db, "--format", "realm", "--out", plain])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "porter: error: \(plain): already exists: Porter does not overwrite a file with an export; remove it or choose another --out\n")
+        #expect(
+            refused.stderr
+                == "porter: error: \(plain): already exists: Porter does not overwrite a file with an export; remove it or choose another --out\n"
+        )
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: Self.swiftV5, to: app)
         let original = try Data(contentsOf: app)
         let v6 = dir.appendingPathComponent("v6.json")
-        try Data("""
+        try Data(
+            """
             {"schemaVersion": 6, "classes": [
              {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
              {"name": "Person", "properties": {"name": "string", "age": "string", "email": "string", "address": "Address?", "pets": "Pet[]"}},
              {"name": "Pet", "properties": {"name": "string", "kind": "int"}}]}
-            """.utf8).write(to: v6)
-        let args = ["migrate", app.path, "--to", v6.path, "--rename", "Person.fullName=name", "--fill", "Person.email=none@example.com"]
+            """.utf8
+        ).write(to: v6)
+        let args = [
+            "migrate", app.path, "--to", v6.path, "--rename", "Person.fullName=name", "--fill",
+            "Person.email=none@example.com",
+        ]
         let dry = try PorterBinary.run(args + ["--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("dry run from schema version 5 to 6 passed all checks"))
@@ -98,13 +115,19 @@ import Testing
         #expect(run.stdout.contains("migrated from schema version 5 to 6"))
         #expect(try Data(contentsOf: backup) == original)
         let inspect = try PorterBinary.run(["inspect", app.path])
-        #expect(inspect.stdout.contains("Schema version: 6") && inspect.stdout.contains("File format: 24"), "\(inspect.stdout)")
+        #expect(
+            inspect.stdout.contains("Schema version: 6") && inspect.stdout.contains("File format: 24"),
+            "\(inspect.stdout)")
         let person = try exported(app.path, dir, "out")["Person.json"].map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(person.contains(#""name" : "John Doe", "age" : "42", "email" : "none@example.com""#), "\(person)")
-        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "app.realm.lock", "app.v5.realm", "v6.json", "out"])
+        #expect(
+            try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == [
+                "app.realm", "app.realm.lock", "app.v5.realm", "v6.json", "out",
+            ])
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")
@@ -112,24 +135,34 @@ import Testing
         let original = try Data(contentsOf: app)
         let cases: [(String, String)] = [
             // Names are not numbers: the conversion fails, naming the objects.
-            (#"{"name": "Pet", "properties": {"name": "int", "kind": "int"}}"#, "cannot convert 4 values from string to int"),
+            (
+                #"{"name": "Pet", "properties": {"name": "int", "kind": "int"}}"#,
+                "cannot convert 4 values from string to int"
+            ),
             // Slinkey has no owner: Pet cannot become embedded.
             (#"{"name": "Pet", "embedded": true, "properties": {"name": "string", "kind": "int"}}"#, "Pet"),
         ]
         for (pet, phrase) in cases {
             let v6 = dir.appendingPathComponent("v6.json")
-            try Data("""
+            try Data(
+                """
                 {"schemaVersion": 6, "classes": [
                  {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
                  {"name": "Person", "properties": {"fullName": "string", "age": "int", "address": "Address?", "pets": "Pet[]"}},
                  \(pet)]}
-                """.utf8).write(to: v6)
-            let run = try PorterBinary.run(["migrate", app.path, "--to", v6.path, "--backup", dir.appendingPathComponent("b.realm").path])
+                """.utf8
+            ).write(to: v6)
+            let run = try PorterBinary.run([
+                "migrate", app.path, "--to", v6.path, "--backup", dir.appendingPathComponent("b.realm").path,
+            ])
             #expect(run.status == 1, "\(pet): \(run.stdout)")
             #expect(run.stderr.hasPrefix("porter: error: ") && run.stderr.contains(phrase), "\(run.stderr)")
             #expect(try Data(contentsOf: app) == original)
             // The lock file is realm-core's convention (README, "Safety"), and stays.
-            #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)).subtracting(["app.realm.lock"]) == ["app.realm", "v6.json"])
+            #expect(
+                try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)).subtracting(["app.realm.lock"]) == [
+                    "app.realm", "v6.json",
+                ])
         }
     }
 
@@ -137,7 +170,10 @@ import Testing
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let schema = dir.appendingPathComponent("s.json")
-        try Data(#"{"schemaVersion": 3, "classes": [{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}]}"#.utf8).write(to: schema)
+        try Data(
+            #"{"schemaVersion": 3, "classes": [{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}]}"#
+                .utf8
+        ).write(to: schema)
         let app = dir.appendingPathComponent("app.realm").path
         let created = try PorterBinary.run(["create", app, "--schema", schema.path, "--format", "realm"])
         #expect(created.status == 0, "\(created.stderr)")
@@ -152,27 +188,35 @@ import Testing
         let again = try PorterBinary.run(["import", app, dogs.path])
         #expect(again.status == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: app)) == before)
-        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["app.realm", "app.realm.lock", "s.json", "Dog.json"])
+        #expect(
+            try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)) == [
+                "app.realm", "app.realm.lock", "s.json", "Dog.json",
+            ])
         let overwrite = try PorterBinary.run(["create", app, "--schema", schema.path, "--format", "realm"])
         #expect(overwrite.stderr == "porter: error: \(app): file already exists\n")
     }
 
     /// The issue's scenario: a plan with a rename, a conversion, a fill and a class made embedded
     /// (its orphans deleted), applied to a real Realm Swift file.
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aPlanMakesAClassEmbeddedInARealmFile() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func aPlanMakesAClassEmbeddedInARealmFile() throws {
         let dir = try PorterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: Self.swiftV5, to: app)
         let v6 = dir.appendingPathComponent("v6.json")
-        try Data("""
+        try Data(
+            """
             {"schemaVersion": 6, "classes": [
              {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string"}},
              {"name": "Person", "properties": {"name": "string", "age": "string", "email": "string", "address": "Address?", "pets": "Pet[]"}},
              {"name": "Pet", "embedded": true, "properties": {"name": "string", "kind": "int"}}]}
-            """.utf8).write(to: v6)
+            """.utf8
+        ).write(to: v6)
         let plan = dir.appendingPathComponent("plan.json")
-        let made = try PorterBinary.run(["plan", app.path, v6.path, "--rename", "Person.fullName=name", "--fill", "Person.email=x", "-o", plan.path])
+        let made = try PorterBinary.run([
+            "plan", app.path, v6.path, "--rename", "Person.fullName=name", "--fill", "Person.email=x", "-o", plan.path,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         // Without deleting the pet nobody owns, the plan is refused, naming the user's file.
         let original = try Data(contentsOf: app)
@@ -191,7 +235,9 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("deleted 1 Pet objects without a parent"))
         let inspect = try PorterBinary.run(["inspect", app.path])
-        #expect(inspect.stdout.contains("Schema version: 6") && inspect.stdout.contains("Pet              3 objects (embedded)"), "\(inspect.stdout)")
+        #expect(
+            inspect.stdout.contains("Schema version: 6")
+                && inspect.stdout.contains("Pet              3 objects (embedded)"), "\(inspect.stdout)")
         let person = try exported(app.path, dir, "out")["Person.json"].map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(person.contains(#""pets" : [ { "name" : "Marley", "kind" : { "$numberLong" : "1" } }"#), "\(person)")
     }

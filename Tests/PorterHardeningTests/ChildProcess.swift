@@ -30,14 +30,17 @@ final class RunningChild {
     private var finished: ChildResult?
 
     /// `posix_spawn_file_actions_addclosefrom_np`, looked up at run time.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
 
     /// Starts `executable args…` with stdin from `stdinPath` (default /dev/null). Pass absolute paths.
     init(_ executable: String, _ args: [String], stdinPath: String = "/dev/null") throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("porter-child-\(UUID().uuidString)").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("porter-child-\(UUID().uuidString)")
+            .path
         outPath = scratch + ".out"
         errPath = scratch + ".err"
         var actions = posix_spawn_file_actions_t()
@@ -93,9 +96,10 @@ final class RunningChild {
         repeat { r = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage) } while r < 0 && errno == EINTR
         guard r == pid else { return false }
         let signal = status & 0x7F
-        finished = ChildResult(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-                               stdout: Self.readAndRemove(outPath), stderr: Self.readAndRemove(errPath),
-                               maxRSSKiB: Int(usage.ru_maxrss), killedWhileRunning: false)
+        finished = ChildResult(
+            status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+            stdout: Self.readAndRemove(outPath), stderr: Self.readAndRemove(errPath),
+            maxRSSKiB: Int(usage.ru_maxrss), killedWhileRunning: false)
         return true
     }
 
@@ -105,7 +109,9 @@ final class RunningChild {
     }
 
     /// Runs to the end (or `timeout`) and returns the result.
-    static func run(_ executable: String, _ args: [String], stdinPath: String = "/dev/null", timeout: Double = 300) throws -> ChildResult {
+    static func run(_ executable: String, _ args: [String], stdinPath: String = "/dev/null", timeout: Double = 300)
+        throws -> ChildResult
+    {
         try RunningChild(executable, args, stdinPath: stdinPath).wait(timeout: timeout)
     }
 

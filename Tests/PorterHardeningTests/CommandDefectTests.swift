@@ -8,7 +8,8 @@ import Testing
 @Suite(.enabled(if: Hardening.binariesBuilt, "needs the built porter (swift build)"))
 struct CommandDefectTests {
     static let migration = Hardening.fixtures.appendingPathComponent("migration")
-    static let realmFiles = Hardening.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realm-files")
+    static let realmFiles = Hardening.packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/realm-files")
 
     @Test(arguments: [
         ["import", "x.porter", "a.json", "--encryption-key", "abc"],
@@ -52,13 +53,16 @@ struct CommandDefectTests {
     @Test func aFillOverTheValueLimitIsRefused() throws {
         let dir = try TempDir("big-fill")
         let db = try dir.copyDatabase(Self.migration.appendingPathComponent("v1.porter").path, to: "app.porter")
-        let plan = try String(contentsOfFile: Self.migration.appendingPathComponent("v1-to-v2.plan.json").path, encoding: .utf8)
+        let plan = try String(
+            contentsOfFile: Self.migration.appendingPathComponent("v1-to-v2.plan.json").path, encoding: .utf8)
         let big = String(repeating: "x", count: 17 * 1024 * 1024)
         try plan.replacingOccurrences(of: "\"value\": \"Unknown\"", with: "\"value\": \"\(big)\"")
             .write(toFile: dir.path("big.plan.json"), atomically: true, encoding: .utf8)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        let result = try Hardening.porter(["migrate", db, "--to", Self.migration.appendingPathComponent("v2.json").path,
-                                           "--plan", dir.path("big.plan.json")])
+        let result = try Hardening.porter([
+            "migrate", db, "--to", Self.migration.appendingPathComponent("v2.json").path,
+            "--plan", dir.path("big.plan.json"),
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("exceeds the 16 MB limit"), "\(result.stderr.prefix(300))")
         #expect(result.stderr.contains("Person.city"))
@@ -67,14 +71,17 @@ struct CommandDefectTests {
 
     @Test func pipesAndFIFOsAreReadOnceAsStreams() throws {
         let dir = try TempDir("fifo")
-        let lines = (1...5).map { "{\"_id\": {\"$oid\": \"\(String(format: "%024x", 0xf1f0 + $0))\"}, \"name\": \"d\($0)\", \"vaccinated\": true}" }
+        let lines = (1...5).map {
+            "{\"_id\": {\"$oid\": \"\(String(format: "%024x", 0xf1f0 + $0))\"}, \"name\": \"d\($0)\", \"vaccinated\": true}"
+        }
         try lines.joined(separator: "\n").write(toFile: dir.path("dogs.json"), atomically: true, encoding: .utf8)
         // A named FIFO (it used to hang) and /dev/stdin (it used to import 0 documents), format by content.
         let fifo = dir.path("dogs.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         let db = try dir.copyDatabase(Self.migration.appendingPathComponent("v1.porter").path, to: "a.porter")
         let feeder = try RunningChild("/bin/sh", ["-c", "cat '\(dir.path("dogs.json"))' > '\(fifo)'"])
-        let viaFIFO = try RunningChild.run(Hardening.porter!, ["import", db, fifo, "--class", "Dog", "--fill-missing", "--quiet"], timeout: 60)
+        let viaFIFO = try RunningChild.run(
+            Hardening.porter!, ["import", db, fifo, "--class", "Dog", "--fill-missing", "--quiet"], timeout: 60)
         _ = feeder.wait(timeout: 5)
         #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
         #expect(viaFIFO.stdout.contains("Imported 5 documents (Dog 5)"), "\(viaFIFO.stdout)")
@@ -83,8 +90,9 @@ struct CommandDefectTests {
         let pipe = dir.path("stdin.fifo")
         #expect(mkfifo(pipe, 0o600) == 0)
         let stdinFeeder = try RunningChild("/bin/sh", ["-c", "cat '\(dir.path("dogs.json"))' > '\(pipe)'"])
-        let viaStdin = try RunningChild.run(Hardening.porter!, ["import", db2, "/dev/stdin", "--class", "Dog", "--fill-missing", "--quiet"],
-                                            stdinPath: pipe, timeout: 60)
+        let viaStdin = try RunningChild.run(
+            Hardening.porter!, ["import", db2, "/dev/stdin", "--class", "Dog", "--fill-missing", "--quiet"],
+            stdinPath: pipe, timeout: 60)
         _ = stdinFeeder.wait(timeout: 5)
         #expect(viaStdin.status == 0, "\(viaStdin.stderr)")
         #expect(viaStdin.stdout.contains("Imported 5 documents (Dog 5)"), "\(viaStdin.stdout)")
@@ -93,13 +101,18 @@ struct CommandDefectTests {
     @Test func theBackupOfASparseRealmFileIsSparse() throws {
         let dir = try TempDir("sparse")
         let realm = dir.path("app.realm")
-        #expect(try Hardening.porter(["export", Self.migration.appendingPathComponent("v1.porter").path, "--format", "realm",
-                                      "--out", realm]).status == 0)
+        #expect(
+            try Hardening.porter([
+                "export", Self.migration.appendingPathComponent("v1.porter").path, "--format", "realm",
+                "--out", realm,
+            ]).status == 0)
         // 64 MiB of hole after the data: a file realm-core preallocated, say.
         #expect(truncate(realm, 64 << 20) == 0)
         let v1 = try String(contentsOfFile: Self.migration.appendingPathComponent("v1.json").path, encoding: .utf8)
         try v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
-            .replacingOccurrences(of: "\"vaccinated\": \"bool\"", with: "\"vaccinated\": \"bool\", \"nick\": \"string?\"")
+            .replacingOccurrences(
+                of: "\"vaccinated\": \"bool\"", with: "\"vaccinated\": \"bool\", \"nick\": \"string?\""
+            )
             .write(toFile: dir.path("v1b.json"), atomically: true, encoding: .utf8)
         let backup = dir.path("backup.realm")
         let result = try Hardening.porter(["migrate", realm, "--to", dir.path("v1b.json"), "--backup", backup])
@@ -114,8 +127,9 @@ struct CommandDefectTests {
     func migratingASyncedRealmFileAsksBeforeDroppingItsHistory() throws {
         let dir = try TempDir("sync-history")
         let realm = dir.path("synced.realm")
-        try FileManager.default.copyItem(atPath: Self.realmFiles.appendingPathComponent("core-sync-client-history-011.realm").path,
-                                         toPath: realm)
+        try FileManager.default.copyItem(
+            atPath: Self.realmFiles.appendingPathComponent("core-sync-client-history-011.realm").path,
+            toPath: realm)
         let before = try Data(contentsOf: URL(fileURLWithPath: realm))
         let schema = dir.path("s.json")
         let stored = try Hardening.porter(["schema", realm])
@@ -124,7 +138,9 @@ struct CommandDefectTests {
             .write(toFile: schema, atomically: true, encoding: .utf8)
         let refused = try Hardening.porter(["migrate", realm, "--to", schema])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("sync history") && refused.stderr.contains("--drop-sync-history"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("sync history") && refused.stderr.contains("--drop-sync-history"),
+            "\(refused.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: realm)) == before)
         let accepted = try Hardening.porter(["migrate", realm, "--to", schema, "--drop-sync-history"])
         #expect(accepted.stderr.contains("warning"), "\(accepted.stderr)")

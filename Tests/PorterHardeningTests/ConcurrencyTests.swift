@@ -10,7 +10,8 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("busy.realm").path
-        let schema = try Schema(jsonString: #"{"schemaVersion": 1, "classes": [{"name": "A", "properties": {"n": "int"}}]}"#)
+        let schema = try Schema(
+            jsonString: #"{"schemaVersion": 1, "classes": [{"name": "A", "properties": {"n": "int"}}]}"#)
         let first = try Database.create(at: path, schema: schema)
         let second = try Database.open(at: path, busyTimeout: 0.2)
         try first.beginWrite()

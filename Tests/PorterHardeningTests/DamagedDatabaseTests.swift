@@ -5,8 +5,11 @@ import Testing
 /// The damaged-database corpus (`Fixtures/damaged/make-damaged-databases.py`, built from the
 /// every-type fixture in a temporary folder): `porter check` names each damage, and `migrate`,
 /// `export` and `import` refuse every file and leave it byte for byte as it was.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt && DamagedCorpus.python != nil,
-                            "needs the built porter (swift build) and python3 with its sqlite3 module"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: Hardening.binariesBuilt && DamagedCorpus.python != nil,
+        "needs the built porter (swift build) and python3 with its sqlite3 module"))
 struct DamagedDatabaseTests {
     @Test func checkNamesEveryDamageAndWritingCommandsRefuseIt() throws {
         let corpus = try DamagedCorpus()
@@ -50,16 +53,21 @@ struct DamagedDatabaseTests {
         let refused = try Hardening.porter(["export", file, "--out", corpus.dir.path("refused"), "--format", "json"])
         #expect(refused.status == 1)
         let finding = "refused: the file fails its check: Every.intSet: 1 set holding an element more than once"
-        #expect(refused.stderr.contains(finding),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(finding),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("'porter check \(file)' lists every problem"))
         #expect(refused.stderr.contains("--skip-check"))
-        let skipped = try Hardening.porter(["export", file, "--out", corpus.dir.path("skipped"), "--format", "json",
-                                            "--skip-check"])
+        let skipped = try Hardening.porter([
+            "export", file, "--out", corpus.dir.path("skipped"), "--format", "json",
+            "--skip-check",
+        ])
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(FileManager.default.fileExists(atPath: corpus.dir.path("skipped/Every.json")))
-        let migrated = try Hardening.porter(["migrate", corpus.dir.path("corpus/bool-seven.porter"), "--skip-check",
-                                             "--to", corpus.nextSchema])
+        let migrated = try Hardening.porter([
+            "migrate", corpus.dir.path("corpus/bool-seven.porter"), "--skip-check",
+            "--to", corpus.nextSchema,
+        ])
         #expect(!migrated.stderr.contains("refused: the file fails its check"), "\(migrated.stderr)")
     }
 
@@ -104,8 +112,10 @@ struct DamagedCorpus {
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type.realm").path
         let created = try Hardening.porter(["import", sound, realm, "--create", "--quiet"])
         guard created.status == 0 else { throw PorterError(.io, "cannot build the sound database: \(created.stderr)") }
-        let exported = try Hardening.porter(["export", sound, "--out", dir.path("schema"), "--format", "json",
-                                             "--quiet"])
+        let exported = try Hardening.porter([
+            "export", sound, "--out", dir.path("schema"), "--format", "json",
+            "--quiet",
+        ])
         guard exported.status == 0 else {
             throw PorterError(.io, "cannot export the sound database: \(exported.stderr)")
         }

@@ -13,14 +13,18 @@ struct DamagedRealmFileTests {
     /// double and float sets hold a NaN.
     private func writtenFile(_ dir: TempDir) throws -> String {
         let schema = dir.path("schema.json"), source = dir.path("Item.json"), db = dir.path("db.porter")
-        try Data(#"""
+        try Data(
+            #"""
             {"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "_id",
               "properties": {"_id": "int", "nums": "int<>", "ds": "double<>", "fs": "float?<>"}}]}
-            """#.utf8).write(to: URL(fileURLWithPath: schema))
-        try Data(#"""
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: schema))
+        try Data(
+            #"""
             {"_id": 1, "nums": [333333333, 111111111, 222222222], "ds": [1.5, {"$numberDouble": "NaN"}, -2.0],
              "fs": [null, {"$numberDouble": "NaN"}, 3.5, -1]}
-            """#.utf8).write(to: URL(fileURLWithPath: source))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: source))
         #expect(try Hardening.porter(["import", db, source, "--create", "--schema", schema, "--quiet"]).status == 0)
         let realm = dir.path("w.realm")
         #expect(try Hardening.porter(["export", db, "--format", "realm", "--out", realm]).status == 0)
@@ -47,8 +51,9 @@ struct DamagedRealmFileTests {
         #expect(try Hardening.porter(["check", realm]).stdout == "ok\n")
         let exported = try Hardening.porter(["export", realm, "--out", "-", "--class", "Item", "--format", "ejson"])
         #expect(exported.stdout.contains(#""ds" : [ -2.0, 1.5, { "$numberDouble" : "NaN" } ]"#), "\(exported.stdout)")
-        #expect(exported.stdout.contains(#""fs" : [ null, -1.0, 3.5, { "$numberDouble" : "NaN" } ]"#),
-                "\(exported.stdout)")
+        #expect(
+            exported.stdout.contains(#""fs" : [ null, -1.0, 3.5, { "$numberDouble" : "NaN" } ]"#),
+            "\(exported.stdout)")
         #expect(exported.stdout.contains(#""nums" : [ 111111111, 222222222, 333333333 ]"#), "\(exported.stdout)")
     }
 
@@ -56,18 +61,24 @@ struct DamagedRealmFileTests {
         let dir = try TempDir("realm-sets")
         let realm = try writtenFile(dir)
         let cases: [(String, [Int32], String)] = [
-            ("unsorted", [222_222_222, 111_111_111, 333_333_333],
-             "Item[key 0].nums: set element 0 is out of realm-core's set order"),
-            ("duplicate", [111_111_111, 111_111_111, 333_333_333],
-             "Item[key 0].nums: the set holds an element more than once"),
+            (
+                "unsorted", [222_222_222, 111_111_111, 333_333_333],
+                "Item[key 0].nums: set element 0 is out of realm-core's set order"
+            ),
+            (
+                "duplicate", [111_111_111, 111_111_111, 333_333_333],
+                "Item[key 0].nums: the set holds an element more than once"
+            ),
         ]
         let source = dir.path("more.json")
         try Data(#"{"_id": 2, "nums": [], "ds": [], "fs": []}"#.utf8).write(to: URL(fileURLWithPath: source))
         let schema = dir.path("v2.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"schemaVersion": 2, "classes": [{"name": "Item", "primaryKey": "_id",
               "properties": {"_id": "int", "nums": "int<>", "ds": "double<>", "fs": "float?<>", "note": "string?"}}]}
-            """#.utf8).write(to: URL(fileURLWithPath: schema))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: schema))
         for (name, values, finding) in cases {
             let file = dir.path("\(name).realm")
             try patched(realm, values, to: file)
@@ -82,8 +93,9 @@ struct DamagedRealmFileTests {
             for args in runs {
                 let result = try Hardening.porter(args)
                 #expect(result.status == 1, "\(name) \(args[0]): \(result.stderr)")
-                #expect(result.stderr.contains("refused: the file fails its check: \(finding)"),
-                        "\(name) \(args[0]): \(result.stderr)")
+                #expect(
+                    result.stderr.contains("refused: the file fails its check: \(finding)"),
+                    "\(name) \(args[0]): \(result.stderr)")
                 #expect(result.stderr.contains("salvage what is readable"), "\(name) \(args[0]): \(result.stderr)")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "\(name): the file changed")

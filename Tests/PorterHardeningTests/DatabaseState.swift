@@ -15,9 +15,13 @@ enum DatabaseState {
     static func verify(_ path: String) throws -> String {
         let db = try Database.open(at: path)
         let integrity = try db.sqliteIntegrityCheck()
-        guard integrity.isEmpty else { throw Unsound(description: "integrity_check: \(integrity.joined(separator: "; "))") }
+        guard integrity.isEmpty else {
+            throw Unsound(description: "integrity_check: \(integrity.joined(separator: "; "))")
+        }
         let problems = try db.checkConsistency()
-        guard problems.isEmpty else { throw Unsound(description: "checkConsistency: \(problems.joined(separator: "; "))") }
+        guard problems.isEmpty else {
+            throw Unsound(description: "checkConsistency: \(problems.joined(separator: "; "))")
+        }
         return try digest(db)
     }
 

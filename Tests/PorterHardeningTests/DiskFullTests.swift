@@ -9,9 +9,12 @@ import Testing
 /// Not under ThreadSanitizer (`make sanitize` sets `PORTER_SANITIZER=thread`): its runtime dies
 /// with SIGBUS in any process started under a file-size limit, a three-line Swift program as much
 /// as `porter inspect`; these tests run in `make test` and under AddressSanitizer.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"),
-       .disabled(if: ProcessInfo.processInfo.environment["PORTER_SANITIZER"] == "thread",
-                 "ThreadSanitizer's runtime crashes under a file-size limit (RLIMIT_FSIZE), whatever the program"))
+@Suite(
+    .serialized,
+    .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["PORTER_SANITIZER"] == "thread",
+        "ThreadSanitizer's runtime crashes under a file-size limit (RLIMIT_FSIZE), whatever the program"))
 struct DiskFullTests {
     /// Far below what the operations below write, far above what a refusal needs.
     static let limit = 128 * 1024
@@ -29,7 +32,8 @@ struct DiskFullTests {
         #expect(try Hardening.writer(["create", source, "--seed", "10", "--objects", "1500"]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
         let before = try DatabaseState.verify(db)
-        let result = try Hardening.porter(["import", db, dir.path("export"), "--mode", "upsert"], fileSizeLimit: Self.limit)
+        let result = try Hardening.porter(
+            ["import", db, dir.path("export"), "--mode", "upsert"], fileSizeLimit: Self.limit)
         #expect(result.status == 1)
         #expect(result.stderr.contains("disk full"), "stderr: \(result.stderr)")
         #expect(try DatabaseState.verify(db) == before)
@@ -43,7 +47,9 @@ struct DiskFullTests {
         var v2 = try Database.open(at: db, readOnly: true).schema
         v2.version = 2
         var item = try #require(v2["Item"])
-        item.properties = item.properties.map { p in var p = p; if p.name == "score" { p.type = .string }; return p }
+        item.properties = item.properties.map { p in
+            var p = p; if p.name == "score" { p.type = .string }; return p
+        }
         v2.upsert(item)
         try Data(v2.jsonString().utf8).write(to: URL(fileURLWithPath: dir.path("v2.json")))
         let before = try DatabaseState.verify(db)
@@ -54,10 +60,13 @@ struct DiskFullTests {
         #expect(try Database.open(at: db, readOnly: true).history().isEmpty)
         // A backup that does not fit is removed again, journal included; the database is untouched.
         let backup = dir.path("backup.porter")
-        let withBackup = try Hardening.porter(["migrate", db, "--to", dir.path("v2.json"), "--backup", backup], fileSizeLimit: Self.limit)
+        let withBackup = try Hardening.porter(
+            ["migrate", db, "--to", dir.path("v2.json"), "--backup", backup], fileSizeLimit: Self.limit)
         #expect(withBackup.status == 1)
         #expect(withBackup.stderr.contains("disk full"), "stderr: \(withBackup.stderr)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("backup.porter") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("backup.porter")
+        }
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
         #expect(try DatabaseState.verify(db) == before)
     }
@@ -68,7 +77,8 @@ struct DiskFullTests {
         for format in ["bson", "json", "ejson"] {
             // Into a new folder: the folder is removed again.
             let fresh = dir.path("fresh-\(format)")
-            let result = try Hardening.porter(["export", db, "--out", fresh, "--format", format], fileSizeLimit: Self.limit)
+            let result = try Hardening.porter(
+                ["export", db, "--out", fresh, "--format", format], fileSizeLimit: Self.limit)
             #expect(result.status == 1)
             #expect(result.stderr.contains("cannot write"), "stderr: \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: fresh))
@@ -77,7 +87,9 @@ struct DiskFullTests {
             try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: true)
             let ext = format == "bson" ? "bson" : "json"
             try Data("earlier export\n".utf8).write(to: URL(fileURLWithPath: existing + "/Item.\(ext)"))
-            #expect(try Hardening.porter(["export", db, "--out", existing, "--format", format], fileSizeLimit: Self.limit).status == 1)
+            #expect(
+                try Hardening.porter(["export", db, "--out", existing, "--format", format], fileSizeLimit: Self.limit)
+                    .status == 1)
             #expect(try FileManager.default.contentsOfDirectory(atPath: existing) == ["Item.\(ext)"])
             #expect(try String(contentsOfFile: existing + "/Item.\(ext)", encoding: .utf8) == "earlier export\n")
         }

@@ -9,8 +9,10 @@ import Testing
 @Suite struct ExportNameTests {
     /// (A name with NUL cannot reach a file: SQLite's C strings end there, so no table can hold
     /// it; the file-name mapping still encodes it, see `nulAndControlCharactersAreEncoded`.)
-    static let hostileNames = ["../x", "a/b", "..", ".", ".hidden", "bell\u{7}", "tab\there", "line\nbreak", "schema", "%2e%2e",
-                               "/etc/passwd", "../../escape", "C:\\x", "-rf", "ünï/../cödé"]
+    static let hostileNames = [
+        "../x", "a/b", "..", ".", ".hidden", "bell\u{7}", "tab\there", "line\nbreak", "schema", "%2e%2e",
+        "/etc/passwd", "../../escape", "C:\\x", "-rf", "ünï/../cödé",
+    ]
 
     /// A database whose stored schema holds `names` as classes (one object each), written with
     /// the store's own DDL below the validation that would refuse them.
@@ -21,7 +23,8 @@ import Testing
         try db.connection.execute("BEGIN IMMEDIATE")
         for cls in schema.classes {
             try SchemaDDL(connection: db.connection).createClass(cls)
-            let stmt = try db.connection.prepare("INSERT INTO \(quoteIdentifier(StorageLayout.table(cls.name))) (v) VALUES (7)")
+            let stmt = try db.connection.prepare(
+                "INSERT INTO \(quoteIdentifier(StorageLayout.table(cls.name))) (v) VALUES (7)")
             try stmt.run()
         }
         try Database.writeStoredSchema(db.connection, schema)
@@ -47,13 +50,20 @@ import Testing
             let parent = URL(fileURLWithPath: file.path).deletingLastPathComponent().standardizedFileURL.path
             #expect(parent == outDir, "\(file.className.debugDescription) was written to \(file.path)")
             let name = URL(fileURLWithPath: file.path).lastPathComponent
-            #expect(!name.hasPrefix(".") && !name.contains("/") && !name.unicodeScalars.contains { $0.value < 0x20 }, "\(name.debugDescription)")
+            #expect(
+                !name.hasPrefix(".") && !name.contains("/") && !name.unicodeScalars.contains { $0.value < 0x20 },
+                "\(name.debugDescription)")
             // The mapping is reversible, so an import finds the class again.
             #expect(ExportFileNames.className(fromFileName: name) == file.className)
         }
         // Nothing outside the folder changed; the folder holds the schema plus one file per class.
         #expect(try String(contentsOfFile: sentinels[0], encoding: .utf8) == "sentinel")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["crafted.porter", "crafted.porter-shm", "crafted.porter-wal", "out", sentinels[0].components(separatedBy: "/").last!].sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+                == [
+                    "crafted.porter", "crafted.porter-shm", "crafted.porter-wal", "out",
+                    sentinels[0].components(separatedBy: "/").last!,
+                ].sorted())
         let written = try FileManager.default.contentsOfDirectory(atPath: dir.path("out"))
         // BSON exports write a mongodump metadata file beside each class file.
         #expect(written.count == Self.hostileNames.count * (format == "bson" ? 2 : 1) + 1)
@@ -63,7 +73,9 @@ import Testing
     @Test func nulAndControlCharactersAreEncoded() throws {
         for name in ["x\u{0}y", "\u{0}", "a\u{1F}b", "del\u{7F}", "../\u{0}/.."] {
             let file = ExportFileNames.fileName(forClass: name, extension: "bson")
-            #expect(file.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0 != "/" }, "\(name.debugDescription) → \(file)")
+            #expect(
+                file.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0 != "/" },
+                "\(name.debugDescription) → \(file)")
             #expect(!file.hasPrefix("."))
             #expect(ExportFileNames.className(fromFileName: file) == name)
         }
@@ -76,8 +88,10 @@ import Testing
         let database = try Database.open(at: db, readOnly: true)
         for name in ["../Plain", "Plain/..", "/Plain"] {
             #expect(throws: PorterError.self) {
-                _ = try Exporter(database: database, format: try InterchangeFormats.outputFormat(named: "json"),
-                                 options: ExportOptions(classes: [name])).export(toDirectory: dir.path("out"))
+                _ = try Exporter(
+                    database: database, format: try InterchangeFormats.outputFormat(named: "json"),
+                    options: ExportOptions(classes: [name])
+                ).export(toDirectory: dir.path("out"))
             }
         }
         #expect(!FileManager.default.fileExists(atPath: dir.path("out")))

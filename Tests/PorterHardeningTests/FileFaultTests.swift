@@ -5,7 +5,9 @@ import Testing
 /// Files Porter must refuse without touching them: not a database, a truncated or corrupted
 /// one, and one written by a newer Porter. Every command exits 1 with one clear line, and the
 /// file keeps every byte (no `-wal` or `-shm` left behind either).
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
+@Suite(
+    .serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)")
+)
 struct FileFaultTests {
     /// The SHA-256 of a file's bytes.
     static func bytesDigest(_ path: String) throws -> String {
@@ -74,7 +76,10 @@ struct FileFaultTests {
             _ = try Database.open(at: newer, readOnly: true)
         } catch let error as PorterError {
             #expect(error.code == .notADatabase)
-            #expect(error.message == "file was written by a newer Porter (file format \(version); this Porter reads up to \(Database.fileFormatVersion))")
+            #expect(
+                error.message
+                    == "file was written by a newer Porter (file format \(version); this Porter reads up to \(Database.fileFormatVersion))"
+            )
         }
     }
 
@@ -106,7 +111,9 @@ struct FileFaultTests {
         let before = try Self.bytesDigest(corrupt)
         let check = try Hardening.porter(["check", corrupt])
         #expect(check.status == 1)
-        #expect(check.stdout.contains("corrupt") || check.stdout.contains("integrity_check"), "check printed: \(check.stdout)")
+        #expect(
+            check.stdout.contains("corrupt") || check.stdout.contains("integrity_check"),
+            "check printed: \(check.stdout)")
         for args in [["import", corrupt, export, "--mode", "upsert"], ["export", corrupt, "--out", dir.path("out")]] {
             let result = try Hardening.porter(args)
             #expect(result.status == 1)

@@ -4,7 +4,8 @@ import Porter
 /// Paths of the built executables and the package's fixtures.
 enum Hardening {
     /// The package root (two levels above this file's folder).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The bundled fixtures folder.
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
@@ -43,7 +44,8 @@ enum Hardening {
     static func porterMeasured(_ args: [String], stdinPath: String = "/dev/null") throws -> ChildResult {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("porter-rss-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        var result = try RunningChild.run(writer!, ["measure", "--rss-file", file, "--", porter!] + args, stdinPath: stdinPath)
+        var result = try RunningChild.run(
+            writer!, ["measure", "--rss-file", file, "--", porter!] + args, stdinPath: stdinPath)
         result.maxRSSKiB = Int((try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int($0) } ?? Int.max)
         return result
     }

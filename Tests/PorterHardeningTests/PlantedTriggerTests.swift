@@ -4,8 +4,11 @@ import Testing
 
 /// A database is untrusted: a trigger planted with the `sqlite3` command never fires in any Porter
 /// command or in the Swift API, and `porter check` names it.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt && SQLiteCommand.path != nil,
-                            "needs the built porter (swift build) and the sqlite3 command (Debian's sqlite3)"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: Hardening.binariesBuilt && SQLiteCommand.path != nil,
+        "needs the built porter (swift build) and the sqlite3 command (Debian's sqlite3)"))
 struct PlantedTriggerTests {
 
     /// Runs `sqlite3 FILE SQL` and returns its output.
@@ -21,7 +24,9 @@ struct PlantedTriggerTests {
         let db = dir.path("planted.porter")
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type.realm").path
         #expect(try Hardening.porter(["import", db, realm, "--create", "--quiet"]).status == 0)
-        _ = try sql(db, """
+        _ = try sql(
+            db,
+            """
             CREATE TABLE marker (what TEXT);
             CREATE TRIGGER planted_insert AFTER INSERT ON "class_NoPk" BEGIN INSERT INTO marker VALUES ('insert'); END;
             CREATE TRIGGER planted_update AFTER UPDATE ON "class_Every" BEGIN INSERT INTO marker VALUES ('update'); END;
@@ -72,7 +77,9 @@ struct PlantedTriggerTests {
     @Test func databaseWithoutForeignObjectsIsWritten() throws {
         let dir = try TempDir("trigger")
         let db = try plantedDatabase(dir)
-        _ = try sql(db, """
+        _ = try sql(
+            db,
+            """
             DROP TRIGGER planted_insert; DROP TRIGGER planted_update; DROP TRIGGER planted_meta; DROP TABLE marker;
             """)
         let source = dir.path("NoPk.json")
@@ -98,7 +105,8 @@ struct PlantedTriggerTests {
 
 /// The `sqlite3` command, when installed.
 enum SQLiteCommand {
-    static let path: String? = (["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
-                                + DamagedCorpus.pathCandidates("sqlite3"))
+    static let path: String? =
+        (["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"]
+        + DamagedCorpus.pathCandidates("sqlite3"))
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 }

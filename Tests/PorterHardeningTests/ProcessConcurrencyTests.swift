@@ -5,15 +5,20 @@ import Testing
 /// Real processes on one file: a second writer waits for the busy timeout and then fails with a
 /// clear "another porter process is writing FILE" error (or proceeds when the lock is released in time), and readers
 /// never see a half-done import or migration.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
+@Suite(
+    .serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)")
+)
 struct ProcessConcurrencyTests {
     /// A database, plus an export folder whose import adds `sourceObjects` items.
-    private func setUp(_ dir: TempDir, baseObjects: Int = 50, sourceObjects: Int = 20) throws -> (db: String, export: String) {
+    private func setUp(_ dir: TempDir, baseObjects: Int = 50, sourceObjects: Int = 20) throws -> (
+        db: String, export: String
+    ) {
         let db = dir.path("shared.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "5", "--objects", String(baseObjects)]).status == 0)
         let source = dir.path("source.porter")
         // Batch 0 ids overlap the base; --mode upsert replaces those and adds the rest.
-        #expect(try Hardening.writer(["create", source, "--seed", "6", "--objects", String(sourceObjects)]).status == 0)
+        #expect(
+            try Hardening.writer(["create", source, "--seed", "6", "--objects", String(sourceObjects)]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
         return (db, dir.path("export"))
     }
@@ -89,7 +94,9 @@ struct ProcessConcurrencyTests {
         var v2 = try Database.open(at: db, readOnly: true).schema
         v2.version = 2
         var item = try #require(v2["Item"])
-        item.properties = item.properties.map { p in var p = p; if p.name == "score" { p.type = .string }; return p }
+        item.properties = item.properties.map { p in
+            var p = p; if p.name == "score" { p.type = .string }; return p
+        }
         v2.upsert(item)
         try Data(v2.jsonString().utf8).write(to: URL(fileURLWithPath: dir.path("v2.json")))
         let migrator = try RunningChild(Hardening.porter!, ["migrate", db, "--to", dir.path("v2.json")])

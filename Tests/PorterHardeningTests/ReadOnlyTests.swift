@@ -7,12 +7,19 @@ import Testing
 ///
 /// Permissions mean nothing to root, so as root the commands run as user `nobody` (65534)
 /// through `setpriv`; without it (and as root) the suite is skipped.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt && Unprivileged.available, "needs the built binaries, and setpriv when run as root"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: Hardening.binariesBuilt && Unprivileged.available, "needs the built binaries, and setpriv when run as root")
+)
 struct ReadOnlyTests {
     /// Runs porter as an unprivileged user.
     private func porter(_ args: [String]) throws -> ChildResult {
         guard geteuid() == 0, let setpriv = Unprivileged.setpriv else { return try Hardening.porter(args) }
-        return try RunningChild.run(setpriv, ["--reuid=\(Unprivileged.nobody)", "--regid=\(Unprivileged.nobody)", "--clear-groups", Hardening.porter!] + args)
+        return try RunningChild.run(
+            setpriv,
+            ["--reuid=\(Unprivileged.nobody)", "--regid=\(Unprivileged.nobody)", "--clear-groups", Hardening.porter!]
+                + args)
     }
 
     /// Gives a path to the unprivileged user (as root); a no-op otherwise.
@@ -32,14 +39,18 @@ struct ReadOnlyTests {
         #expect(try Hardening.writer(["create", source, "--seed", "5", "--objects", "20"]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
         for path in [dir.path, folder, db, dir.path("export")] { handOver(path) }
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("export")) { handOver(dir.path("export/" + name)) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("export")) {
+            handOver(dir.path("export/" + name))
+        }
         return (dir, folder, db, dir.path("export"))
     }
 
     /// Calls `lock` to take write permission away, then: writing commands fail with `phrase`,
     /// reading ones work, the data is unchanged.
-    private func check(_ db: String, _ dir: TempDir, export: String, phrase: String,
-                       sideFilesImpossible: Bool = false, lock: () -> Void) throws {
+    private func check(
+        _ db: String, _ dir: TempDir, export: String, phrase: String,
+        sideFilesImpossible: Bool = false, lock: () -> Void
+    ) throws {
         let before = try DatabaseState.digest(at: db)
         let v2 = dir.path("v2.json")
         var schema = try Database.open(at: db, readOnly: true).schema
@@ -76,7 +87,9 @@ struct ReadOnlyTests {
 
     @Test func aReadOnlyFolderRefusesWritesAndServesReads() throws {
         let (dir, folder, db, export) = try setUp("ro-folder")
-        try check(db, dir, export: export, phrase: "its folder is read-only", sideFilesImpossible: true) { chmod(folder, 0o555) }
+        try check(db, dir, export: export, phrase: "its folder is read-only", sideFilesImpossible: true) {
+            chmod(folder, 0o555)
+        }
     }
 
     @Test func theSwiftAPIRefusesWritesOnAReadOnlyOpen() throws {

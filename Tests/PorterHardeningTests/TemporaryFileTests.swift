@@ -7,7 +7,9 @@ import Glibc
 
 /// Encrypted data never reaches the disk in the clear, and Porter's temporary files go away: on
 /// success, on failure, on SIGTERM, and (after a SIGKILL) with the next command on the same file.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
+@Suite(
+    .serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)")
+)
 struct TemporaryFileTests {
     static let key = String(repeating: "0123456789abcdef", count: 8)
     static let marker = "PLAINTEXT-MARKER-7f3a9c"
@@ -17,15 +19,20 @@ struct TemporaryFileTests {
     /// `tmp` (the children's TMPDIR). Returns the Realm file: v1's objects plus `count` dogs whose
     /// names hold the marker, encrypted when `encrypted`.
     private func setUp(_ dir: TempDir, count: Int, encrypted: Bool = true) throws -> String {
-        for name in ["src", "data", "tmp"] { try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: true) }
+        for name in ["src", "data", "tmp"] {
+            try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: true)
+        }
         let db = dir.path("src/app.porter")
         try FileManager.default.copyItem(atPath: Self.migration.appendingPathComponent("v1.porter").path, toPath: db)
         try dogs(dir, "src/dogs.json", first: 1, count: count)
         try dogs(dir, "src/more.json", first: 1_000_000, count: count)
-        let imported = try Hardening.porter(["import", db, dir.path("src/dogs.json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet"])
+        let imported = try Hardening.porter([
+            "import", db, dir.path("src/dogs.json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         let realm = dir.path("data/app.realm")
-        let made = try Hardening.porter(["export", db, "--format", "realm", "--out", realm] + (encrypted ? ["--out-encryption-key", Self.key] : []))
+        let made = try Hardening.porter(
+            ["export", db, "--format", "realm", "--out", realm] + (encrypted ? ["--out-encryption-key", Self.key] : []))
         #expect(made.status == 0, "\(made.stderr)")
         return realm
     }
@@ -50,7 +57,9 @@ struct TemporaryFileTests {
             guard let items = FileManager.default.enumerator(atPath: folder) else { continue }
             for case let item as String in items {
                 let path = folder + "/" + item
-                if let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil { found.append(path) }
+                if let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil {
+                    found.append(path)
+                }
             }
         }
         return found
@@ -66,12 +75,15 @@ struct TemporaryFileTests {
     private func writers(_ dir: TempDir, _ realm: String) -> [[String]] {
         let dogsOnly = dir.path("src/dogs-only.json")
         try? """
-            {"schemaVersion": 2, "classes": [{"name": "Dog", "primaryKey": "_id", "properties":
-              {"_id": "objectId", "name": "string", "age": "int", "vaccinated": "bool"}}]}
-            """.write(toFile: dogsOnly, atomically: true, encoding: .utf8)
+        {"schemaVersion": 2, "classes": [{"name": "Dog", "primaryKey": "_id", "properties":
+          {"_id": "objectId", "name": "string", "age": "int", "vaccinated": "bool"}}]}
+        """.write(toFile: dogsOnly, atomically: true, encoding: .utf8)
         return [
-            ["import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet",
-             "--mode", "upsert", "--encryption-key", Self.key],
+            [
+                "import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing",
+                "--quiet",
+                "--mode", "upsert", "--encryption-key", Self.key,
+            ],
             // General path (a class removed), for real and as a dry run.
             ["migrate", realm, "--to", dogsOnly, "--allow-data-loss", "--dry-run", "--encryption-key", Self.key],
             ["migrate", realm, "--to", dogsOnly, "--allow-data-loss", "--encryption-key", Self.key],
@@ -119,12 +131,17 @@ struct TemporaryFileTests {
         let deadFile = dir.path("data/.app.realm.porter-\(dead)-1-7.tmp")
         let liveFile = dir.path("data/.app.realm.porter-\(live)-1-7.tmp")
         let deadFolder = dir.path("tmp/porter-realm-\(dead)-Ab12Cd")
-        for path in [deadFile, liveFile, deadFile + "-wal"] { _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
+        for path in [deadFile, liveFile, deadFile + "-wal"] {
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
         try FileManager.default.createDirectory(atPath: deadFolder, withIntermediateDirectories: true)
         let inspect = try child(dir, ["inspect", realm]).wait()
         #expect(inspect.status == 0)
         #expect(FileManager.default.fileExists(atPath: deadFile), "readers leave the folder alone")
-        let args = ["import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet"]
+        let args = [
+            "import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing",
+            "--quiet",
+        ]
         // Killed runs, then one to the end: it removes every leftover of a dead run.
         for delay in [0.05, 0.15, 0.3, 0.6] {
             let running = try child(dir, args)
@@ -142,8 +159,11 @@ struct TemporaryFileTests {
     @Test func caughtSignalsRemoveTemporaryFiles() throws {
         let dir = try TempDir("signals")
         let realm = try setUp(dir, count: 3_000, encrypted: false)
-        let args = ["import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet",
-                    "--mode", "upsert"]
+        let args = [
+            "import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing",
+            "--quiet",
+            "--mode", "upsert",
+        ]
         for (signal, delay) in [(SIGTERM, 0.1), (SIGINT, 0.3), (SIGHUP, 0.5), (SIGTERM, 0.8)] {
             let running = try child(dir, args)
             usleep(useconds_t(delay * 1_000_000))

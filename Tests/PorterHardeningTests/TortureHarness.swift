@@ -23,7 +23,8 @@ struct TortureHarness {
 
         var description: String {
             let seen = states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            return "torture \(name): \(runs) runs, \(killedMidRun) killed mid-run, \(finished) finished, \(failures) failures; states: \(seen)"
+            return
+                "torture \(name): \(runs) runs, \(killedMidRun) killed mid-run, \(finished) finished, \(failures) failures; states: \(seen)"
         }
     }
 
@@ -41,11 +42,16 @@ struct TortureHarness {
     /// Runs `kills` rounds; every failed check is recorded as a test issue naming the seed and round.
     func run(seed: UInt64 = TortureHarness.seed, kills: Int = TortureHarness.kills) throws -> Tally {
         // Each scenario draws its own moments (String.hashValue is randomized per process; FNV-1a is not).
-        var random = SeededRandom(seed: seed ^ name.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
+        var random = SeededRandom(
+            seed: seed ^ name.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
         var tally = Tally(name: name)
         for round in 0..<kills {
             let victim = try dir.copyDatabase(original, to: "\(name)-victim.porter")
-            defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: victim + suffix) } }
+            defer {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: victim + suffix)
+                }
+            }
             let delay = random.unit(duration * 1.2)
             let (executable, args) = command(victim)
             let result = try RunningChild.run(executable, args, killAfter: delay)
@@ -54,7 +60,9 @@ struct TortureHarness {
                 tally.killedMidRun += 1
             } else {
                 tally.finished += 1
-                #expect(result.status == 0, "\(name) seed \(seed) round \(round): an undisturbed run failed: \(result.stderr)")
+                #expect(
+                    result.status == 0,
+                    "\(name) seed \(seed) round \(round): an undisturbed run failed: \(result.stderr)")
             }
             do {
                 let digest = try DatabaseState.verify(victim)
@@ -62,11 +70,14 @@ struct TortureHarness {
                     tally.states[state, default: 0] += 1
                 } else {
                     tally.failures += 1
-                    Issue.record("\(name) seed \(seed) round \(round) (killed after \(String(format: "%.3f", delay)) s): the file holds neither of the expected states")
+                    Issue.record(
+                        "\(name) seed \(seed) round \(round) (killed after \(String(format: "%.3f", delay)) s): the file holds neither of the expected states"
+                    )
                 }
             } catch {
                 tally.failures += 1
-                Issue.record("\(name) seed \(seed) round \(round) (killed after \(String(format: "%.3f", delay)) s): \(error)")
+                Issue.record(
+                    "\(name) seed \(seed) round \(round) (killed after \(String(format: "%.3f", delay)) s): \(error)")
             }
         }
         print(tally)
@@ -74,8 +85,10 @@ struct TortureHarness {
     }
 
     /// Times an undisturbed run of `command` on a copy of `original` and returns the copy's path.
-    static func referenceRun(_ dir: TempDir, _ original: String, name: String,
-                             _ command: (String) -> (String, [String])) throws -> (path: String, seconds: Double) {
+    static func referenceRun(
+        _ dir: TempDir, _ original: String, name: String,
+        _ command: (String) -> (String, [String])
+    ) throws -> (path: String, seconds: Double) {
         let path = try dir.copyDatabase(original, to: "\(name).porter")
         let (executable, args) = command(path)
         let started = Date()

@@ -8,8 +8,10 @@ extension TortureTests {
     /// The object counts and schema version `porter inspect` reports: the state compared.
     private static func state(_ file: String) throws -> String {
         let inspect = try Hardening.porter(["inspect", file])
-        return inspect.stdout.split(separator: "\n").filter { $0.hasPrefix("Schema version") || $0.contains(" objects") }
-            .joined(separator: "\n")
+        return inspect.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("Schema version") || $0.contains(" objects")
+        }
+        .joined(separator: "\n")
     }
 
     private static func leftovers(_ folder: String) -> [String] {
@@ -18,7 +20,9 @@ extension TortureTests {
 
     /// A Realm file (300 items over the torture writer's schema) and an export folder whose
     /// upsert replaces some and adds 900.
-    private static func realmSetUp(_ dir: TempDir) throws -> (realm: String, export: String, schema: String, version: UInt64) {
+    private static func realmSetUp(_ dir: TempDir) throws -> (
+        realm: String, export: String, schema: String, version: UInt64
+    ) {
         let base = dir.path("base.porter")
         #expect(try Hardening.writer(["create", base, "--seed", "41", "--objects", "300"]).status == 0)
         let source = dir.path("source.porter")
@@ -42,7 +46,8 @@ extension TortureTests {
         let dir = try TempDir("torture-realm-\(command)")
         let (original, export, schema, _) = try Self.realmSetUp(dir)
         let args = { (path: String) -> [String] in
-            command == "import" ? ["import", path, export, "--mode", "upsert", "--quiet"] : ["migrate", path, "--to", schema]
+            command == "import"
+                ? ["import", path, export, "--mode", "upsert", "--quiet"] : ["migrate", path, "--to", schema]
         }
         // The reference run: the new state and how long a run takes.
         let reference = dir.path("reference.realm")
@@ -68,7 +73,8 @@ extension TortureTests {
             let state = try Self.state(path)
             #expect(state == old || state == new, "\(command) round \(round) (\(delay) s): neither state:\n\(state)")
             // The next run cleans what the killed one left beside the file.
-            let next = try Hardening.porter(state == old ? args(path) : ["import", path, export, "--mode", "upsert", "--quiet"])
+            let next = try Hardening.porter(
+                state == old ? args(path) : ["import", path, export, "--mode", "upsert", "--quiet"])
             #expect(next.status == 0, "\(next.stderr)")
             #expect(Self.leftovers(folder).isEmpty, "\(command) round \(round): \(Self.leftovers(folder))")
             try? FileManager.default.removeItem(atPath: folder)

@@ -5,7 +5,9 @@ import Testing
 /// SIGKILL at random moments during `porter import`, `porter migrate` and a Swift-API writer:
 /// every file left behind is sound and holds exactly a state of an undisturbed run. The short
 /// version runs `TortureHarness.kills` (3) rounds per scenario; `make torture` runs hundreds.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
+@Suite(
+    .serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)")
+)
 struct TortureTests {
     @Test func killedImportLeavesTheOldOrTheNewState() throws {
         let dir = try TempDir("torture-import")
@@ -16,12 +18,15 @@ struct TortureTests {
         let source = dir.path("source.porter")
         #expect(try Hardening.writer(["create", source, "--seed", "12", "--objects", "2500"]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
-        let command = { (path: String) in (Hardening.porter!, ["import", path, dir.path("export"), "--mode", "upsert"]) }
+        let command = { (path: String) in (Hardening.porter!, ["import", path, dir.path("export"), "--mode", "upsert"])
+        }
         let reference = try TortureHarness.referenceRun(dir, original, name: "import-reference", command)
         let states = [try DatabaseState.verify(original): "old", try DatabaseState.verify(reference.path): "new"]
         #expect(states.count == 2)
-        let tally = try TortureHarness(name: "import", dir: dir, original: original, states: states,
-                                       duration: reference.seconds, command: command).run()
+        let tally = try TortureHarness(
+            name: "import", dir: dir, original: original, states: states,
+            duration: reference.seconds, command: command
+        ).run()
         #expect(tally.failures == 0)
     }
 
@@ -34,25 +39,31 @@ struct TortureTests {
         var v2 = try Database.open(at: original, readOnly: true).schema
         v2.version = 2
         var item = try #require(v2["Item"]), note = try #require(v2["Note"])
-        item.properties = item.properties.map { property in
-            var p = property
-            if p.name == "label" { p.name = "title" }
-            if p.name == "ratio" { p.type = .double }
-            return p
-        } + [Property(name: "memo", type: .string, optional: true)]
+        item.properties =
+            item.properties.map { property in
+                var p = property
+                if p.name == "label" { p.name = "title" }
+                if p.name == "ratio" { p.type = .double }
+                return p
+            } + [Property(name: "memo", type: .string, optional: true)]
         note.properties.append(Property(name: "kind", type: .string))
         v2.upsert(item)
         v2.upsert(note)
         let schemaPath = dir.path("v2.json")
         try Data(v2.jsonString().utf8).write(to: URL(fileURLWithPath: schemaPath))
         let command = { (path: String) in
-            (Hardening.porter!, ["migrate", path, "--to", schemaPath, "--rename", "Item.label=title", "--fill", "Note.kind=plain"])
+            (
+                Hardening.porter!,
+                ["migrate", path, "--to", schemaPath, "--rename", "Item.label=title", "--fill", "Note.kind=plain"]
+            )
         }
         let reference = try TortureHarness.referenceRun(dir, original, name: "migrate-reference", command)
         let states = [try DatabaseState.verify(original): "old", try DatabaseState.verify(reference.path): "new"]
         #expect(states.count == 2)
-        let tally = try TortureHarness(name: "migrate", dir: dir, original: original, states: states,
-                                       duration: reference.seconds, command: command).run()
+        let tally = try TortureHarness(
+            name: "migrate", dir: dir, original: original, states: states,
+            duration: reference.seconds, command: command
+        ).run()
         #expect(tally.failures == 0)
     }
 
@@ -72,7 +83,8 @@ struct TortureTests {
             duration = reference.seconds
         }
         #expect(states.count == transactions + 1)
-        let tally = try TortureHarness(name: "writer", dir: dir, original: original, states: states, duration: duration) { path in
+        let tally = try TortureHarness(name: "writer", dir: dir, original: original, states: states, duration: duration)
+        { path in
             (Hardening.writer!, ["write", path, "--seed", "31", "--transactions", String(transactions)])
         }.run()
         #expect(tally.failures == 0)

@@ -8,7 +8,9 @@ import Glibc
 /// One writer at a time on both kinds of file, with real `porter` processes: a second writer
 /// waits `--wait` seconds and then fails with one line, or goes on after the first one finished;
 /// nothing is lost, `porter check` passes after; an app holding a Realm file's lock is refused.
-@Suite(.serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)"))
+@Suite(
+    .serialized, .enabled(if: Hardening.binariesBuilt, "needs the built porter and porter-torture-writer (swift build)")
+)
 struct WriterLockTests {
     static let migration = Hardening.fixtures.appendingPathComponent("migration")
     static var v2: String { migration.appendingPathComponent("v2.json").path }
@@ -29,7 +31,10 @@ struct WriterLockTests {
     }
 
     private func importArgs(_ target: String, _ dir: TempDir, _ file: String, wait: String) -> [String] {
-        ["import", target, dir.path("\(file).json"), "--class", "Dog", "--format", "ejson", "--fill-missing", "--quiet", "--wait", wait]
+        [
+            "import", target, dir.path("\(file).json"), "--class", "Dog", "--format", "ejson", "--fill-missing",
+            "--quiet", "--wait", wait,
+        ]
     }
 
     private func migrateArgs(_ target: String, wait: String) -> [String] {
@@ -135,7 +140,9 @@ struct WriterLockTests {
         let db = try setUp(dir)
         let v1 = try String(contentsOfFile: Self.migration.appendingPathComponent("v1.json").path, encoding: .utf8)
         try v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
-            .replacingOccurrences(of: "\"vaccinated\": \"bool\"", with: "\"vaccinated\": \"bool\", \"nickname\": \"string?\"")
+            .replacingOccurrences(
+                of: "\"vaccinated\": \"bool\"", with: "\"vaccinated\": \"bool\", \"nickname\": \"string?\""
+            )
             .write(toFile: dir.path("v1b.json"), atomically: true, encoding: .utf8)
         let realm = dir.path("app.realm")
         let made = try Hardening.porter(["export", db, "--format", "realm", "--out", realm])
@@ -161,17 +168,24 @@ struct WriterLockTests {
         }
         let out = dir.path("out.realm")
         let outLock = try HeldRealmLock(out, asPorter: true)
-        expectLoser(try Hardening.porter(["export", dir.path("app.porter"), "--format", "realm", "--out", out, "--wait", "0.2"]),
-                    out, "export")
-        expectLoser(try Hardening.porter(["create", out, "--format", "realm", "--schema",
-                                          Self.migration.appendingPathComponent("v1.json").path, "--wait", "0.2"]), out, "create")
+        expectLoser(
+            try Hardening.porter(["export", dir.path("app.porter"), "--format", "realm", "--out", out, "--wait", "0.2"]
+            ),
+            out, "export")
+        expectLoser(
+            try Hardening.porter([
+                "create", out, "--format", "realm", "--schema",
+                Self.migration.appendingPathComponent("v1.json").path, "--wait", "0.2",
+            ]), out, "create")
         outLock.release()
         lock.release()
         #expect(try Data(contentsOf: URL(fileURLWithPath: realm)) == before)
         #expect(!FileManager.default.fileExists(atPath: out))
         // A lock file Porter made for a file it did not write is removed again.
         let other = dir.path("other.realm")
-        #expect(try Hardening.porter(["export", dir.path("missing.porter"), "--format", "realm", "--out", other]).status == 1)
+        #expect(
+            try Hardening.porter(["export", dir.path("missing.porter"), "--format", "realm", "--out", other]).status
+                == 1)
         #expect(!FileManager.default.fileExists(atPath: other + ".lock"))
         try expectCheckPasses(realm)
     }
@@ -215,7 +229,9 @@ struct WriterLockTests {
         let imports = [pair.0, pair.1].filter { $0 == "import" }.count
         let dogs = inspect.stdout.split(separator: "\n").first { $0.hasPrefix("  Dog ") }?.split(separator: " ")
         #expect(dogs?.dropFirst().first == Substring(String(4 + 20 * imports)), "nothing lost: \(inspect.stdout)")
-        if pair.0 == "migrate" || pair.1 == "migrate" { #expect(inspect.stdout.contains("Schema version: 2"), "\(inspect.stdout)") }
+        if pair.0 == "migrate" || pair.1 == "migrate" {
+            #expect(inspect.stdout.contains("Schema version: 2"), "\(inspect.stdout)")
+        }
     }
 
     @Test func twoExportsToOneRealmFileLeaveOneFile() throws {

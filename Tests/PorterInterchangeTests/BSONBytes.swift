@@ -29,8 +29,12 @@ struct BSONBytes {
         let bytes = Array(value.utf8)
         element(0x02, key, le(UInt32(bytes.count + 1)) + bytes + [0])
     }
-    mutating func document(_ key: String, _ build: (inout BSONBytes) -> Void) { element(0x03, key, BSONBytes.document(build)) }
-    mutating func array(_ key: String, _ build: (inout BSONBytes) -> Void) { element(0x04, key, BSONBytes.document(build)) }
+    mutating func document(_ key: String, _ build: (inout BSONBytes) -> Void) {
+        element(0x03, key, BSONBytes.document(build))
+    }
+    mutating func array(_ key: String, _ build: (inout BSONBytes) -> Void) {
+        element(0x04, key, BSONBytes.document(build))
+    }
     mutating func binary(_ key: String, _ subtype: UInt8, _ bytes: [UInt8]) {
         element(0x05, key, le(UInt32(bytes.count)) + [subtype] + bytes)
     }

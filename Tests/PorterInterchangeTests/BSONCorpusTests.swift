@@ -41,11 +41,11 @@ import PorterStore
     /// Vectors of our own, in the corpus format, so the checks run without the corpus too.
     static let builtIn: [CorpusFile] = {
         let text = #"""
-        {"bson_type": "0x01", "test_key": "d", "valid": [
-          {"description": "-0.0", "canonical_bson": "10000000016400000000000000008000", "canonical_extjson": "{\"d\" : {\"$numberDouble\": \"-0.0\"}}", "relaxed_extjson": "{\"d\" : -0.0}"},
-          {"description": "-Inf", "canonical_bson": "10000000016400000000000000F0FF00", "canonical_extjson": "{\"d\": {\"$numberDouble\": \"-Infinity\"}}"}],
-         "decodeErrors": [{"description": "double truncated", "bson": "0B0000000164000000F03F00"}]}
-        """#
+            {"bson_type": "0x01", "test_key": "d", "valid": [
+              {"description": "-0.0", "canonical_bson": "10000000016400000000000000008000", "canonical_extjson": "{\"d\" : {\"$numberDouble\": \"-0.0\"}}", "relaxed_extjson": "{\"d\" : -0.0}"},
+              {"description": "-Inf", "canonical_bson": "10000000016400000000000000F0FF00", "canonical_extjson": "{\"d\": {\"$numberDouble\": \"-Infinity\"}}"}],
+             "decodeErrors": [{"description": "double truncated", "bson": "0B0000000164000000F03F00"}]}
+            """#
         let more = [
             #"{"bson_type": "0x02", "test_key": "a", "valid": [{"description": "NUL", "canonical_bson": "190000000261000D0000006162006261620062616261620000", "canonical_extjson": "{\"a\" : \"ab\\u0000bab\\u0000babab\"}"}], "decodeErrors": [{"description": "invalid UTF-8", "bson": "0E00000002610002000000E90000"}]}"#,
             #"{"bson_type": "0x09", "test_key": "a", "valid": [{"description": "Y10K", "canonical_bson": "1000000009610000DC1FD277E6000000", "relaxed_extjson": "{\"a\":{\"$date\":{\"$numberLong\":\"253402300800000\"}}}", "canonical_extjson": "{\"a\":{\"$date\":{\"$numberLong\":\"253402300800000\"}}}"}]}"#,
@@ -55,19 +55,29 @@ import PorterStore
             #"{"bson_type": "0x08", "test_key": "b", "valid": [{"description": "true", "canonical_bson": "090000000862000100", "canonical_extjson": "{\"b\" : true}"}], "decodeErrors": [{"description": "bool 2", "bson": "090000000862000200"}]}"#,
             #"{"bson_type": "0x00", "parseErrors": [{"description": "bad $numberLong", "string": "{\"a\" : {\"$numberLong\" : 42}}"}, {"description": "bad $date", "string": "{\"a\" : {\"$date\" : 4.5}}"}]}"#,
         ]
-        return ([text] + more).enumerated().map { CorpusFile(name: "builtin-\($0.offset)", json: try! JSONValue.parse($0.element)) }
+        return ([text] + more).enumerated().map {
+            CorpusFile(name: "builtin-\($0.offset)", json: try! JSONValue.parse($0.element))
+        }
     }()
 
     /// A database with class `C` holding one mixed property per name.
     static func database(_ keys: [String]) throws -> Database {
-        let names = Set(keys.filter { !$0.isEmpty && $0.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) } })
+        let names = Set(
+            keys.filter {
+                !$0.isEmpty
+                    && $0.utf8.allSatisfy {
+                        $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                            || (0x61...0x7A).contains($0)
+                    }
+            })
         let properties = (names.isEmpty ? ["a"] : names.sorted()).map { "\"\($0)\": \"mixed\"" }.joined(separator: ",")
-        return try memoryDatabase(try schema(#"{"classes":[{"name":"C","properties":{"# + properties + "}}]}"), "corpus")
+        return try memoryDatabase(
+            try schema(#"{"classes":[{"name":"C","properties":{"# + properties + "}}]}"), "corpus")
     }
 
     /// The exported BSON without its leading `_key` element.
     static func strippingKey(_ bytes: [UInt8]) -> [UInt8] {
-        let keyElement = 1 + 5 + 8   // type, "_key\0", int64
+        let keyElement = 1 + 5 + 8  // type, "_key\0", int64
         let rest = Array(bytes[(4 + keyElement)...])
         let length = UInt32(rest.count + 4)
         return (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * UInt32($0))) } + rest
@@ -78,7 +88,8 @@ import PorterStore
         guard storedTypes.contains(file.type) else { return false }
         if file.type == "0x05" {
             // Binary: only subtypes 0 (data) and 4 with 16 bytes (uuid) are kept as they are.
-            guard let doc = try? BSONCodec.decode(bson), case .binary(let data, let subtype)? = doc.fields.first?.value else { return false }
+            guard let doc = try? BSONCodec.decode(bson), case .binary(let data, let subtype)? = doc.fields.first?.value
+            else { return false }
             return subtype == 0 || (subtype == 4 && data.count == 16)
         }
         return true
@@ -99,14 +110,18 @@ import PorterStore
                     // documents and arrays become nested dictionaries and lists, whose keys follow the map-key rules.
                     let keys = (try? BSONCodec.decode(canonical))?.fields.map(\.key) ?? []
                     if !lines.isEmpty && keys == [file.testKey] {
-                        #expect(lines.allSatisfy { $0.contains("cannot") || $0.contains("invalid map key") }, "\(description): \(lines)")
+                        #expect(
+                            lines.allSatisfy { $0.contains("cannot") || $0.contains("invalid map key") },
+                            "\(description): \(lines)")
                     }
                     continue
                 }
                 #expect(lines.isEmpty, "\(description): \(lines)")
                 guard lines.isEmpty else { continue }
                 checked += 1
-                #expect(hex(Self.strippingKey(Array(try exportClass(db, "C", format: "bson")))) == hexText.uppercased(), "\(description)")
+                #expect(
+                    hex(Self.strippingKey(Array(try exportClass(db, "C", format: "bson")))) == hexText.uppercased(),
+                    "\(description)")
                 try expectExtendedJSON(db, canonical: true, valid["canonical_extjson"], description)
                 try expectExtendedJSON(db, canonical: false, valid["relaxed_extjson"], description)
                 // Reading the Extended JSON forms gives the canonical BSON back.
@@ -115,12 +130,16 @@ import PorterStore
                     guard let text = valid[key]?.stringValue else { continue }
                     let fromJSON = try Self.database([file.testKey])
                     #expect(importLines(fromJSON, text, name: "C.json").isEmpty, "\(description) \(key)")
-                    #expect(hex(Self.strippingKey(Array(try exportClass(fromJSON, "C", format: "bson")))) == hexText.uppercased(), "\(description) \(key)")
+                    #expect(
+                        hex(Self.strippingKey(Array(try exportClass(fromJSON, "C", format: "bson"))))
+                            == hexText.uppercased(), "\(description) \(key)")
                 }
                 if let degenerate = valid["degenerate_bson"]?.stringValue {
                     let fromDegenerate = try Self.database([file.testKey])
                     #expect(importLines(fromDegenerate, Data(hexBytes(degenerate)), name: "C.bson").isEmpty)
-                    #expect(hex(Self.strippingKey(Array(try exportClass(fromDegenerate, "C", format: "bson")))) == hexText.uppercased(), "\(description) degenerate")
+                    #expect(
+                        hex(Self.strippingKey(Array(try exportClass(fromDegenerate, "C", format: "bson"))))
+                            == hexText.uppercased(), "\(description) degenerate")
                 }
             }
         }
@@ -130,11 +149,14 @@ import PorterStore
 
     func expectExtendedJSON(_ db: Database, canonical: Bool, _ expected: JSONValue?, _ description: String) throws {
         guard let expectedText = expected?.stringValue else { return }
-        let exported = String(decoding: try exportClass(db, "C", format: canonical ? "ejson-canonical" : "ejson"), as: UTF8.self)
+        let exported = String(
+            decoding: try exportClass(db, "C", format: canonical ? "ejson-canonical" : "ejson"), as: UTF8.self)
         let actual = try JSONValue.parse(exported)
         guard case .object(let members) = actual else { Issue.record("\(description): not an object"); return }
         let withoutKey = JSONValue.object(members.filter { $0.key != "_key" })
-        #expect(Self.equivalent(withoutKey, try JSONValue.parse(expectedText)), "\(description) \(canonical ? "canonical" : "relaxed"): \(exported)")
+        #expect(
+            Self.equivalent(withoutKey, try JSONValue.parse(expectedText)),
+            "\(description) \(canonical ? "canonical" : "relaxed"): \(exported)")
     }
 
     /// Extended JSON equality with doubles compared by value, as the corpus asks.
@@ -153,7 +175,9 @@ import PorterStore
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equivalent($0, $1) }
         case (.number(let x), .number(let y)):
-            return x == y || (Double(x) == Double(y) && x.contains(where: { ".eE".contains($0) }) == y.contains(where: { ".eE".contains($0) }))
+            return x == y
+                || (Double(x) == Double(y)
+                    && x.contains(where: { ".eE".contains($0) }) == y.contains(where: { ".eE".contains($0) }))
         default:
             return a == b
         }
@@ -166,7 +190,8 @@ import PorterStore
                 guard let hexText = bad["bson"]?.stringValue else { continue }
                 let db = try Self.database([file.testKey])
                 // Unknown fields are skipped: only a decoding error may reject the input.
-                let lines = importLines(db, Data(hexBytes(hexText)), name: "C.bson", options: ImportOptions(ignoreUnknown: true))
+                let lines = importLines(
+                    db, Data(hexBytes(hexText)), name: "C.bson", options: ImportOptions(ignoreUnknown: true))
                 let description = "\(file.name): \(bad["description"]?.stringValue ?? "")"
                 #expect(!lines.isEmpty, "\(description) was accepted")
                 #expect(try db.count("C") == 0)

@@ -40,8 +40,9 @@ import Testing
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
     }
 
     static func contents(_ dir: String) throws -> [String: Data] {
@@ -59,7 +60,10 @@ import Testing
         #expect(created.status == 0)
         let imported = try #require(try Self.porter(["import", db, Files.realmDocsFixture.path]))
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout == "Imported 14 documents (Dog 3, Person 2, DogToy 2, User 2, Task 3, AllTypes 2) into \(db) (mode insert)\n")
+        #expect(
+            imported.stdout
+                == "Imported 14 documents (Dog 3, Person 2, DogToy 2, User 2, Task 3, AllTypes 2) into \(db) (mode insert)\n"
+        )
         for format in ["bson", "json", "ejson", "ejson-canonical"] {
             let out = dir.path("out-\(format)")
             let exported = try #require(try Self.porter(["export", db, "--out", out, "--format", format]))
@@ -79,17 +83,21 @@ import Testing
         let db = dir.path("app.realm")
         guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
         let bad = dir.path("User.json")
-        try Data("{\"_id\": \"a\", \"name\": 5}\n{\"_id\": \"b\", \"name\": \"B\", \"nick\": \"x\"}\n{\"_id\": 3, \"name\": \"C\"}\n".utf8).write(to: URL(fileURLWithPath: bad))
+        try Data(
+            "{\"_id\": \"a\", \"name\": 5}\n{\"_id\": \"b\", \"name\": \"B\", \"nick\": \"x\"}\n{\"_id\": 3, \"name\": \"C\"}\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: bad))
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let run = try #require(try Self.porter(["import", db, bad]))
         #expect(run.status == 1)
-        #expect(run.stderr == """
-        \(bad):1:name: expected a string but got an int64 5
-        \(bad):2:nick: unknown field (class 'User' has no property 'nick'; use --ignore-unknown to skip it)
-        \(bad):3:_id: expected a string but got an int64 3
-        porter: error: \(db): import failed with 3 errors; nothing was written
+        #expect(
+            run.stderr == """
+                \(bad):1:name: expected a string but got an int64 5
+                \(bad):2:nick: unknown field (class 'User' has no property 'nick'; use --ignore-unknown to skip it)
+                \(bad):3:_id: expected a string but got an int64 3
+                porter: error: \(db): import failed with 3 errors; nothing was written
 
-        """)
+                """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         let limited = try #require(try Self.porter(["import", db, bad, "--max-errors", "1"]))
         #expect(limited.stderr.split(separator: "\n").count == 2)
@@ -104,21 +112,30 @@ import Testing
         guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
         #expect(try Self.porter(["import", db, Files.realmDocsFixture.path])?.status == 0)
         let users = try #require(try Self.porter(["export", db, "--out", "-", "--class", "User", "--format", "json"]))
-        #expect(users.stdout == "{\"_id\":\"ada\",\"name\":\"Ada Lovelace\"}\n{\"_id\":\"grace\",\"name\":\"Grace Hopper\"}\n")
+        #expect(
+            users.stdout
+                == "{\"_id\":\"ada\",\"name\":\"Ada Lovelace\"}\n{\"_id\":\"grace\",\"name\":\"Grace Hopper\"}\n")
         let bson = try #require(try Self.porter(["export", db, "--out", "-", "--class", "User"]))
         let copy = dir.path("copy.realm")
         let schemaRun = try #require(try Self.porter(["schema", db]))
         try Data(schemaRun.stdout.utf8).write(to: URL(fileURLWithPath: dir.path("schema.json")))
-        let piped = try #require(try Self.porter(["import", copy, "-", "--class", "User", "--create", "--schema", dir.path("schema.json")], stdin: bson.stdoutData))
+        let piped = try #require(
+            try Self.porter(
+                ["import", copy, "-", "--class", "User", "--create", "--schema", dir.path("schema.json")],
+                stdin: bson.stdoutData))
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout.hasPrefix("Imported 2 documents (User 2)"))
-        let again = try #require(try Self.porter(["import", copy, "-", "--class", "User", "--mode", "upsert"], stdin: users.stdoutData))
+        let again = try #require(
+            try Self.porter(["import", copy, "-", "--class", "User", "--mode", "upsert"], stdin: users.stdoutData))
         #expect(again.status == 0, "\(again.stderr)")
         // Argument errors: exit code 64, ArgumentParser's "Error: " line, then usage.
         for (arguments, message) in [
             (["export", db, "--out", "-"], "--out - streams exactly one class: pass one --class"),
             (["import", copy, "-"], "reading stdin ('-') needs --class to name the documents' class"),
-            (["export", db, "--out", dir.path("x"), "--format", "xml"], "unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)"),
+            (
+                ["export", db, "--out", dir.path("x"), "--format", "xml"],
+                "unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)"
+            ),
         ] {
             let run = try #require(try Self.porter(arguments))
             #expect(run.status == 64, "\(arguments)")
@@ -131,11 +148,16 @@ import Testing
         let db = dir.path("new.realm")
         let bad = dir.path("fixture.json")
         try Data(#"{"schemaVersion": 3, "User": [{"_id": "a", "name": 1}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
-        guard let run = try Self.porter(["import", db, bad, "--create", "--schema", Files.realmDocsSchema]) else { return }
+        guard let run = try Self.porter(["import", db, bad, "--create", "--schema", Files.realmDocsSchema]) else {
+            return
+        }
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(bad):User#1:name: expected a string but got an int64 1\n"))
         #expect(!FileManager.default.fileExists(atPath: db))
         let missing = try #require(try Self.porter(["import", db, bad]))
-        #expect(missing.stderr == "porter: error: \(db): no such database file (pass --create, with --schema or an export folder, to create it)\n")
+        #expect(
+            missing.stderr
+                == "porter: error: \(db): no such database file (pass --create, with --schema or an export folder, to create it)\n"
+        )
     }
 }

@@ -20,7 +20,9 @@ import Testing
         var documents: [[UInt8]] = []
         var offset = 0
         while offset + 4 <= bytes.count {
-            let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+            let length = Int(
+                UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+                    bytes[offset + 3]) << 24)
             documents.append(Array(bytes[offset..<(offset + length)]))
             offset += length
         }
@@ -39,7 +41,9 @@ import Testing
                             #expect(!canonical, "\(cls.name)")
                             continue
                         }
-                        #expect(text == (try BSONCodec.extendedJSON(document, canonical: canonical)), "\(cls.name) \(canonical)")
+                        #expect(
+                            text == (try BSONCodec.extendedJSON(document, canonical: canonical)),
+                            "\(cls.name) \(canonical)")
                     }
                 }
             }
@@ -51,12 +55,15 @@ import Testing
         for cls in db.schema.classes where !cls.isEmbedded {
             let bson = Self.documents(try exportClass(db, cls.name, format: "bson"))
             for canonical in [false, true] {
-                let text = String(decoding: try exportClass(db, cls.name, format: canonical ? "ejson-canonical" : "ejson"), as: UTF8.self)
+                let text = String(
+                    decoding: try exportClass(db, cls.name, format: canonical ? "ejson-canonical" : "ejson"),
+                    as: UTF8.self)
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
                 #expect(lines.count == bson.count)
                 // Relaxed dates after 9999 are `$numberLong` documents in the BSON built for
                 // Extended JSON (not in BSON export): those documents are left out in relaxed mode.
-                for (line, document) in zip(lines, bson) where canonical || Self.native(document, canonical: false) != nil {
+                for (line, document) in zip(lines, bson)
+                where canonical || Self.native(document, canonical: false) != nil {
                     #expect(line == (try BSONCodec.extendedJSON(document, canonical: canonical)), "\(cls.name)")
                 }
             }
@@ -69,7 +76,8 @@ import Testing
         for name in names.sorted() where name.hasSuffix(".json") {
             let data = try Data(contentsOf: Files.bsonCorpus.appendingPathComponent(name))
             guard let suite = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let valid = suite["valid"] as? [[String: Any]] else { continue }
+                let valid = suite["valid"] as? [[String: Any]]
+            else { continue }
             for case let hex as String in valid.map({ $0["canonical_bson"] }) {
                 let bytes = Self.bytes(hex: hex)
                 for canonical in [false, true] {
@@ -96,10 +104,12 @@ import Testing
     }
 
     @Test func doublesMatchPrintf() {
-        var values: [Double] = [0, -0.0, 1, -1, 3, 0.1, 0.2, 0.3, 123.45, 1e-4, 9.99999999999999e-5, 1e-5, 0.00012345,
-                                1e15, 1e16, 1e17, 1e19, 1e20, 1e21, 1e22, 1e300, 4.9e-324, 2.2250738585072014e-308,
-                                .greatestFiniteMagnitude, 9007199254740993, 18446744073709551615, 18446744073709549568,
-                                0.5, 0.25, 0.125, 1.0 / 3.0, 2.0 / 3.0, 99999999999999999999.0, 0.999999999999999999999]
+        var values: [Double] = [
+            0, -0.0, 1, -1, 3, 0.1, 0.2, 0.3, 123.45, 1e-4, 9.99999999999999e-5, 1e-5, 0.00012345,
+            1e15, 1e16, 1e17, 1e19, 1e20, 1e21, 1e22, 1e300, 4.9e-324, 2.2250738585072014e-308,
+            .greatestFiniteMagnitude, 9007199254740993, 18446744073709551615, 18446744073709549568,
+            0.5, 0.25, 0.125, 1.0 / 3.0, 2.0 / 3.0, 99999999999999999999.0, 0.999999999999999999999,
+        ]
         for k in 0..<100_000 where k % 7 == 0 { values.append(Double(k) / 100) }
         for k in 0..<8_000 { values.append(Double(k) / 8) }
         // Exact ties at the 21st significant digit (1 + j/2^20 has 21 digits ending in 5).
@@ -108,7 +118,10 @@ import Testing
         for _ in 0..<200_000 { values.append(Double(bitPattern: rng.next())) }
         for _ in 0..<100_000 {
             let exponent = Int(rng.next() % 120) - 60
-            values.append(Double(sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: exponent, significand: 1 + Double(rng.next() % (1 << 52)) / 0x1p52))
+            values.append(
+                Double(
+                    sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: exponent,
+                    significand: 1 + Double(rng.next() % (1 << 52)) / 0x1p52))
         }
         var mismatches: [String] = []
         let out = TextBuffer(capacity: 64)
@@ -118,7 +131,9 @@ import Testing
             PrintfDouble.append(value, to: out)
             let n = expected.withUnsafeMutableBufferPointer { PrintfDouble.viaLibc(value, $0.baseAddress!) }
             if !out.bytes.elementsEqual(expected[0..<n]) && mismatches.count < 10 {
-                mismatches.append("\(value.bitPattern): \(String(decoding: out.bytes, as: UTF8.self)) vs \(String(decoding: expected[0..<n], as: UTF8.self))")
+                mismatches.append(
+                    "\(value.bitPattern): \(String(decoding: out.bytes, as: UTF8.self)) vs \(String(decoding: expected[0..<n], as: UTF8.self))"
+                )
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
@@ -140,9 +155,14 @@ extension ExtendedJSONTextTests {
     /// keys, nested up to three levels.
     static func generatedDocument(_ rng: inout SplitMix, depth: Int = 0) -> [UInt8] {
         var body: [UInt8] = []
-        let pieces = ["a", "é", "😀", "\"", "\\", "\n", "\t", "\u{01}", "\u{1f}", "\u{7f}", "/", " ", "\0", "$date", "x.y", "\u{8}", "\u{c}", "\r"]
+        let pieces = [
+            "a", "é", "😀", "\"", "\\", "\n", "\t", "\u{01}", "\u{1f}", "\u{7f}", "/", " ", "\0", "$date", "x.y",
+            "\u{8}", "\u{c}", "\r",
+        ]
         func text(_ rng: inout SplitMix, allowNUL: Bool) -> String {
-            (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.filter { allowNUL || $0 != "\0" }.joined()
+            (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.filter {
+                allowNUL || $0 != "\0"
+            }.joined()
         }
         func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
         let count = Int(rng.next() % 8)
@@ -176,7 +196,9 @@ extension ExtendedJSONTextTests {
             case 5: element(0x07, (0..<12).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
             case 6: element(0x08, [UInt8(rng.next() % 2)])
             case 7:
-                let ms = Int64(bitPattern: rng.next() % 253_402_300_800_000) - (rng.next() % 3 == 0 ? 300_000_000_000_000 : 0)
+                let ms =
+                    Int64(bitPattern: rng.next() % 253_402_300_800_000)
+                    - (rng.next() % 3 == 0 ? 300_000_000_000_000 : 0)
                 element(0x09, le(ms))
             case 8: element(0x0A, [])
             case 9: element(0x10, le(Int32(truncatingIfNeeded: rng.next())))
@@ -207,7 +229,12 @@ extension ExtendedJSONTextTests {
     }
 
     static func valueLength(_ type: UInt8, _ doc: [UInt8], _ at: Int) -> Int {
-        var int32: Int { Int(Int32(bitPattern: UInt32(doc[at]) | UInt32(doc[at + 1]) << 8 | UInt32(doc[at + 2]) << 16 | UInt32(doc[at + 3]) << 24)) }
+        var int32: Int {
+            Int(
+                Int32(
+                    bitPattern: UInt32(doc[at]) | UInt32(doc[at + 1]) << 8 | UInt32(doc[at + 2]) << 16 | UInt32(
+                        doc[at + 3]) << 24))
+        }
         switch type {
         case 0x01, 0x09, 0x12: return 8
         case 0x02: return 4 + int32

@@ -9,17 +9,19 @@ import Testing
 
     /// The schema of `dogs-v1-fixture.json` at version 2: Dog gains an optional `chip`.
     static let v2 = """
-    {"schemaVersion": 2, "classes": [
-      {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "string", "name": "string", "age": "int", "dogs": "Dog[]", "home": "Home?"}},
-      {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "objectId", "name": "string", "born": "date", "owner": "Owner?", "toys": "Toy[]", "chip": "string?"}},
-      {"name": "Toy", "properties": {"label": "string"}},
-      {"name": "Home", "embedded": true, "properties": {"street": "string", "city": "string"}}
-    ]}
-    """
+        {"schemaVersion": 2, "classes": [
+          {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "string", "name": "string", "age": "int", "dogs": "Dog[]", "home": "Home?"}},
+          {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "objectId", "name": "string", "born": "date", "owner": "Owner?", "toys": "Toy[]", "chip": "string?"}},
+          {"name": "Toy", "properties": {"label": "string"}},
+          {"name": "Home", "embedded": true, "properties": {"street": "string", "city": "string"}}
+        ]}
+        """
 
     @Test func olderFixturesAreMigratedOrRefusedLikeTheSwiftAPI() throws {
         func scratch() throws -> Set<String> {
-            Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("porter-import-fixture-") })
+            Set(
+                try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter
+                { $0.hasPrefix("porter-import-fixture-") })
         }
         let scratchBefore = try scratch()
         let dir = try TempDir()
@@ -44,11 +46,17 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let refused = try #require(try CLI.porter(["import", db, bare]))
         #expect(refused.status == 1)
-        #expect(refused.stderr.hasPrefix("\(bare): fixture schemaVersion 1 is older than the database's schema version 2; to migrate it, the fixture needs a \"schema\" member"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "\(bare): fixture schemaVersion 1 is older than the database's schema version 2; to migrate it, the fixture needs a \"schema\" member"
+            ), "\(refused.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         let mixed = try #require(try CLI.porter(["import", db, fixture, bare]))
         #expect(mixed.status == 1)
-        #expect(mixed.stderr == "porter: error: \(fixture): a fixture older than the database's schema: import it on its own, so it is migrated first\n", "\(mixed.stderr)")
+        #expect(
+            mixed.stderr
+                == "porter: error: \(fixture): a fixture older than the database's schema: import it on its own, so it is migrated first\n",
+            "\(mixed.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 }

@@ -10,18 +10,19 @@ import PorterStore
 /// ``FixtureHeader`` without reading the documents.
 @Suite struct FixtureSchemaMemberTests {
     static let schemaJSON = """
-    {"schemaVersion": 2, "classes": [
-      {"name": "Person", "primaryKey": "_id", "properties": {"_id": "string", "pet": "Pet?"}},
-      {"name": "Pet", "properties": {"name": "string"}}
-    ]}
-    """
+        {"schemaVersion": 2, "classes": [
+          {"name": "Person", "primaryKey": "_id", "properties": {"_id": "string", "pet": "Pet?"}},
+          {"name": "Pet", "properties": {"name": "string"}}
+        ]}
+        """
     static let people = #""Person": [{"_id": "a", "pet": 1}], "Pet": [{"_key": 1, "name": "Rex"}]"#
 
     static func database() throws -> Database { try memoryDatabase(try schema(schemaJSON)) }
 
     static func header(_ text: String, below version: UInt64 = 2, className: String? = nil) throws -> FixtureHeader? {
         let context = DecoderContext(schema: try schema(schemaJSON), className: className)
-        return try FixtureHeader.read(ByteInput(data: Data(text.utf8), name: "input.json"), context: context, schemaNeededBelow: version)
+        return try FixtureHeader.read(
+            ByteInput(data: Data(text.utf8), name: "input.json"), context: context, schemaNeededBelow: version)
     }
 
     @Test(arguments: [
@@ -37,22 +38,32 @@ import PorterStore
     }
 
     static let rejected: [RejectedInput] = [
-        RejectedInput(#"{"schemaVersion": 1, "schema": {"schemaVersion": 2, "classes": []}, "Person": []}"#,
-                      "input.json: the fixture's schemaVersion is 1 but its 'schema' member declares schemaVersion 2 (line 1)"),
-        RejectedInput("{\n\"schema\": {\"schemaVersion\": 2, \"classes\": []},\n\"schemaVersion\": 1}",
-                      "input.json: the fixture's schemaVersion is 1 but its 'schema' member declares schemaVersion 2 (line 3)"),
-        RejectedInput(#"{"schema": {"schemaVersion": 9, "classes": []}, "Person": []}"#,
-                      "input.json: fixture schemaVersion 9 is newer than the database's schema version 2"),
-        RejectedInput("{\"schemaVersion\": 2,\n\n\"schema\": {\"classes\": 5}}",
-                      "input.json: invalid fixture schema at classes: \"classes\" must be an array, got a number (line 3)"),
-        RejectedInput(#"{"schemaVersion": 2, "schema": {"classes": [], "extra": true}}"#,
-                      "input.json: invalid fixture schema: unknown key \"extra\" (expected \"schemaVersion\", \"classes\") (line 1)"),
-        RejectedInput(#"{"schema": {"classes": []}, "schema": {"classes": []}}"#,
-                      "input.json: fixture key 'schema' appears more than once (line 1)"),
-        RejectedInput(#"{"schemaVersion": 2, "schema": {"classes": ["#,
-                      "input.json: unexpected end of input inside the fixture's 'schema' member (line 1)"),
-        RejectedInput(#"{"schemaVersion": 2, "schema": 5}"#,
-                      "input.json: fixture key 'schema' must hold the schema the fixture was written with (an object, as in a schema file) (line 1)"),
+        RejectedInput(
+            #"{"schemaVersion": 1, "schema": {"schemaVersion": 2, "classes": []}, "Person": []}"#,
+            "input.json: the fixture's schemaVersion is 1 but its 'schema' member declares schemaVersion 2 (line 1)"),
+        RejectedInput(
+            "{\n\"schema\": {\"schemaVersion\": 2, \"classes\": []},\n\"schemaVersion\": 1}",
+            "input.json: the fixture's schemaVersion is 1 but its 'schema' member declares schemaVersion 2 (line 3)"),
+        RejectedInput(
+            #"{"schema": {"schemaVersion": 9, "classes": []}, "Person": []}"#,
+            "input.json: fixture schemaVersion 9 is newer than the database's schema version 2"),
+        RejectedInput(
+            "{\"schemaVersion\": 2,\n\n\"schema\": {\"classes\": 5}}",
+            "input.json: invalid fixture schema at classes: \"classes\" must be an array, got a number (line 3)"),
+        RejectedInput(
+            #"{"schemaVersion": 2, "schema": {"classes": [], "extra": true}}"#,
+            "input.json: invalid fixture schema: unknown key \"extra\" (expected \"schemaVersion\", \"classes\") (line 1)"
+        ),
+        RejectedInput(
+            #"{"schema": {"classes": []}, "schema": {"classes": []}}"#,
+            "input.json: fixture key 'schema' appears more than once (line 1)"),
+        RejectedInput(
+            #"{"schemaVersion": 2, "schema": {"classes": ["#,
+            "input.json: unexpected end of input inside the fixture's 'schema' member (line 1)"),
+        RejectedInput(
+            #"{"schemaVersion": 2, "schema": 5}"#,
+            "input.json: fixture key 'schema' must hold the schema the fixture was written with (an object, as in a schema file) (line 1)"
+        ),
     ]
 
     @Test(arguments: rejected)
@@ -64,9 +75,11 @@ import PorterStore
 
     @Test func theHeaderStopsOnceItKnowsEnough() throws {
         // Nothing after the first document is read: the broken tail goes unnoticed.
-        let current = try #require(try Self.header(#"{"schemaVersion": 2, "Person": [{"_id": "a"}, {"_id": "b"}], oops"#))
+        let current = try #require(
+            try Self.header(#"{"schemaVersion": 2, "Person": [{"_id": "a"}, {"_id": "b"}], oops"#))
         #expect(current.schemaVersion == 2 && current.schema == nil)
-        let early = try #require(try Self.header(#"{"schemaVersion": 1, "schema": {"classes": []}, "Person": [{"_id": "a"}], oops"#))
+        let early = try #require(
+            try Self.header(#"{"schemaVersion": 1, "schema": {"classes": []}, "Person": [{"_id": "a"}], oops"#))
         #expect(early.schemaVersion == 1 && early.schema?.classes.isEmpty == true)
     }
 
@@ -77,7 +90,9 @@ import PorterStore
         #expect(header.schema?.classes.map(\.name) == ["Person", "Pet"])
         let bare = try #require(try Self.header(#"{"schemaVersion": 1, \#(Self.people)}"#))
         #expect(bare.schemaVersion == 1 && bare.schema == nil)
-        #expect(throws: DocumentInputError.self) { try Self.header(#"{"schemaVersion": 1, "Person": [{"_id": "a"}], oops"#) }
+        #expect(throws: DocumentInputError.self) {
+            try Self.header(#"{"schemaVersion": 1, "Person": [{"_id": "a"}], oops"#)
+        }
     }
 
     @Test func documentFilesHaveNoHeader() throws {
@@ -95,7 +110,8 @@ import PorterStore
         let printed = try #require(try CLITests.porter(["schema", db]))
         #expect(printed.status == 0)
         let fixture = dir.path("fixture.json")
-        try Data(#"{"schemaVersion": 2, "schema": \#(printed.stdout), \#(Self.people)}"#.utf8).write(to: URL(fileURLWithPath: fixture))
+        try Data(#"{"schemaVersion": 2, "schema": \#(printed.stdout), \#(Self.people)}"#.utf8).write(
+            to: URL(fileURLWithPath: fixture))
         let imported = try #require(try CLITests.porter(["import", db, fixture]))
         #expect(imported.status == 0, "\(imported.stderr)")
         let reopened = try Database.open(at: db, readOnly: true)

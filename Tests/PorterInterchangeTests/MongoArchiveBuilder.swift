@@ -70,4 +70,6 @@ struct MongoArchiveBuilder {
     }
 }
 
-private func le32(_ v: Int32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32($0))) } }
+private func le32(_ v: Int32) -> [UInt8] {
+    (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32($0))) }
+}

@@ -11,30 +11,38 @@ import PorterStore
 /// gzip, archives (hand-built from the specification and Porter's own), and the errors of each.
 @Suite struct MongoDumpTests {
     static let schemaJSON = """
-    {"schemaVersion": 1, "classes": [
-      {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": {"type": "string", "indexed": true}, "age": "int?"}},
-      {"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}
-    ]}
-    """
+        {"schemaVersion": 1, "classes": [
+          {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": {"type": "string", "indexed": true}, "age": "int?"}},
+          {"name": "Person", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}
+        ]}
+        """
 
     static func database(_ label: String = #function) throws -> Database {
         try memoryDatabase(try schema(schemaJSON), label)
     }
 
     static func dog(_ id: Int64, _ name: String) -> [UInt8] {
-        BSONBytes.document { $0.int64("_id", id); $0.string("name", name) }
+        BSONBytes.document {
+            $0.int64("_id", id); $0.string("name", name)
+        }
     }
 
     static func person(_ id: Int64, _ name: String) -> [UInt8] {
-        BSONBytes.document { $0.int64("_id", id); $0.string("name", name) }
+        BSONBytes.document {
+            $0.int64("_id", id); $0.string("name", name)
+        }
     }
 
     /// mongodump 100.x's metadata.json for a collection with an index on `name`.
-    static let dogMetadata = #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"}},"name":"name_1"}],"uuid":"3b241101e2bb42558caf4136c566a962","collectionName":"Dog","type":"collection"}"#
-    static let personMetadata = #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"}],"uuid":"0123456789abcdef0123456789abcdef","collectionName":"Person","type":"collection"}"#
+    static let dogMetadata =
+        #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"}},"name":"name_1"}],"uuid":"3b241101e2bb42558caf4136c566a962","collectionName":"Dog","type":"collection"}"#
+    static let personMetadata =
+        #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"}],"uuid":"0123456789abcdef0123456789abcdef","collectionName":"Person","type":"collection"}"#
 
     /// Runs an import of `sources`; returns the report or the error lines.
-    static func run(_ db: Database, _ sources: [ImportSource], options: ImportOptions = ImportOptions()) -> (ImportReport?, [String]) {
+    static func run(_ db: Database, _ sources: [ImportSource], options: ImportOptions = ImportOptions()) -> (
+        ImportReport?, [String]
+    ) {
         let importer = Importer(database: db, formats: InterchangeFormats.input, options: options)
         do {
             return (try importer.run(sources), [])
@@ -46,7 +54,8 @@ import PorterStore
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
@@ -105,7 +114,8 @@ import PorterStore
         let dir = try TempDir()
         try Self.databaseFolder(dir.path("one/sales"))
         // Newer mongodumps write a prelude.json beside the database folders.
-        try Self.write(Array(#"{"ServerVersion":"7.0.2","ToolVersion":"100.9.0"}"#.utf8), to: dir.path("one/prelude.json"))
+        try Self.write(
+            Array(#"{"ServerVersion":"7.0.2","ToolVersion":"100.9.0"}"#.utf8), to: dir.path("one/prelude.json"))
         let db = try Self.database()
         let (oneReport, oneLines) = Self.run(db, [ImportSource(path: dir.path("one"))])
         #expect(oneLines.isEmpty, "\(oneLines)")
@@ -113,28 +123,40 @@ import PorterStore
         #expect(try db.count("Dog") == 2)
         // --db on a database folder (not a root) says so.
         let plain = try Self.database()
-        #expect(Self.run(plain, [ImportSource(path: dir.path("one/sales"))], options: ImportOptions(dumpDatabase: "sales")).1
-                == ["\(dir.path("one/sales")): --db sales: this folder is not a mongodump root (it has no database subfolders holding .bson files)"])
+        #expect(
+            Self.run(plain, [ImportSource(path: dir.path("one/sales"))], options: ImportOptions(dumpDatabase: "sales"))
+                .1
+                == [
+                    "\(dir.path("one/sales")): --db sales: this folder is not a mongodump root (it has no database subfolders holding .bson files)"
+                ])
 
         try Self.databaseFolder(dir.path("two/sales"))
         try Self.databaseFolder(dir.path("two/weather"))
         let other = try Self.database()
-        #expect(Self.run(other, [ImportSource(path: dir.path("two"))]).1
-                == ["\(dir.path("two")): the dump holds several databases (sales, weather): pass --db NAME to pick one"])
+        #expect(
+            Self.run(other, [ImportSource(path: dir.path("two"))]).1
+                == ["\(dir.path("two")): the dump holds several databases (sales, weather): pass --db NAME to pick one"]
+        )
         #expect(try other.count("Dog") == 0)
-        #expect(Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "nope")).1
+        #expect(
+            Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "nope")).1
                 == ["\(dir.path("two")): the dump holds no database 'nope' (it holds: sales, weather)"])
         // mongodump --gzip gzips the prelude too; a single-database dump may hold one in its folder.
-        try Self.write(try Self.gzip(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8)), to: dir.path("two/prelude.json.gz"))
-        try Self.write(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8), to: dir.path("two/weather/prelude.json"))
-        let (report, lines) = Self.run(other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "weather"))
+        try Self.write(
+            try Self.gzip(Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8)),
+            to: dir.path("two/prelude.json.gz"))
+        try Self.write(
+            Array(#"{"ServerVersion":"7.0.16","ToolVersion":""}"#.utf8), to: dir.path("two/weather/prelude.json"))
+        let (report, lines) = Self.run(
+            other, [ImportSource(path: dir.path("two"))], options: ImportOptions(dumpDatabase: "weather"))
         #expect(lines.isEmpty, "\(lines)")
         #expect(try other.count("Dog") == 2)
-        #expect(report?.warnings == [
-            "warning: \(dir.path("two/prelude.json.gz")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
-            "warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
-            "warning: \(dir.path("two/weather/prelude.json")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
-        ])
+        #expect(
+            report?.warnings == [
+                "warning: \(dir.path("two/prelude.json.gz")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+                "warning: \(dir.path("two/sales")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+                "warning: \(dir.path("two/weather/prelude.json")): skipped (not a .bson, .json or .metadata.json file of a class in the schema)",
+            ])
     }
 
     @Test func metadataIndexesAreComparedWithTheSchema() throws {
@@ -142,19 +164,21 @@ import PorterStore
         try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
         // No index on name (the schema has one), an index on age (the schema has none), a
         // compound index, and options Porter has no use for (ignored silently).
-        let metadata = #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"},{"v":{"$numberInt":"2"},"key":{"location.geo":"2dsphere"},"name":"geo_2dsphere"},{"v":{"$numberInt":"2"},"key":{"address.city":{"$numberInt":"1"}},"name":"city_1"}],"collectionName":"Dog","type":"collection"}"#
+        let metadata =
+            #"{"options":{"capped":true,"size":{"$numberLong":"4096"}},"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"age":{"$numberInt":"-1"}},"name":"age_-1"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"},"age":{"$numberInt":"1"}},"name":"name_1_age_1"},{"v":{"$numberInt":"2"},"key":{"location.geo":"2dsphere"},"name":"geo_2dsphere"},{"v":{"$numberInt":"2"},"key":{"address.city":{"$numberInt":"1"}},"name":"city_1"}],"collectionName":"Dog","type":"collection"}"#
         try Self.write(Array(metadata.utf8), to: dir.path("db/Dog.metadata.json"))
         let db = try Self.database()
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
         #expect(lines.isEmpty, "\(lines)")
         let file = dir.path("db/Dog.metadata.json")
-        #expect(report?.warnings == [
-            "warning: \(file): index 'age_-1' is on Dog.age, which the schema does not declare indexed",
-            "warning: \(file): index 'name_1_age_1' on name, age spans several fields; Realm indexes single properties, so it is not kept",
-            "warning: \(file): index 'geo_2dsphere' is a 2dsphere index on 'location.geo'; Realm has no such index, so it is not kept",
-            "warning: \(file): index 'city_1' is on the nested field 'address.city'; Realm indexes top-level properties only, so it is not kept",
-            "warning: \(file): Dog.name is indexed in the schema but the dump has no index on it",
-        ])
+        #expect(
+            report?.warnings == [
+                "warning: \(file): index 'age_-1' is on Dog.age, which the schema does not declare indexed",
+                "warning: \(file): index 'name_1_age_1' on name, age spans several fields; Realm indexes single properties, so it is not kept",
+                "warning: \(file): index 'geo_2dsphere' is a 2dsphere index on 'location.geo'; Realm has no such index, so it is not kept",
+                "warning: \(file): index 'city_1' is on the nested field 'address.city'; Realm indexes top-level properties only, so it is not kept",
+                "warning: \(file): Dog.name is indexed in the schema but the dump has no index on it",
+            ])
     }
 
     @Test func unreadableMetadataIsAWarningNotAFailure() throws {
@@ -164,7 +188,10 @@ import PorterStore
         let db = try Self.database()
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("db"))])
         #expect(lines.isEmpty)
-        #expect(report?.warnings == ["warning: \(dir.path("db/Dog.metadata.json")): metadata is not valid JSON; its indexes were not checked"])
+        #expect(
+            report?.warnings == [
+                "warning: \(dir.path("db/Dog.metadata.json")): metadata is not valid JSON; its indexes were not checked"
+            ])
         #expect(try db.count("Dog") == 1)
     }
 
@@ -195,7 +222,8 @@ import PorterStore
         let bytes = archive.bytes()
         let db = try Self.database()
         for length in 0..<bytes.count {
-            let lines = importLines(db, Data(bytes.prefix(length)), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
+            let lines = importLines(
+                db, Data(bytes.prefix(length)), name: "a.archive", options: ImportOptions(dumpDatabase: "sales"))
             #expect(lines.count == 1 && lines[0].hasPrefix("a.archive"), "prefix \(length): \(lines)")
         }
         for index in stride(from: 0, to: bytes.count, by: 3) {
@@ -214,11 +242,13 @@ import PorterStore
         bad.collections = [("Dog", Self.dogMetadata)]
         bad.parts = [.segment("Dog", [Self.dog(1, "Rex")]), .corruptEOF("Dog")]
         let db = try Self.database()
-        #expect(importLines(db, Data(bad.bytes()), name: "a.archive")
+        #expect(
+            importLines(db, Data(bad.bytes()), name: "a.archive")
                 == ["a.archive: corrupt archive: the documents of sales.Dog do not match the CRC of its EOF marker"])
         var truncated = bad
         truncated.parts = [.segment("Dog", [Self.dog(1, "Rex")])]
-        #expect(importLines(db, Data(truncated.bytes()), name: "a.archive")
+        #expect(
+            importLines(db, Data(truncated.bytes()), name: "a.archive")
                 == ["a.archive: truncated archive: it ends before the EOF marker of sales.Dog"])
         var two = MongoArchiveBuilder(database: "sales")
         two.collections = [("Dog", Self.dogMetadata)]
@@ -229,14 +259,20 @@ import PorterStore
         weather.collections = [("Dog", Self.dogMetadata)]
         weather.parts = [.eof("Dog")]
         both = Self.twoDatabaseArchive(two, weather)
-        #expect(importLines(db, Data(both), name: "a.archive")
+        #expect(
+            importLines(db, Data(both), name: "a.archive")
                 == ["a.archive: the archive holds several databases (sales, weather): pass --db NAME to pick one"])
         #expect(importLines(db, Data(both), name: "a.archive", options: ImportOptions(dumpDatabase: "weather")) == [])
-        #expect(importLines(db, Data(bad.bytes()), name: "a.archive", options: ImportOptions(dumpDatabase: "x"))
+        #expect(
+            importLines(db, Data(bad.bytes()), name: "a.archive", options: ImportOptions(dumpDatabase: "x"))
                 == ["a.archive: the archive holds no database 'x' (it holds: sales)"])
         let jsonReader = Importer(database: db, formats: InterchangeFormats.input)
-        #expect(throws: PorterError.self) { try jsonReader.run(data: Data(bad.bytes()), name: "a.archive", format: "json") }
-        #expect(importLines(db, Data(bad.bytes()), name: "Dog.bson", options: ImportOptions()).first?.contains("CRC") == true)
+        #expect(throws: PorterError.self) {
+            try jsonReader.run(data: Data(bad.bytes()), name: "a.archive", format: "json")
+        }
+        #expect(
+            importLines(db, Data(bad.bytes()), name: "Dog.bson", options: ImportOptions()).first?.contains("CRC")
+                == true)
         #expect(try db.count("Dog") == 0)
     }
 
@@ -247,7 +283,9 @@ import PorterStore
         func preludeEnd(_ bytes: [UInt8]) -> Int {
             var i = 4
             while true {
-                let n = Int(UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+                let n = Int(
+                    UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3])
+                        << 24)
                 if n == 0xFFFF_FFFF { return i }
                 i += n
             }
@@ -270,7 +308,9 @@ import PorterStore
             try db.create("Dog", ["_id": .int(1), "name": .string("Rex"), "age": .int(3)])
             try db.create("Person", ["_id": .int(7), "name": .string("Ada")])
         }
-        let exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: ExportOptions(gzip: true))
+        let exporter = Exporter(
+            database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: ExportOptions(gzip: true)
+        )
         let memory = ByteOutput(memoryNamed: "dump.archive")
         _ = try exporter.export(toArchive: memory, databaseName: "app")
         let archive = Array(memory.collected)
@@ -281,7 +321,8 @@ import PorterStore
 
         let dir = try TempDir()
         _ = try exporter.export(toDirectory: dir.path("out"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("out")).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path("out")).sorted()
                 == ["Dog.bson.gz", "Dog.metadata.json.gz", "Person.bson.gz", "Person.metadata.json.gz", "schema.json"])
         let again = try Self.database()
         let (report, lines) = Self.run(again, [ImportSource(path: dir.path("out"))])
@@ -328,7 +369,8 @@ import PorterStore
         let bytes = Array(memory.collected)
         var i = 0
         func next() -> ArraySlice<UInt8>? {
-            let n = Int(UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+            let n = Int(
+                UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
             if n == 0xFFFF_FFFF { i += 4; return nil }
             defer { i += n }
             return bytes[i..<(i + n)]
@@ -349,10 +391,17 @@ import PorterStore
         while let doc = next() { documents += doc }
         #expect(documents == (try documentsOf(db)))
         let eof = Self.flatFields(try #require(next()))
-        #expect(eof == ["db": "s:app", "collection": "s:Dog", "EOF": "b:1", "CRC": "i64:\(Int64(bitPattern: MongoArchiveBuilder.crc64(documents)))"])
+        #expect(
+            eof == [
+                "db": "s:app", "collection": "s:Dog", "EOF": "b:1",
+                "CRC": "i64:\(Int64(bitPattern: MongoArchiveBuilder.crc64(documents)))",
+            ])
         #expect(next() == nil)
         // Person is empty: only its EOF header (CRC 0) and terminator.
-        #expect(Self.flatFields(try #require(next())) == ["db": "s:app", "collection": "s:Person", "EOF": "b:1", "CRC": "i64:0"])
+        #expect(
+            Self.flatFields(try #require(next())) == [
+                "db": "s:app", "collection": "s:Person", "EOF": "b:1", "CRC": "i64:0",
+            ])
         #expect(next() == nil)
         #expect(i == bytes.count)
     }
@@ -364,7 +413,10 @@ import PorterStore
 
     @Test func metadataFilesHaveMongodumpsForm() throws {
         let cls = try #require(try schema(Self.schemaJSON)["Dog"])
-        #expect(DumpMetadata.json(for: cls) == #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"}},"name":"name_1"}],"collectionName":"Dog","type":"collection"}"#)
+        #expect(
+            DumpMetadata.json(for: cls)
+                == #"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":{"$numberInt":"2"},"key":{"name":{"$numberInt":"1"}},"name":"name_1"}],"collectionName":"Dog","type":"collection"}"#
+        )
     }
 
     @Test func aFolderOfUnusedFilesIsAnErrorNotAnEmptyImport() throws {
@@ -372,8 +424,11 @@ import PorterStore
         try Self.write(Array("hello".utf8), to: dir.path("stuff/notes.txt"))
         try Self.write(Array("x".utf8), to: dir.path("stuff/data.csv"))
         let db = try Self.database()
-        #expect(Self.run(db, [ImportSource(path: dir.path("stuff"))]).1
-                == ["\(dir.path("stuff")): no documents imported: the source holds only files Porter does not read: \(dir.path("stuff/data.csv")), \(dir.path("stuff/notes.txt"))"])
+        #expect(
+            Self.run(db, [ImportSource(path: dir.path("stuff"))]).1
+                == [
+                    "\(dir.path("stuff")): no documents imported: the source holds only files Porter does not read: \(dir.path("stuff/data.csv")), \(dir.path("stuff/notes.txt"))"
+                ])
         // With documents imported, skipped files are warnings.
         try Self.write(Self.dog(1, "Rex"), to: dir.path("stuff/Dog.bson"))
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("stuff"))])
@@ -384,9 +439,14 @@ import PorterStore
 
     @Test func otherCompressedFormatsAreNamed() throws {
         let db = try Self.database()
-        #expect(importLines(db, Data([0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0]), name: "Dog.bson")
-                == ["Dog.bson: this is a zstd file, which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first"])
-        #expect(importLines(db, Data([0x50, 0x4B, 0x03, 0x04, 1, 2, 3, 4]), name: "dump.json").first?.hasPrefix("dump.json: this is a zip archive") == true)
+        #expect(
+            importLines(db, Data([0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0]), name: "Dog.bson")
+                == [
+                    "Dog.bson: this is a zstd file, which Porter does not read (it reads gzip-compressed files and mongodump archives): unpack it first"
+                ])
+        #expect(
+            importLines(db, Data([0x50, 0x4B, 0x03, 0x04, 1, 2, 3, 4]), name: "dump.json").first?.hasPrefix(
+                "dump.json: this is a zip archive") == true)
         #expect(try db.count("Dog") == 0)
     }
 
@@ -396,7 +456,10 @@ import PorterStore
         bytes[bytes.count / 2] ^= 0xFF
         #expect(importLines(db, Data(bytes), name: "Dog.bson").first?.hasPrefix("Dog.bson: corrupt gzip data") == true)
         let truncated = Array(try Self.gzip(Self.dog(1, "Rex")).dropLast(12))
-        #expect(importLines(db, Data(truncated), name: "Dog.bson") == ["Dog.bson: truncated gzip file: the compressed stream ends before its end marker"])
+        #expect(
+            importLines(db, Data(truncated), name: "Dog.bson") == [
+                "Dog.bson: truncated gzip file: the compressed stream ends before its end marker"
+            ])
         #expect(try db.count("Dog") == 0)
     }
 }

@@ -23,19 +23,24 @@ import PorterStore
             let toy = try db.create("Toy", ["name": .string("ball")])
             let (dog, ball) = (Value.link(ObjectLink("Dog", d1)), Value.link(ObjectLink("Toy", toy)))
             let nanos = Value.date(try Timestamp(iso8601: "2024-01-02T03:04:05.123456789Z"))
-            _ = try db.create("Box", [
-                "_id": .int(1),
-                "extra": .map([
-                    "list": .list([.int(1), .double(2.5), .string("s"), .null, .bool(true), nanos,
-                                   .objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")), dog, ball,
-                                   .map(["deep": .list([.list([.map(["x": .decimal128(try Decimal128(string: "1.50"))])])])])]),
-                    "empty": .list([]), "emptyMap": .map([:]), "b": .data(Data([1, 2, 3])),
-                ]),
-                "extras": .list([.list([dog]), .map(["a": .list([.int(-1), .float(0.5)])]), .string("plain")]),
-                "byName": .map(["k": .list([.int(1), .int(2)]), "m": .map(["z": dog])]),
-                "when": nanos,
-            ])
-            _ = try db.create("Box", ["_id": .int(2), "extra": .list([]), "when": .date(Timestamp(seconds: -1, nanoseconds: -1))])
+            _ = try db.create(
+                "Box",
+                [
+                    "_id": .int(1),
+                    "extra": .map([
+                        "list": .list([
+                            .int(1), .double(2.5), .string("s"), .null, .bool(true), nanos,
+                            .objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")), dog, ball,
+                            .map(["deep": .list([.list([.map(["x": .decimal128(try Decimal128(string: "1.50"))])])])]),
+                        ]),
+                        "empty": .list([]), "emptyMap": .map([:]), "b": .data(Data([1, 2, 3])),
+                    ]),
+                    "extras": .list([.list([dog]), .map(["a": .list([.int(-1), .float(0.5)])]), .string("plain")]),
+                    "byName": .map(["k": .list([.int(1), .int(2)]), "m": .map(["z": dog])]),
+                    "when": nanos,
+                ])
+            _ = try db.create(
+                "Box", ["_id": .int(2), "extra": .list([]), "when": .date(Timestamp(seconds: -1, nanoseconds: -1))])
         }
         return db
     }
@@ -57,9 +62,14 @@ import PorterStore
         #expect(list.count == 10)
         let dog = try #require(try copy.key("Dog", primaryKey: .string("d1")))
         #expect(list[7] == .link(ObjectLink("Dog", dog)), "\(format)")
-        #expect(list[9] == .map(["deep": .list([.list([.map(["x": .decimal128(try Decimal128(string: "1.50"))])])])]), "\(format)")
-        #expect(try copy.value("Box", box, "when") == (format == "json"
-            ? .date(try Timestamp(iso8601: "2024-01-02T03:04:05.123456789Z")) : .date(try Timestamp(iso8601: "2024-01-02T03:04:05.123Z"))))
+        #expect(
+            list[9] == .map(["deep": .list([.list([.map(["x": .decimal128(try Decimal128(string: "1.50"))])])])]),
+            "\(format)")
+        #expect(
+            try copy.value("Box", box, "when")
+                == (format == "json"
+                    ? .date(try Timestamp(iso8601: "2024-01-02T03:04:05.123456789Z"))
+                    : .date(try Timestamp(iso8601: "2024-01-02T03:04:05.123Z"))))
         #expect(try copy.checkConsistency().isEmpty)
     }
 
@@ -76,7 +86,9 @@ import PorterStore
     @Test func relaxedExtendedJSONWritesNestedDocumentsAndArrays() throws {
         let text = String(decoding: try exportClass(try Self.database(), "Box", format: "ejson"), as: UTF8.self)
         let first = try #require(text.split(separator: "\n").first)
-        #expect(first.contains(#""extras" : [ [ { "$ref" : "Dog", "$id" : "d1" } ], { "a" : [ -1, 0.5 ] }, "plain" ]"#), "\(first)")
+        #expect(
+            first.contains(#""extras" : [ [ { "$ref" : "Dog", "$id" : "d1" } ], { "a" : [ -1, 0.5 ] }, "plain" ]"#),
+            "\(first)")
         #expect(first.contains(#""when" : { "$date" : "2024-01-02T03:04:05.123Z" }"#), "\(first)")
     }
 
@@ -97,7 +109,8 @@ import PorterStore
         #expect(extra["dog"] == dog)
         #expect(extra["oid"] == .objectId(try ObjectId(hex: "5f1b2c3d4e5f6a7b8c9d0e1f")))
         #expect(extra["when"] == .date(Timestamp(seconds: 0, nanoseconds: -999_999_999)))
-        guard case .list(let inner)? = extra["in"], case .list(let toys) = inner[0], case .link(let toy) = toys[0] else {
+        guard case .list(let inner)? = extra["in"], case .list(let toys) = inner[0], case .link(let toy) = toys[0]
+        else {
             Issue.record("not a nested list of links: \(String(describing: extra["in"]))"); return
         }
         #expect(toy.className == "Toy")
@@ -108,17 +121,26 @@ import PorterStore
 
     @Test func aNestedLinkToNothingIsReportedWithItsPath() throws {
         let db = try memoryDatabase(try schema(Self.schemaText))
-        let lines = importLines(db, #"{"_id": 1, "extra": {"a": [1, {"$ref": "Dog", "$id": "nope"}]}}"#, name: "Box.json", className: "Box")
-        #expect(lines == ["Box.json:1:extra.a.1: link to a missing object: no Dog with primary key 'nope' in this import or in the database"])
+        let lines = importLines(
+            db, #"{"_id": 1, "extra": {"a": [1, {"$ref": "Dog", "$id": "nope"}]}}"#, name: "Box.json", className: "Box")
+        #expect(
+            lines == [
+                "Box.json:1:extra.a.1: link to a missing object: no Dog with primary key 'nope' in this import or in the database"
+            ])
         #expect(try db.count("Box") == 0)
     }
 
     @Test func aSetOfMixedRefusesNestedCollections() throws {
-        let db = try memoryDatabase(try schema(#"{"classes":[{"name":"S","primaryKey":"_id","properties":{"_id":"int","bag":"mixed<>"}}]}"#))
-        #expect(importLines(db, #"{"_id": 1, "bag": [1, [2]]}"#, name: "S.json", className: "S")
+        let db = try memoryDatabase(
+            try schema(#"{"classes":[{"name":"S","primaryKey":"_id","properties":{"_id":"int","bag":"mixed<>"}}]}"#))
+        #expect(
+            importLines(db, #"{"_id": 1, "bag": [1, [2]]}"#, name: "S.json", className: "S")
                 == ["S.json:1:bag.1: a mixed value in a set cannot hold an array"])
-        #expect(importLines(db, #"{"_id": 1, "bag": [{"a": 1}]}"#, name: "S.json", className: "S")
-                == [#"S.json:1:bag.0: a mixed value in a set cannot hold a document (only scalars, or a link written as {"$ref": …, "$id": …})"#])
+        #expect(
+            importLines(db, #"{"_id": 1, "bag": [{"a": 1}]}"#, name: "S.json", className: "S")
+                == [
+                    #"S.json:1:bag.0: a mixed value in a set cannot hold a document (only scalars, or a link written as {"$ref": …, "$id": …})"#
+                ])
         #expect(try db.count("S") == 0)
     }
 }

@@ -11,10 +11,12 @@ import PorterModel
 @Suite struct PlainJSONParserTests {
     /// Every outcome of a decoder over `text`: documents and errors, in order.
     static func outcomes(_ text: String, native: Bool) throws -> [String] {
-        let schema = try Schema(jsonString: #"{"schemaVersion": 1, "classes": [{"name": "C", "properties": {"a": "int"}}]}"#)
-        let decoder = try JSONDocumentDecoder(input: ByteInput(data: Data(text.utf8), name: "t.json"),
-                                              context: DecoderContext(schema: schema, className: "C"),
-                                              maxDepth: InterchangeLimits.maxNestingDepth, nativeFastPath: native)
+        let schema = try Schema(
+            jsonString: #"{"schemaVersion": 1, "classes": [{"name": "C", "properties": {"a": "int"}}]}"#)
+        let decoder = try JSONDocumentDecoder(
+            input: ByteInput(data: Data(text.utf8), name: "t.json"),
+            context: DecoderContext(schema: schema, className: "C"),
+            maxDepth: InterchangeLimits.maxNestingDepth, nativeFastPath: native)
         var out: [String] = []
         while true {
             do {
@@ -35,7 +37,8 @@ import PorterModel
         case .int64(let i): return "i\(i)"
         case .int32(let i): return "i32:\(i)"
         case .string(let s): return "s\(Array(s.utf8))"
-        case .document(let doc): return "{" + doc.fields.map { "\(Array($0.key.utf8)):\(render($0.value))" }.joined(separator: ",") + "}"
+        case .document(let doc):
+            return "{" + doc.fields.map { "\(Array($0.key.utf8)):\(render($0.value))" }.joined(separator: ",") + "}"
         case .array(let elements): return "[" + elements.map(render).joined(separator: ",") + "]"
         default: return "\(value)"
         }
@@ -48,7 +51,8 @@ import PorterModel
             #"{"a": "\u00e9\ud83d\ude00\n\t\"\\\/", "b": "\ud83d", "c": "\udc00", "d": "x\u0000y", "e": "\u0041"}"#,
             #"{"a": true, "b": false, "c": null, "d": True, "e": nul}"#,
             #"{"a": [1, [2, [3, {}]], []], "b": {"c": {"d": []}}}"#,
-            #"{"a": 1, "a": 2}"#, #"{"$oid": "5f1b2c3d4e5f6a7b8c9d0e1f"}"#, #"{"a": {"$date": "2020-01-01T00:00:00Z"}}"#,
+            #"{"a": 1, "a": 2}"#, #"{"$oid": "5f1b2c3d4e5f6a7b8c9d0e1f"}"#,
+            #"{"a": {"$date": "2020-01-01T00:00:00Z"}}"#,
             #"{"a": 1,}"#, #"{"a" 1}"#, #"{'a': 1}"#, #"{"a": .5}"#, #"{"a": 1.}"#, #"{"a": +1}"#, #"{"a": 1e}"#,
             "{\"a\": \"tab\there\"}", "{\"a\":\u{0B}1}", "{\"é\": \"ü\"}", "{\"a\": 123456789012345678901234567890}",
             #"{"a": NaN, "b": Infinity}"#, #"{"a": -Infinity}"#, "{\"a\": 1}\n{\"b\": [1,2,3]}\n{\"c\": \"x\"}",
@@ -59,7 +63,9 @@ import PorterModel
     }
 
     @Test func invalidUTF8MatchesJSONC() throws {
-        for bytes: [UInt8] in [[0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x80], [0xE2, 0x82]] {
+        for bytes: [UInt8] in [
+            [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x80], [0xE2, 0x82],
+        ] {
             let text = String(decoding: Array(#"{"a": ""#.utf8) + bytes + Array(#""}"#.utf8), as: UTF8.self)
             #expect(try Self.outcomes(text, native: true) == Self.outcomes(text, native: false))
             // Raw bytes (not repaired by String) go through a file.
@@ -69,9 +75,11 @@ import PorterModel
     }
 
     static func rawOutcomes(_ data: Data, native: Bool) throws -> [String] {
-        let schema = try Schema(jsonString: #"{"schemaVersion": 1, "classes": [{"name": "C", "properties": {"a": "int"}}]}"#)
-        let decoder = try JSONDocumentDecoder(input: ByteInput(data: data, name: "t.json"), context: DecoderContext(schema: schema, className: "C"),
-                                              maxDepth: InterchangeLimits.maxNestingDepth, nativeFastPath: native)
+        let schema = try Schema(
+            jsonString: #"{"schemaVersion": 1, "classes": [{"name": "C", "properties": {"a": "int"}}]}"#)
+        let decoder = try JSONDocumentDecoder(
+            input: ByteInput(data: data, name: "t.json"), context: DecoderContext(schema: schema, className: "C"),
+            maxDepth: InterchangeLimits.maxNestingDepth, nativeFastPath: native)
         do {
             guard let document = try decoder.next() else { return ["end"] }
             return [render(.document(document.document))]
@@ -105,11 +113,17 @@ import PorterModel
     }
 
     static func generatedValue(_ rng: inout SplitMix, depth: Int) -> String {
-        let strings = ["\"plain\"", "\"\"", "\"\\u00e9\\ud83d\\ude00\"", "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"\\u0000\"", "\"é😀\"",
-                       "\"\\ud800\"", "\"\\uDFFF\"", "\"\\x\"", "\"2020-01-01T00:00:00Z\""]
-        let numbers = ["0", "-0", "1", "-1", "123456789", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
-                       "1.5", "-0.0", "1e5", "1E-5", "2.5e+10", "1e400", "1e-400", "0.1", "123.456e-7", "00", "1.", ".5", "-", "1e",
-                       "4.9e-324", "1.7976931348623157e308", "12345678901234567890123"]
+        let strings = [
+            "\"plain\"", "\"\"", "\"\\u00e9\\ud83d\\ude00\"", "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"\\u0000\"",
+            "\"é😀\"",
+            "\"\\ud800\"", "\"\\uDFFF\"", "\"\\x\"", "\"2020-01-01T00:00:00Z\"",
+        ]
+        let numbers = [
+            "0", "-0", "1", "-1", "123456789", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "1.5", "-0.0", "1e5", "1E-5", "2.5e+10", "1e400", "1e-400", "0.1", "123.456e-7", "00", "1.", ".5", "-",
+            "1e",
+            "4.9e-324", "1.7976931348623157e308", "12345678901234567890123",
+        ]
         switch rng.next() % 10 {
         case 0, 1: return strings[Int(rng.next() % UInt64(strings.count))]
         case 2, 3, 4: return numbers[Int(rng.next() % UInt64(numbers.count))]
@@ -117,7 +131,9 @@ import PorterModel
         case 6: return String(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF))
         case 7 where depth < 3: return generatedObject(&rng, depth: depth + 1)
         case 8 where depth < 3:
-            return "[" + (0..<Int(rng.next() % 4)).map { _ in generatedValue(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
+            return "["
+                + (0..<Int(rng.next() % 4)).map { _ in generatedValue(&rng, depth: depth + 1) }.joined(separator: ",")
+                + "]"
         default: return String(Int64(bitPattern: rng.next()) >> Int64(rng.next() % 60))
         }
     }

@@ -13,24 +13,29 @@ import PorterStore
     /// decimals, empty strings and data, int64 limits.
     static func edgeDatabase() throws -> Database {
         let db = try fixtureDatabase()
-        let big = String(repeating: "é", count: Database.maxBinarySize / 2)   // exactly 16 MB of UTF-8
+        let big = String(repeating: "é", count: Database.maxBinarySize / 2)  // exactly 16 MB of UTF-8
         try db.write {
-            try db.create("AllTypes", [
-                "int": .int(.min), "intOpt": .int(.max),
-                "float": .float(-0.0), "floatOpt": .float(-.infinity),
-                "double": .double(.nan), "doubleOpt": .double(-.infinity),
-                "decimal": .decimal128(try Decimal128(string: "-9.999999999999999999999999999999999E+6144")),
-                "decimalOpt": .decimal128(try Decimal128(string: "NaN")),
-                "string": .string(big), "stringOpt": .string(""),
-                "data": .data(Data(repeating: 0xAB, count: 1024)), "dataOpt": .data(Data()),
-                "date": .date(Timestamp(microseconds: .min)), "dateOpt": .date(Timestamp(microseconds: .max)),
-                "mixed": .double(-0.0),
-                "mixedList": .list([.double(.nan), .double(.infinity), .float(1.5), .decimal128(try Decimal128(string: "-Infinity")),
-                                    .data(Data([1, 2])), .uuid(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!),
-                                    .date(Timestamp(microseconds: -62_135_596_800_000_000)), .string("NaN"), .int(.min)]),
-                "stringList": .list([.string(""), .string("\u{0}"), .string("line\nbreak \"quoted\" \\ /")]),
-                "mixedMap": .map(["k": .string("$oid"), "e": .string("")]),
-            ])
+            try db.create(
+                "AllTypes",
+                [
+                    "int": .int(.min), "intOpt": .int(.max),
+                    "float": .float(-0.0), "floatOpt": .float(-.infinity),
+                    "double": .double(.nan), "doubleOpt": .double(-.infinity),
+                    "decimal": .decimal128(try Decimal128(string: "-9.999999999999999999999999999999999E+6144")),
+                    "decimalOpt": .decimal128(try Decimal128(string: "NaN")),
+                    "string": .string(big), "stringOpt": .string(""),
+                    "data": .data(Data(repeating: 0xAB, count: 1024)), "dataOpt": .data(Data()),
+                    "date": .date(Timestamp(microseconds: .min)), "dateOpt": .date(Timestamp(microseconds: .max)),
+                    "mixed": .double(-0.0),
+                    "mixedList": .list([
+                        .double(.nan), .double(.infinity), .float(1.5),
+                        .decimal128(try Decimal128(string: "-Infinity")),
+                        .data(Data([1, 2])), .uuid(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!),
+                        .date(Timestamp(microseconds: -62_135_596_800_000_000)), .string("NaN"), .int(.min),
+                    ]),
+                    "stringList": .list([.string(""), .string("\u{0}"), .string("line\nbreak \"quoted\" \\ /")]),
+                    "mixedMap": .map(["k": .string("$oid"), "e": .string("")]),
+                ])
         }
         return db
     }
@@ -50,10 +55,17 @@ import PorterStore
     func exportImportExportIsByteIdentical(format: String) throws {
         let db = try Self.edgeDatabase()
         let first = try exportFiles(db, format: format)
-        #expect(Set(first.keys) == Set(["schema.json", "AllTypes.\(format == "bson" ? "bson" : "json")", "Dog.\(format == "bson" ? "bson" : "json")",
-                                    "DogToy.\(format == "bson" ? "bson" : "json")", "Person.\(format == "bson" ? "bson" : "json")",
-                                    "Task.\(format == "bson" ? "bson" : "json")", "User.\(format == "bson" ? "bson" : "json")"])
-                .union(format == "bson" ? ["AllTypes", "Dog", "DogToy", "Person", "Task", "User"].map { $0 + ".metadata.json" } : []))
+        #expect(
+            Set(first.keys)
+                == Set([
+                    "schema.json", "AllTypes.\(format == "bson" ? "bson" : "json")",
+                    "Dog.\(format == "bson" ? "bson" : "json")",
+                    "DogToy.\(format == "bson" ? "bson" : "json")", "Person.\(format == "bson" ? "bson" : "json")",
+                    "Task.\(format == "bson" ? "bson" : "json")", "User.\(format == "bson" ? "bson" : "json")",
+                ])
+                .union(
+                    format == "bson"
+                        ? ["AllTypes", "Dog", "DogToy", "Person", "Task", "User"].map { $0 + ".metadata.json" } : []))
         let copy = try Self.reimport(first)
         let second = try exportFiles(copy, format: format)
         for (name, data) in first {

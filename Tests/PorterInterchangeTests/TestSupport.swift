@@ -10,7 +10,8 @@ import PorterStore
 /// Paths of the package's fixtures, and scratch folders.
 enum Files {
     /// The package root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// The documentation schema (every type, collection, embedded levels, cycles).
     static let realmDocsSchema = root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path
     /// Fixture data for that schema.
@@ -48,7 +49,8 @@ func fixtureDatabase(_ label: String = #function) throws -> Database {
 /// Every class file of an export (file name → bytes), the schema file included.
 func exportFiles(_ db: Database, format: String, array: Bool = false) throws -> [String: Data] {
     let dir = try TempDir()
-    let exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format), options: ExportOptions(array: array))
+    let exporter = Exporter(
+        database: db, format: try InterchangeFormats.outputFormat(named: format), options: ExportOptions(array: array))
     _ = try exporter.export(toDirectory: dir.path("out"))
     var files: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("out")) {
@@ -60,22 +62,27 @@ func exportFiles(_ db: Database, format: String, array: Bool = false) throws -> 
 /// One class exported to memory.
 func exportClass(_ db: Database, _ className: String, format: String, array: Bool = false) throws -> Data {
     let output = ByteOutput(memoryNamed: "-")
-    let exporter = Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format), options: ExportOptions(array: array))
+    let exporter = Exporter(
+        database: db, format: try InterchangeFormats.outputFormat(named: format), options: ExportOptions(array: array))
     _ = try exporter.export(className: className, to: output)
     return output.collected
 }
 
 /// Imports `text` as a file called `name`; returns the error lines (empty on success).
 @discardableResult
-func importLines(_ db: Database, _ text: String, name: String = "input.json", options: ImportOptions = ImportOptions(),
-                 className: String? = nil) -> [String] {
+func importLines(
+    _ db: Database, _ text: String, name: String = "input.json", options: ImportOptions = ImportOptions(),
+    className: String? = nil
+) -> [String] {
     importLines(db, Data(text.utf8), name: name, options: options, className: className)
 }
 
 /// Imports `data` as a file called `name`; returns the error lines (empty on success).
 @discardableResult
-func importLines(_ db: Database, _ data: Data, name: String, options: ImportOptions = ImportOptions(),
-                 className: String? = nil) -> [String] {
+func importLines(
+    _ db: Database, _ data: Data, name: String, options: ImportOptions = ImportOptions(),
+    className: String? = nil
+) -> [String] {
     let importer = Importer(database: db, formats: InterchangeFormats.input, options: options)
     do {
         try importer.run(data: data, name: name, className: className)

@@ -10,7 +10,9 @@ import PorterStore
     let object = #"{"name": "Object", "properties": {"value": "int", "optional": "int?"}}"#
 
     /// s1 at v0 works; s2 at v0 fails with `message`; the file keeps s1; s2 at v1 works.
-    private func requireMigration(_ s1: [String], _ s2: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func requireMigration(
+        _ s1: [String], _ s2: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let dir = try MigTempDir()
         let path = dir.path("db.porter")
         let first = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(s1.joined(separator: ","))]}"#)
@@ -28,7 +30,9 @@ import PorterStore
     }
 
     /// s1 then s2, both at v0, both work.
-    private func noMigrationNeeded(_ s1: [String], _ s2: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func noMigrationNeeded(_ s1: [String], _ s2: [String], sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let dir = try MigTempDir()
         let path = dir.path("db.porter")
         try makeDatabase(path, try Schema(jsonString: #"{"classes": [\#(s1.joined(separator: ","))]}"#))
@@ -41,38 +45,70 @@ import PorterStore
 
     @Test func noMigrationRequired() throws {
         try noMigrationNeeded([object], [object, #"{"name": "object2", "properties": {"v": "int"}}"#])
-        try noMigrationNeeded([object], [object, #"{"name": "parent", "properties": {"e": "emb?", "es": "emb2[]"}}"#,
-                                         #"{"name": "emb", "embedded": true, "properties": {"v": "int"}}"#,
-                                         #"{"name": "emb2", "embedded": true, "properties": {"v": "int"}}"#])
-        try noMigrationNeeded([object], [#"{"name": "Object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#])
-        try noMigrationNeeded([#"{"name": "Object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#], [object])
+        try noMigrationNeeded(
+            [object],
+            [
+                object, #"{"name": "parent", "properties": {"e": "emb?", "es": "emb2[]"}}"#,
+                #"{"name": "emb", "embedded": true, "properties": {"v": "int"}}"#,
+                #"{"name": "emb2", "embedded": true, "properties": {"v": "int"}}"#,
+            ])
+        try noMigrationNeeded(
+            [object],
+            [#"{"name": "Object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#])
+        try noMigrationNeeded(
+            [#"{"name": "Object", "properties": {"value": {"type": "int", "indexed": true}, "optional": "int?"}}"#],
+            [object])
         try noMigrationNeeded([object], [#"{"name": "Object", "properties": {"optional": "int?", "value": "int"}}"#])
     }
 
     @Test func migrationRequiredMessages() throws {
-        try requireMigration([object], [#"{"name": "Object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#], "Property 'Object.col2' has been added.")
-        try requireMigration([object], [#"{"name": "Object", "properties": {"value": "int"}}"#], "Property 'Object.optional' has been removed.")
-        try requireMigration([object], [#"{"name": "Object", "properties": {"value": "float", "optional": "int?"}}"#], "Property 'Object.value' has been changed from 'int' to 'float'.")
-        try requireMigration([object], [#"{"name": "Object", "properties": {"value": "int?", "optional": "int?"}}"#], "Property 'Object.value' has been made optional.")
-        try requireMigration([object], [#"{"name": "Object", "properties": {"value": "int", "optional": "int"}}"#], "Property 'Object.optional' has been made required.")
-        try requireMigration([object], [#"{"name": "Object", "primaryKey": "value", "properties": {"value": "int", "optional": "int?"}}"#], "Primary Key for class 'Object' has been added.")
-        try requireMigration([#"{"name": "Object", "primaryKey": "value", "properties": {"value": "int", "optional": "int?"}}"#], [object], "Primary Key for class 'Object' has been removed.")
-        let t1 = #"{"name": "target 1", "properties": {"v": "int"}}"#, t2 = #"{"name": "target 2", "properties": {"v": "int"}}"#
-        try requireMigration([t1, t2, #"{"name": "origin", "properties": {"value": "target 1?"}}"#], [t1, t2, #"{"name": "origin", "properties": {"value": "target 2?"}}"#],
-                             "Property 'origin.value' has been changed from '<target 1>' to '<target 2>'.")
+        try requireMigration(
+            [object], [#"{"name": "Object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#],
+            "Property 'Object.col2' has been added.")
+        try requireMigration(
+            [object], [#"{"name": "Object", "properties": {"value": "int"}}"#],
+            "Property 'Object.optional' has been removed.")
+        try requireMigration(
+            [object], [#"{"name": "Object", "properties": {"value": "float", "optional": "int?"}}"#],
+            "Property 'Object.value' has been changed from 'int' to 'float'.")
+        try requireMigration(
+            [object], [#"{"name": "Object", "properties": {"value": "int?", "optional": "int?"}}"#],
+            "Property 'Object.value' has been made optional.")
+        try requireMigration(
+            [object], [#"{"name": "Object", "properties": {"value": "int", "optional": "int"}}"#],
+            "Property 'Object.optional' has been made required.")
+        try requireMigration(
+            [object],
+            [#"{"name": "Object", "primaryKey": "value", "properties": {"value": "int", "optional": "int?"}}"#],
+            "Primary Key for class 'Object' has been added.")
+        try requireMigration(
+            [#"{"name": "Object", "primaryKey": "value", "properties": {"value": "int", "optional": "int?"}}"#],
+            [object], "Primary Key for class 'Object' has been removed.")
+        let t1 = #"{"name": "target 1", "properties": {"v": "int"}}"#,
+            t2 = #"{"name": "target 2", "properties": {"v": "int"}}"#
+        try requireMigration(
+            [t1, t2, #"{"name": "origin", "properties": {"value": "target 1?"}}"#],
+            [t1, t2, #"{"name": "origin", "properties": {"value": "target 2?"}}"#],
+            "Property 'origin.value' has been changed from '<target 1>' to '<target 2>'.")
         let parent = #"{"name": "parent", "properties": {"child": "Object?"}}"#
-        try requireMigration([parent, #"{"name": "Object", "embedded": true, "properties": {"value": "int"}}"#], [parent, #"{"name": "Object", "properties": {"value": "int"}}"#],
-                             "Class 'Object' has been changed from Embedded to TopLevel.")
-        try requireMigration([parent, #"{"name": "Object", "properties": {"value": "int"}}"#], [parent, #"{"name": "Object", "embedded": true, "properties": {"value": "int"}}"#],
-                             "Class 'Object' has been changed from TopLevel to Embedded.")
+        try requireMigration(
+            [parent, #"{"name": "Object", "embedded": true, "properties": {"value": "int"}}"#],
+            [parent, #"{"name": "Object", "properties": {"value": "int"}}"#],
+            "Class 'Object' has been changed from Embedded to TopLevel.")
+        try requireMigration(
+            [parent, #"{"name": "Object", "properties": {"value": "int"}}"#],
+            [parent, #"{"name": "Object", "embedded": true, "properties": {"value": "int"}}"#],
+            "Class 'Object' has been changed from TopLevel to Embedded.")
     }
 
     @Test func addingColumnAndTableInSameMigrationAddsNoDuplicates() throws {
         let dir = try MigTempDir()
         let path = try makeDatabase(dir.path("db.porter"), try schema(0, object))
-        let v1 = try schema(1, #"{"name": "Object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#,
-                            #"{"name": "new table", "properties": {"value": "int"}}"#, #"{"name": "holder", "properties": {"e": "emb?"}}"#,
-                            #"{"name": "emb", "embedded": true, "properties": {"v": "int"}}"#)
+        let v1 = try schema(
+            1, #"{"name": "Object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#,
+            #"{"name": "new table", "properties": {"value": "int"}}"#,
+            #"{"name": "holder", "properties": {"e": "emb?"}}"#,
+            #"{"name": "emb", "embedded": true, "properties": {"v": "int"}}"#)
         try migrate(path, to: v1)
         let db = try reopen(path)
         #expect(try MigrationStorage(db).columns("new table") == ["value"])
@@ -85,10 +121,15 @@ import PorterStore
         let calls = Box(0)
         let block: MigrationBlock = { _, _ in calls.value += 1 }
         #expect(try migrate(path, to: try schema(5, object), block: block).outcome == .created)
-        #expect(try migrate(path, to: try schema(5, object, #"{"name": "added", "properties": {"v": "int"}}"#), block: block).outcome == .automatic)
+        #expect(
+            try migrate(
+                path, to: try schema(5, object, #"{"name": "added", "properties": {"v": "int"}}"#), block: block
+            ).outcome == .automatic)
         #expect(calls.value == 0)
         let versions = Box<[UInt64]>([])
-        try migrate(path, to: try schema(6, object, #"{"name": "added", "properties": {"v": "int"}}"#)) { _, old in versions.value.append(old) }
+        try migrate(path, to: try schema(6, object, #"{"name": "added", "properties": {"v": "int"}}"#)) { _, old in
+            versions.value.append(old)
+        }
         #expect(versions.value == [5])
         #expect(try reopen(path).schemaVersion == 6)
     }
@@ -113,21 +154,32 @@ import PorterStore
                 second["value"] = .int(1)
             }
         }
-        #expect(error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ") == true, "\(String(describing: error?.message))")
+        #expect(
+            error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ")
+                == true, "\(String(describing: error?.message))")
         #expect(try dataChecksum(path) == before)
     }
 
     @Test func addingPrimaryKeyToDuplicatesFails() throws {
         let dir = try MigTempDir()
-        let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int"}}"#)) { db in
+        let path = try makeDatabase(
+            dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int"}}"#)
+        ) { db in
             try db.create("Object", [:])
             try db.create("Object", [:])
         }
-        let error = expectError(.migrationFailed) { try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)) }
-        #expect(error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ") == true, "\(String(describing: error?.message))")
+        let error = expectError(.migrationFailed) {
+            try migrate(
+                path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#))
+        }
+        #expect(
+            error?.message.hasPrefix("Primary key property 'Object.value' has duplicate values after migration. ")
+                == true, "\(String(describing: error?.message))")
         #expect(error?.message.hasSuffix(" 1 duplicate value: 0 (2 objects)") == true)
         // realm-swift testAddingPrimaryKeyShouldRejectDuplicateValues: the block deletes one of them.
-        try migrate(path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)) { migration, _ in
+        try migrate(
+            path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)
+        ) { migration, _ in
             var seen = false
             migration.enumerateObjects(ofType: "Object") { _, new in
                 if seen, let new { migration.delete(new) }
@@ -155,7 +207,9 @@ import PorterStore
 
     @Test func valuesSurviveTypeAndNullabilityChanges() throws {
         let dir = try MigTempDir()
-        let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int", "opt": "int?"}}"#)) { db in
+        let path = try makeDatabase(
+            dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int", "opt": "int?"}}"#)
+        ) { db in
             for i in 0..<10 { try db.create("Object", ["value": .int(Int64(i)), "opt": .int(Int64(i))]) }
         }
         // "changing all columns does not lose row count" — and, with a conversion, no value either.

@@ -37,7 +37,8 @@ import PorterStore
         let path = try file(dir) { db in try db.create("child", ["value": .int(1)]) }
         let refused = expectError(.migrationFailed) { try migrate(path, to: try schema(2, embeddedChild, parent)) }
         #expect(refused?.details.first?.contains("1 object has no parent and would be deleted") == true)
-        let report = try migrate(path, to: try schema(2, embeddedChild, parent), options: MigrationOptions(allowDataLoss: true))
+        let report = try migrate(
+            path, to: try schema(2, embeddedChild, parent), options: MigrationOptions(allowDataLoss: true))
         #expect(report.steps.first?.orphansDeleted["child"] == 1)
         #expect(try reopen(path).count("child") == 0)
     }
@@ -72,7 +73,8 @@ import PorterStore
             try db.create("parent", ["link": link(a), "link 2": link(b)])
             try db.create("parent", ["link": link(b), "link 2": link(a)])
         }
-        let report = try migrate(path, to: try schema(2, embeddedChild, parentOneLink), options: MigrationOptions(allowDataLoss: true))
+        let report = try migrate(
+            path, to: try schema(2, embeddedChild, parentOneLink), options: MigrationOptions(allowDataLoss: true))
         #expect(report.steps.first?.copiesMade.isEmpty == true)
         #expect(try reopen(path).count("child") == 2)
     }
@@ -104,7 +106,10 @@ import PorterStore
             try db.create("parent", ["link": link(c), "mixed": link(c)])
         }
         let error = expectError(.migrationFailed) { try migrate(path, to: try schema(2, embeddedChild, mixedParent)) }
-        #expect(error?.message == "Cannot convert 'child' to embedded: there is an incoming link from the Mixed property 'parent.mixed', which does not support linking to embedded objects.")
+        #expect(
+            error?.message
+                == "Cannot convert 'child' to embedded: there is an incoming link from the Mixed property 'parent.mixed', which does not support linking to embedded objects."
+        )
         #expect(try reopen(path).schema["child"]?.isEmbedded == false)
     }
 
@@ -118,14 +123,21 @@ import PorterStore
 
     @Test func removingAPropertyDeletesTheEmbeddedObjectsItHeld() throws {
         let dir = try MigTempDir()
-        let holder = #"{"name": "holder", "properties": {"name": "string", "address": "address?", "history": "address[]"}}"#
+        let holder =
+            #"{"name": "holder", "properties": {"name": "string", "address": "address?", "history": "address[]"}}"#
         let address = #"{"name": "address", "embedded": true, "properties": {"street": "string"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, holder, address)) { db in
-            try db.create("holder", ["name": .string("a"), "address": .object(["street": .string("x")]),
-                                     "history": .list([.object(["street": .string("y")]), .object(["street": .string("z")])])])
+            try db.create(
+                "holder",
+                [
+                    "name": .string("a"), "address": .object(["street": .string("x")]),
+                    "history": .list([.object(["street": .string("y")]), .object(["street": .string("z")])]),
+                ])
         }
-        try migrate(path, to: try schema(2, #"{"name": "holder", "properties": {"name": "string", "address": "address?"}}"#, address),
-                    options: MigrationOptions(allowDataLoss: true))
+        try migrate(
+            path,
+            to: try schema(2, #"{"name": "holder", "properties": {"name": "string", "address": "address?"}}"#, address),
+            options: MigrationOptions(allowDataLoss: true))
         #expect(try column(path, "address", "street") == [.string("x")])
     }
 }

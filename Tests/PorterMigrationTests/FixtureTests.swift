@@ -21,22 +21,39 @@ enum MigrationFixtures {
 
     /// The plan `porter plan v1.json v2.json --rename Person.name=fullName --fill Person.city=Unknown` writes.
     static func plan() throws -> MigrationPlan {
-        try MigrationPlan.make(from: try v1(), to: try v2(), renames: RenameSet(properties: [PropertyRename(className: "Person", from: "name", to: "fullName")]),
-                               fills: [try FillArgument(parsing: "Person.city=Unknown")]).plan
+        try MigrationPlan.make(
+            from: try v1(), to: try v2(),
+            renames: RenameSet(properties: [PropertyRename(className: "Person", from: "name", to: "fullName")]),
+            fills: [try FillArgument(parsing: "Person.city=Unknown")]
+        ).plan
     }
 
     /// Writes the v1 database with the sample data.
     static func writeDatabase(_ path: String) throws {
         let db = try Database.create(at: path, schema: try v1())
-        func id(_ n: Int) throws -> Value { .objectId(try ObjectId(string: String(format: "65a000000000000000000%03d", n))) }
+        func id(_ n: Int) throws -> Value {
+            .objectId(try ObjectId(string: String(format: "65a000000000000000000%03d", n)))
+        }
         try db.write {
             var dogs: [String: ObjectKey] = [:]
-            for (n, (name, age, vaccinated)) in [("Rex", 3, true), ("Bella", 5, false), ("Max", 2, true), ("Luna", 7, true)].enumerated() {
-                dogs[name] = try db.create("Dog", ["_id": try id(100 + n), "name": .string(name), "age": .int(Int64(age)), "vaccinated": .bool(vaccinated)])
+            for (n, (name, age, vaccinated)) in [
+                ("Rex", 3, true), ("Bella", 5, false), ("Max", 2, true), ("Luna", 7, true),
+            ].enumerated() {
+                dogs[name] = try db.create(
+                    "Dog",
+                    [
+                        "_id": try id(100 + n), "name": .string(name), "age": .int(Int64(age)),
+                        "vaccinated": .bool(vaccinated),
+                    ])
             }
             func link(_ name: String) -> Value { .link(ObjectLink("Dog", dogs[name] ?? ObjectKey(0))) }
-            try db.create("Person", ["_id": try id(1), "name": .string("Ann Lee"), "city": .string("Oslo"),
-                                     "address": .object(["street": .string("Main St 1"), "city": .string("Oslo")]), "dogs": .list([link("Rex"), link("Bella")])])
+            try db.create(
+                "Person",
+                [
+                    "_id": try id(1), "name": .string("Ann Lee"), "city": .string("Oslo"),
+                    "address": .object(["street": .string("Main St 1"), "city": .string("Oslo")]),
+                    "dogs": .list([link("Rex"), link("Bella")]),
+                ])
             try db.create("Person", ["_id": try id(2), "name": .string("Bob Stone"), "dogs": .list([link("Max")])])
             try db.create("Person", ["_id": try id(3), "name": .string("Cy Park")])
         }
@@ -49,7 +66,8 @@ enum MigrationFixtures {
         let db = MigrationFixtures.path("v1.porter")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         try MigrationFixtures.writeDatabase(db)
-        try Data(try MigrationFixtures.plan().jsonString().utf8).write(to: URL(fileURLWithPath: MigrationFixtures.path("v1-to-v2.plan.json")))
+        try Data(try MigrationFixtures.plan().jsonString().utf8).write(
+            to: URL(fileURLWithPath: MigrationFixtures.path("v1-to-v2.plan.json")))
     }
 
     @Test func committedFilesMatchTheGenerator() throws {
@@ -67,11 +85,17 @@ enum MigrationFixtures {
         var diff = try DiffReport(old: try reopen(path).schema, new: try MigrationFixtures.v2())
         try diff.addDiagnostics(from: try reopen(path))
         #expect(diff.likelyRenames.map(\.option) == ["--rename Person.name=fullName"])
-        #expect(diff.entries.map(\.change.code) == ["add-class", "add-index", "change-property-type", "remove-property", "make-required", "add-property", "add-property"])
-        let report = try migrate(path, to: try MigrationFixtures.v2(), plans: [try MigrationFixtures.plan()],
-                                 options: MigrationOptions(backupPath: dir.path("backup.porter")))
+        #expect(
+            diff.entries.map(\.change.code) == [
+                "add-class", "add-index", "change-property-type", "remove-property", "make-required", "add-property",
+                "add-property",
+            ])
+        let report = try migrate(
+            path, to: try MigrationFixtures.v2(), plans: [try MigrationFixtures.plan()],
+            options: MigrationOptions(backupPath: dir.path("backup.porter")))
         #expect(report.outcome == .migrated)
-        #expect(try column(path, "Person", "fullName") == [.string("Ann Lee"), .string("Bob Stone"), .string("Cy Park")])
+        #expect(
+            try column(path, "Person", "fullName") == [.string("Ann Lee"), .string("Bob Stone"), .string("Cy Park")])
         #expect(try column(path, "Person", "city") == [.string("Oslo"), .string("Unknown"), .string("Unknown")])
         #expect(try column(path, "Dog", "age") == [.string("3"), .string("5"), .string("2"), .string("7")])
         #expect(try column(path, "Address", "street") == [.string("Main St 1")])

@@ -20,12 +20,19 @@ import PorterModel
     @Test(.enabled(if: KillTests.porter != nil, "needs the built porter binary (swift build --product porter)"))
     func killDuringMigrateLeavesOldOrNew() throws {
         let dir = try MigTempDir()
-        let v1 = try schema(1, #"{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "count": "int", "label": "string", "tags": "string[]"}}"#)
-        let v2 = try schema(2, #"{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "count": "string", "title": "string", "tags": "string[]", "note": "string?"}}"#)
+        let v1 = try schema(
+            1,
+            #"{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "count": "int", "label": "string", "tags": "string[]"}}"#
+        )
+        let v2 = try schema(
+            2,
+            #"{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "count": "string", "title": "string", "tags": "string[]", "note": "string?"}}"#
+        )
         // 100,000 objects written with SQL in the store's encoding (ints and strings are native), so
         // the setup takes a moment even in debug builds.
         let original = try makeDatabase(dir.path("original.porter"), v1) { db in
-            try db.connection.execute("""
+            try db.connection.execute(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
                 INSERT INTO "class_Item" (_key, id, count, label) SELECT i + 1, i, i * 7, 'item ' || i FROM n;
                 INSERT INTO "class_Item.tags" (_owner, _pos, value) SELECT _key, 0, 'a' FROM "class_Item";
@@ -53,7 +60,9 @@ import PorterModel
             let status = try run(path, schemaPath, killAfter: delay)
             if status == nil { killedMidRun += 1 }
             let checksum = try dataChecksum(path)
-            #expect(checksum == oldChecksum || checksum == newChecksum, "round \(round): the file is neither the old nor the new state")
+            #expect(
+                checksum == oldChecksum || checksum == newChecksum,
+                "round \(round): the file is neither the old nor the new state")
             #expect(try reopen(path).sqliteIntegrityCheck().isEmpty)
             outcomes.append(checksum == oldChecksum ? "old" : "new")
         }

@@ -9,7 +9,8 @@ import PorterModel
 final class MigTempDir {
     let url: URL
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-migration-tests-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "porter-migration-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }
@@ -52,7 +53,9 @@ func dataChecksum(_ path: String) throws -> String {
     }
     func mix(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { mix($0) } }
     try db.read {
-        let list = try db.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('_porter_history', 'sqlite_sequence') ORDER BY name")
+        let list = try db.connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('_porter_history', 'sqlite_sequence') ORDER BY name"
+        )
         var tables: [String] = []
         while try list.step() { tables.append(list.text(0)) }
         for table in tables {
@@ -80,8 +83,10 @@ func fileBytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURL
 
 /// Runs `body` and returns the ``PorterError`` it throws (recording an issue otherwise).
 @discardableResult
-func expectError(_ code: PorterError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () throws -> Void) -> PorterError? {
+func expectError(
+    _ code: PorterError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> PorterError? {
     do {
         try body()
         Issue.record("expected a PorterError but nothing was thrown", sourceLocation: sourceLocation)
@@ -96,8 +101,10 @@ func expectError(_ code: PorterError.Code? = nil, sourceLocation: SourceLocation
 
 /// Migrates with the given pieces; shorthand for tests.
 @discardableResult
-func migrate(_ path: String, to schema: Schema, plans: [MigrationPlan] = [], renames: RenameSet = RenameSet(),
-             options: MigrationOptions = MigrationOptions(), block: MigrationBlock? = nil) throws -> MigrationReport {
+func migrate(
+    _ path: String, to schema: Schema, plans: [MigrationPlan] = [], renames: RenameSet = RenameSet(),
+    options: MigrationOptions = MigrationOptions(), block: MigrationBlock? = nil
+) throws -> MigrationReport {
     try Migrator.migrate(databaseAt: path, to: schema, plans: plans, renames: renames, options: options, block: block)
 }
 

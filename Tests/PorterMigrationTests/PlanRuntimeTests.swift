@@ -8,9 +8,12 @@ import PorterStore
 /// Plans applied by the runtime: single plans, chains in version order, checksums, history.
 @Suite struct PlanRuntimeTests {
     let v1 = try! schema(1, #"{"name": "Person", "properties": {"name": "string", "age": "int", "city": "string?"}}"#)
-    let v2 = try! schema(2, #"{"name": "Person", "properties": {"fullName": "string", "age": "string", "city": "string"}}"#)
-    let v3 = try! schema(3, #"{"name": "Person", "primaryKey": "fullName", "properties": {"fullName": "string", "age": "string", "city": "string", "email": "string?"}}"#,
-                         #"{"name": "Pet", "properties": {"name": "string"}}"#)
+    let v2 = try! schema(
+        2, #"{"name": "Person", "properties": {"fullName": "string", "age": "string", "city": "string"}}"#)
+    let v3 = try! schema(
+        3,
+        #"{"name": "Person", "primaryKey": "fullName", "properties": {"fullName": "string", "age": "string", "city": "string", "email": "string?"}}"#,
+        #"{"name": "Pet", "properties": {"name": "string"}}"#)
 
     private func file(_ dir: MigTempDir) throws -> String {
         try makeDatabase(dir.path("db.porter"), v1) { db in
@@ -20,8 +23,11 @@ import PorterStore
     }
 
     private func plan12() throws -> MigrationPlan {
-        try MigrationPlan.make(from: v1, to: v2, renames: RenameSet(properties: [PropertyRename(className: "Person", from: "name", to: "fullName")]),
-                               fills: [try FillArgument(parsing: "Person.city=Unknown")]).plan
+        try MigrationPlan.make(
+            from: v1, to: v2,
+            renames: RenameSet(properties: [PropertyRename(className: "Person", from: "name", to: "fullName")]),
+            fills: [try FillArgument(parsing: "Person.city=Unknown")]
+        ).plan
     }
 
     @Test func aPlanMigratesAndIsRecorded() throws {
@@ -56,7 +62,9 @@ import PorterStore
         let path2 = try file(MigTempDir())
         _ = path2
         let dir3 = try MigTempDir()
-        let at2 = try makeDatabase(dir3.path("db.porter"), v2) { db in try db.create("Person", ["fullName": .string("Cy"), "age": .string("1"), "city": .string("x")]) }
+        let at2 = try makeDatabase(dir3.path("db.porter"), v2) { db in
+            try db.create("Person", ["fullName": .string("Cy"), "age": .string("1"), "city": .string("x")])
+        }
         #expect(try migrate(at2, to: v3, plans: [try plan12(), plan23]).steps.count == 1)
     }
 
@@ -91,7 +99,9 @@ import PorterStore
         let (uncovered, warnings) = try MigrationPlan.make(from: v1, to: slim)
         #expect(warnings.count == 1)
         let refused = expectError(.migrationFailed) { try migrate(path, to: slim, plans: [uncovered]) }
-        #expect(refused?.details.first == "Property 'Person.city' has been removed. 2 objects; 1 non-null value would be lost")
+        #expect(
+            refused?.details.first
+                == "Property 'Person.city' has been removed. 2 objects; 1 non-null value would be lost")
         let covered = try MigrationPlan.make(from: v1, to: slim, allowDataLoss: true).plan
         try migrate(path, to: slim, plans: [covered])
         #expect(try reopen(path).schema == slim)

@@ -6,12 +6,20 @@ import PorterStore
 /// The file is exactly as before after a dry run or a failed migration; backups are consistent
 /// copies; history is recorded only by real runs.
 @Suite struct SafetyTests {
-    let v1 = try! schema(1, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "int", "tags": "string[]"}}"#)
-    let v2 = try! schema(2, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#)
+    let v1 = try! schema(
+        1, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "int", "tags": "string[]"}}"#
+    )
+    let v2 = try! schema(
+        2,
+        #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#
+    )
 
     private func file(_ dir: MigTempDir, count: Int = 500) throws -> String {
         try makeDatabase(dir.path("db.porter"), v1) { db in
-            for i in 0..<count { try db.createInBulk("Dog", ["name": .string("dog\(i)"), "age": .int(Int64(i)), "tags": .list([.string("t\(i)")])]) }
+            for i in 0..<count {
+                try db.createInBulk(
+                    "Dog", ["name": .string("dog\(i)"), "age": .int(Int64(i)), "tags": .list([.string("t\(i)")])])
+            }
         }
     }
 
@@ -39,7 +47,9 @@ import PorterStore
                 migration.enumerateObjects(ofType: "Dog") { _, new in new?["name"] = .string("same") }
             }
         }
-        #expect(error?.message.hasPrefix("Primary key property 'Dog.name' has duplicate values after migration. ") == true, "\(String(describing: error?.message))")
+        #expect(
+            error?.message.hasPrefix("Primary key property 'Dog.name' has duplicate values after migration. ") == true,
+            "\(String(describing: error?.message))")
         #expect(try fileBytes(path) == before)
         #expect(try column(path, "Dog", "age").first == .int(0))
     }
@@ -52,8 +62,15 @@ import PorterStore
         #expect(report.backupPath == dir.path("backup.porter"))
         #expect(try dataChecksum(dir.path("backup.porter")) == oldChecksum)
         #expect(try reopen(path).schema == v2)
-        expectError(.io) { try migrate(path, to: try schema(3, #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#),
-                                       options: MigrationOptions(backupPath: dir.path("backup.porter"))) }
+        expectError(.io) {
+            try migrate(
+                path,
+                to: try schema(
+                    3,
+                    #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#
+                ),
+                options: MigrationOptions(backupPath: dir.path("backup.porter")))
+        }
         #expect(try reopen(path).schemaVersion == 2)
     }
 
@@ -64,7 +81,9 @@ import PorterStore
         let db = try Database.open(at: path, schema: v2)
         #expect(try db.sqliteIntegrityCheck().isEmpty)
         #expect(try db.key("Dog", primaryKey: .string("dog7")) != nil)
-        #expect(try db.value("Dog", try #require(try db.key("Dog", primaryKey: .string("dog7"))), "tags") == .list([.string("t7")]))
+        #expect(
+            try db.value("Dog", try #require(try db.key("Dog", primaryKey: .string("dog7"))), "tags")
+                == .list([.string("t7")]))
         // Unique index is back: a duplicate is refused.
         try db.write {
             expectError(.duplicatePrimaryKey) { try db.create("Dog", ["name": .string("dog1"), "age": .string("1")]) }

@@ -25,11 +25,15 @@ import PorterStore
             migration.enumerateObjects(ofType: "NoSuchClass") { _, _ in calls.value += 1 }
         }
         #expect(calls.value == 0)
-        try makeDatabase(dir.path("one.porter"), try schema(1, stringObject)) { db in try db.create("StringObject", ["stringCol": .string("string")]) }
+        try makeDatabase(dir.path("one.porter"), try schema(1, stringObject)) { db in
+            try db.create("StringObject", ["stringCol": .string("string")])
+        }
         let seen = Box<[String]>([])
         try migrate(dir.path("one.porter"), to: try schema(2, stringObject)) { migration, _ in
             migration.enumerateObjects(ofType: "StringObject") { old, new in
-                if case .string(let s)? = old?["stringCol"], case .string(let t)? = new?["stringCol"] { seen.value.append(s + t) }
+                if case .string(let s)? = old?["stringCol"], case .string(let t)? = new?["stringCol"] {
+                    seen.value.append(s + t)
+                }
             }
         }
         #expect(seen.value == ["stringstring"])
@@ -82,8 +86,12 @@ import PorterStore
         let added = #"{"name": "Added", "properties": {"v": "int"}}"#
         try migrate(path, to: try schema(2, intObject, added)) { migration, _ in
             migration.create("Added", value: ["v": .int(1)])
-            migration.enumerateObjects(ofType: "StringObject") { old, new in pairs.value.append("\(old != nil),\(new != nil)") }
-            migration.enumerateObjects(ofType: "Added") { old, new in pairs.value.append("added \(old != nil),\(new != nil)") }
+            migration.enumerateObjects(ofType: "StringObject") { old, new in
+                pairs.value.append("\(old != nil),\(new != nil)")
+            }
+            migration.enumerateObjects(ofType: "Added") { old, new in
+                pairs.value.append("added \(old != nil),\(new != nil)")
+            }
             #expect(migration.deleteData(forType: "StringObject"))
             #expect(!migration.deleteData(forType: "NoSuchClass"))
             #expect(!migration.deleteData(forType: ""))
@@ -108,7 +116,7 @@ import PorterStore
         #expect(try reopen(path).schema.version == 1)
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
             migration.create("StringObject", value: ["stringCol": .string("string1")])
-            migration.create("StringObject", value: ["stringCol": "string2"])      // Realm's Swift values
+            migration.create("StringObject", value: ["stringCol": "string2"])  // Realm's Swift values
             migration.create("StringObject")
         }
         #expect(try column(path, "StringObject", "stringCol") == [.string("string1"), .string("string2"), .string("")])
@@ -129,12 +137,15 @@ import PorterStore
 
     @Test func migrationSchemasDescribeBothSides() throws {
         let dir = try MigTempDir()
-        let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#))
+        let path = try makeDatabase(
+            dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#))
         let seen = Box<(String?, String?, Int, Int)>((nil, nil, 0, 0))
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
-            seen.value = (migration.oldSchema["StringObject"]?.property(named: "stringCol")?.typeShorthand,
-                          migration.newSchema["StringObject"]?.property(named: "stringCol")?.typeShorthand,
-                          migration.oldSchema.classes.count, migration.newSchema.classes.count)
+            seen.value = (
+                migration.oldSchema["StringObject"]?.property(named: "stringCol")?.typeShorthand,
+                migration.newSchema["StringObject"]?.property(named: "stringCol")?.typeShorthand,
+                migration.oldSchema.classes.count, migration.newSchema.classes.count
+            )
         }
         #expect(seen.value.0 == "int" && seen.value.1 == "string" && seen.value.2 == 1 && seen.value.3 == 2)
     }
@@ -146,14 +157,20 @@ import PorterStore
         expectError(.migrationRequired) { try migrate(path, to: changed) }
         #expect(try reopen(path).count("StringObject") == 1)
         let called = Box(false)
-        let report = try migrate(path, to: changed, options: MigrationOptions(deleteDatabaseIfMigrationNeeded: true)) { _, _ in called.value = true }
+        let report = try migrate(path, to: changed, options: MigrationOptions(deleteDatabaseIfMigrationNeeded: true)) {
+            _, _ in called.value = true
+        }
         #expect(report.outcome == .recreated)
         #expect(!called.value)
         #expect(try reopen(path).count("StringObject") == 0)
         #expect(try reopen(path).schema == changed)
         // Nothing needed: the file is kept.
-        try makeDatabase(dir.path("keep.porter"), changed) { db in try db.create("StringObject", ["stringCol": .int(1)]) }
-        #expect(try migrate(dir.path("keep.porter"), to: changed, options: MigrationOptions(deleteDatabaseIfMigrationNeeded: true)).outcome == .upToDate)
+        try makeDatabase(dir.path("keep.porter"), changed) { db in try db.create("StringObject", ["stringCol": .int(1)])
+        }
+        #expect(
+            try migrate(
+                dir.path("keep.porter"), to: changed, options: MigrationOptions(deleteDatabaseIfMigrationNeeded: true)
+            ).outcome == .upToDate)
         #expect(try reopen(dir.path("keep.porter")).count("StringObject") == 1)
         #expect(try Migrator.needsMigration(databaseAt: path, schema: changed) == false)
         #expect(try Migrator.needsMigration(databaseAt: path, schema: try schema(2, stringObject)) == true)
@@ -162,7 +179,9 @@ import PorterStore
     @Test func changePropertyTypeThroughTheBlock() throws {
         // realm-swift testChangePropertyType: the block writes the new value from the old one.
         let dir = try MigTempDir()
-        let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#)) { db in
+        let path = try makeDatabase(
+            dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#)
+        ) { db in
             try db.create("StringObject", ["stringCol": .int(1)])
         }
         try migrate(path, to: try schema(2, stringObject)) { migration, _ in
@@ -175,11 +194,14 @@ import PorterStore
 
     @Test func addedPropertyIsOnlyOnTheNewObjectAndRemovedOnlyOnTheOld() throws {
         let dir = try MigTempDir()
-        let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "O", "properties": {"a": "int", "gone": "int"}}"#)) { db in
+        let path = try makeDatabase(
+            dir.path("db.porter"), try schema(1, #"{"name": "O", "properties": {"a": "int", "gone": "int"}}"#)
+        ) { db in
             try db.create("O", ["a": .int(1), "gone": .int(7)])
         }
         let seen = Box<[String]>([])
-        try migrate(path, to: try schema(2, #"{"name": "O", "properties": {"a": "int", "added": "int"}}"#)) { migration, _ in
+        try migrate(path, to: try schema(2, #"{"name": "O", "properties": {"a": "int", "added": "int"}}"#)) {
+            migration, _ in
             try migration.enumerateObjects(ofType: "O") { old, new in
                 guard let old, let new else { return }
                 seen.value.append((try? old.value(forKey: "added")) == nil ? "old lacks added" : "old has added")

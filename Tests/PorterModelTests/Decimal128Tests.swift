@@ -55,14 +55,20 @@ private let embeddedVectors: [DecimalVector] = [
     .init("D0070000000000000000000000003A30", "2.000"),
     .init("D2040000000000000000000000003430", "0.001234"),
     .init("64000000000000000000000000002CB0", "-1.00E-8", ["-100E-10"]),
-    .init("F2AF967ED05C82DE3297FF6FDE3C4030", "1234567890123456789012345678901234", ["+1234567890123456789012345678901234"]),
+    .init(
+        "F2AF967ED05C82DE3297FF6FDE3C4030", "1234567890123456789012345678901234",
+        ["+1234567890123456789012345678901234"]),
     .init("FFFFFFFFFFFFFFFFFFFFFFFFFFFF4030", "5192296858534827628530496329220095"),
     // Largest and smallest exponents.
     .init("FFFFFFFF638E8D37C087ADBE09EDFF5F", "9.999999999999999999999999999999999E+6144"),
     .init("FFFFFFFF638E8D37C087ADBE09EDFFDF", "-9.999999999999999999999999999999999E+6144"),
-    .init("01000000000000000000000000000000", "1E-6176", ["10E-6177", "0.000000000000000000000000000000001E-6143", "1e-6176"]),
+    .init(
+        "01000000000000000000000000000000", "1E-6176",
+        ["10E-6177", "0.000000000000000000000000000000001E-6143", "1e-6176"]),
     .init("FFFFFFFF638E8D37C087ADBE09ED0100", "9.999999999999999999999999999999999E-6143"),
-    .init("FFFFFFFF095BC138938D44C64D310000", "9.99999999999999999999999999999999E-6144", ["999999999999999999999999999999999e-6176"]),
+    .init(
+        "FFFFFFFF095BC138938D44C64D310000", "9.99999999999999999999999999999999E-6144",
+        ["999999999999999999999999999999999e-6176"]),
     .init("010000000A5BC138938D44C64D310080", "-1.000000000000000000000000000000001E-6143"),
     // Exact clamping: the coefficient is padded with zeros, or a zero's exponent is clamped.
     .init("000000000A5BC138938D44C64D31FE5F", "1.000000000000000000000000000000000E+6144", ["1E+6144"]),
@@ -71,8 +77,12 @@ private let embeddedVectors: [DecimalVector] = [
     .init("0000000000000000000000000000FEDF", "-0E+6111", ["-0E+2147483647", "-0E+8000"]),
     .init("00000000000000000000000000000080", "-0E-6176", ["-0E-2147483647", "-0E-8000", "-0E-6177"]),
     // Trailing zeros beyond 34 digits are dropped exactly.
-    .init("000000000A5BC138938D44C64D31FC2F", "0.1000000000000000000000000000000000", [".100000000000000000000000000000000000000000000000000000000000"]),
-    .init("99761CC7B548F377DC80A131C836FE2F", "1.111111111111111111111111111112345", ["1.1111111111111111111111111111123450"]),
+    .init(
+        "000000000A5BC138938D44C64D31FC2F", "0.1000000000000000000000000000000000",
+        [".100000000000000000000000000000000000000000000000000000000000"]),
+    .init(
+        "99761CC7B548F377DC80A131C836FE2F", "1.111111111111111111111111111112345",
+        ["1.1111111111111111111111111111123450"]),
     .init("79D9E0F9763ADA429D02000000005830", "1.2345689012345789012345E+34", ["12345689012345789012345E+12"]),
     // The plain/scientific boundary: adjusted exponent -6 is plain, -7 is scientific.
     .init("05000000000000000000000000003030", "5E-8", ["0.00000005"]),
@@ -86,10 +96,10 @@ private let embeddedVectors: [DecimalVector] = [
 
 /// Non-canonical encodings and the canonical string they must print as (the corpus "lossy" cases).
 private let nonCanonicalVectors: [(hex: String, canonical: String)] = [
-    ("000000000000000000000000000000FC", "NaN"),          // negative NaN
-    ("0000000000000000000000000000007E", "NaN"),          // signalling NaN
-    ("1200000000000000000000000000007E", "NaN"),          // NaN with a payload
-    ("0000000000000000000000000000106C", "0"),            // `11` combination form: coefficient ≥ 2^113
+    ("000000000000000000000000000000FC", "NaN"),  // negative NaN
+    ("0000000000000000000000000000007E", "NaN"),  // signalling NaN
+    ("1200000000000000000000000000007E", "NaN"),  // NaN with a payload
+    ("0000000000000000000000000000106C", "0"),  // `11` combination form: coefficient ≥ 2^113
     ("DCBA9876543210DEADBEEF00000010EC", "-0"),
     ("FFFFFFFFFFFFFFFFFFFFFFFFFFFF116C", "0E+3"),
 ]
@@ -110,7 +120,9 @@ private func expectParseError(_ text: String, sourceLocation: SourceLocation = #
         try Decimal128(string: text)
     }
     #expect(error?.code == .parseError, sourceLocation: sourceLocation)
-    #expect(error?.message.hasPrefix("invalid decimal128 '\(text)': ") == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+    #expect(
+        error?.message.hasPrefix("invalid decimal128 '\(text)': ") == true, "\(error?.message ?? "")",
+        sourceLocation: sourceLocation)
 }
 
 // MARK: - Embedded vectors
@@ -212,7 +224,9 @@ struct Decimal128Tests {
 
     @Test("isNaN, isInfinite, isNegative")
     func predicates() throws {
-        for hex in ["0000000000000000000000000000007C", "000000000000000000000000000000FC", "0000000000000000000000000000007E"] {
+        for hex in [
+            "0000000000000000000000000000007C", "000000000000000000000000000000FC", "0000000000000000000000000000007E",
+        ] {
             let d = try #require(decimal(hex: hex))
             #expect(d.isNaN && !d.isInfinite && !d.isNegative, "\(hex)")
         }
@@ -238,7 +252,8 @@ private let corpusDirectory: URL = URL(fileURLWithPath: #filePath)
 
 private let corpusAvailable: Bool = {
     var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: corpusDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    return FileManager.default.fileExists(atPath: corpusDirectory.path, isDirectory: &isDirectory)
+        && isDirectory.boolValue
 }()
 
 /// The `$numberDecimal` string of an Extended JSON document `{"d": {"$numberDecimal": "…"}}`.
@@ -268,7 +283,8 @@ struct Decimal128CorpusTests {
                 let documentHex = try #require(test["canonical_bson"] as? String, "\(name)")
                 let document = try #require(bytes(fromHex: documentHex), "\(name)")
                 // {"d": decimal}: int32 length 24, type 0x13, "d\0", 16 bytes, terminating 0.
-                try #require(document.count == 24 && document[4] == 0x13 && document[5] == 0x64 && document[6] == 0, "\(name)")
+                try #require(
+                    document.count == 24 && document[4] == 0x13 && document[5] == 0x64 && document[6] == 0, "\(name)")
                 let value = try #require(Decimal128(bsonBytes: document[7..<23]), "\(name)")
                 #expect(value.bsonBytes == Array(document[7..<23]), "\(name)")
                 let canonical = try numberDecimal(try #require(test["canonical_extjson"] as? String, "\(name)"))
@@ -298,6 +314,8 @@ struct Decimal128CorpusTests {
             }
         }
         #expect(validCount > 0 && parseErrorCount > 0)
-        print("bson-corpus decimal128: \(validCount) valid, \(degenerateCount) degenerate, \(parseErrorCount) parse errors")
+        print(
+            "bson-corpus decimal128: \(validCount) valid, \(degenerateCount) degenerate, \(parseErrorCount) parse errors"
+        )
     }
 }

@@ -70,8 +70,12 @@ private func parseError(bytes: [UInt8], maxDepth: Int = 512) -> String? {
     @Test func rejectsBadEscapesAndLoneSurrogates() {
         #expect(parseError(#""\q""#) == "invalid escape character 'q' after '\\' at line 1, column 2")
         #expect(parseError(#""\u12G4""#) == "expected 4 hexadecimal digits after \\u but found 'G' at line 1, column 6")
-        #expect(parseError(#""\ud800""#) == "lone high surrogate \\uD800 is not followed by a low surrogate at line 1, column 2")
-        #expect(parseError(#""\ud800\u0041""#) == "high surrogate \\uD800 is followed by \\u0041, not a low surrogate at line 1, column 2")
+        #expect(
+            parseError(#""\ud800""#)
+                == "lone high surrogate \\uD800 is not followed by a low surrogate at line 1, column 2")
+        #expect(
+            parseError(#""\ud800\u0041""#)
+                == "high surrogate \\uD800 is followed by \\u0041, not a low surrogate at line 1, column 2")
         #expect(parseError(#""x\udc00""#) == "lone low surrogate \\uDC00 at line 1, column 3")
         #expect(parseError("\"a\tb\"") == "control character U+0009 must be escaped in strings at line 1, column 3")
         #expect(parseError("\"abc") == "unterminated string starting at line 1, column 1")
@@ -82,12 +86,22 @@ private func parseError(bytes: [UInt8], maxDepth: Int = 512) -> String? {
         #expect(parseError(bytes: [quote, 0xFF, quote]) == "invalid UTF-8 byte 0xFF at line 1, column 2")
         // overlong '/'
         #expect(parseError(bytes: [quote, 0xC0, 0xAF, quote]) == "invalid UTF-8 byte 0xC0 at line 1, column 2")
-        #expect(parseError(bytes: [quote, 0xE0, 0x80, 0xAF, quote]) == "invalid UTF-8 sequence starting with byte 0xE0 at line 1, column 2")
-        #expect(parseError(bytes: [quote, 0xED, 0xA0, 0x80, quote]) == "invalid UTF-8 sequence starting with byte 0xED at line 1, column 2")  // UTF-8 surrogate
-        #expect(parseError(bytes: [quote, 0xF4, 0x90, 0x80, 0x80, quote]) == "invalid UTF-8 sequence starting with byte 0xF4 at line 1, column 2")  // > U+10FFFF
-        #expect(parseError(bytes: [quote, 0xC3, quote]) == "invalid UTF-8 sequence starting with byte 0xC3 at line 1, column 2")
+        #expect(
+            parseError(bytes: [quote, 0xE0, 0x80, 0xAF, quote])
+                == "invalid UTF-8 sequence starting with byte 0xE0 at line 1, column 2")
+        #expect(
+            parseError(bytes: [quote, 0xED, 0xA0, 0x80, quote])
+                == "invalid UTF-8 sequence starting with byte 0xED at line 1, column 2")  // UTF-8 surrogate
+        #expect(
+            parseError(bytes: [quote, 0xF4, 0x90, 0x80, 0x80, quote])
+                == "invalid UTF-8 sequence starting with byte 0xF4 at line 1, column 2")  // > U+10FFFF
+        #expect(
+            parseError(bytes: [quote, 0xC3, quote])
+                == "invalid UTF-8 sequence starting with byte 0xC3 at line 1, column 2")
         #expect(parseError(bytes: [0xC3, 0xA9]) == "expected a value but found byte 0xC3 at line 1, column 1")
-        #expect(parseError(bytes: [quote, 0xC3, 0xA9, quote, 0xFF]) == "unexpected byte 0xFF after the JSON value at line 1, column 4")
+        #expect(
+            parseError(bytes: [quote, 0xC3, 0xA9, quote, 0xFF])
+                == "unexpected byte 0xFF after the JSON value at line 1, column 4")
     }
 
     @Test func skipsLeadingByteOrderMark() throws {
@@ -144,19 +158,22 @@ private func parseError(bytes: [UInt8], maxDepth: Int = 512) -> String? {
             "name": .string("Dög \"1\"\n\u{1}"), "list": .array([.number(1), .bool(false), .null]),
             "empty": .array([]), "obj": .object([]),
         ])
-        #expect(value.serialized(pretty: false) == #"{"name":"Dög \"1\"\n\u0001","list":[1,false,null],"empty":[],"obj":{}}"#)
-        #expect(value.serialized(pretty: true) == """
-            {
-              "name": "Dög \\"1\\"\\n\\u0001",
-              "list": [
-                1,
-                false,
-                null
-              ],
-              "empty": [],
-              "obj": {}
-            }
-            """)
+        #expect(
+            value.serialized(pretty: false)
+                == #"{"name":"Dög \"1\"\n\u0001","list":[1,false,null],"empty":[],"obj":{}}"#)
+        #expect(
+            value.serialized(pretty: true) == """
+                {
+                  "name": "Dög \\"1\\"\\n\\u0001",
+                  "list": [
+                    1,
+                    false,
+                    null
+                  ],
+                  "empty": [],
+                  "obj": {}
+                }
+                """)
         #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
         #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
     }

@@ -75,8 +75,9 @@ import Testing
     @Test func packageDependenciesPointDown() throws {
         let targets = try Self.packageTargets().filter { Self.layers[$0.0] != nil }
         // Every Swift module of the table is declared (the C libraries are `systemLibrary` targets).
-        #expect(Set(targets.map(\.0)) == Set(Self.layers.keys).subtracting(Self.cOwners.keys),
-                "Package.swift's targets: \(targets.map(\.0).sorted())")
+        #expect(
+            Set(targets.map(\.0)) == Set(Self.layers.keys).subtracting(Self.cOwners.keys),
+            "Package.swift's targets: \(targets.map(\.0).sorted())")
         var problems: [String] = []
         for (name, dependencies) in targets {
             for dependency in dependencies {
@@ -103,7 +104,7 @@ import Testing
                     let words = line.split(separator: " ").map(String.init)
                     let modifiers: Set<String> = ["public", "package", "internal"]
                     guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
-                          words[..<at].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) })
+                        words[..<at].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) })
                     else { continue }
                     let imported = words[at + 1]
                     let place = "Sources/\(module)/\(file)"
@@ -113,7 +114,8 @@ import Testing
                     }
                     if let problem = Self.problem(module, imported) { problems.append("\(place): " + problem) }
                     if Self.layers[imported] != nil, let dependencies = declared[module],
-                       !dependencies.contains(imported) {
+                        !dependencies.contains(imported)
+                    {
                         problems.append("\(place): imports \(imported), not a dependency in Package.swift")
                     }
                 }

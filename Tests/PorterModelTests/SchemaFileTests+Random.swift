@@ -40,7 +40,9 @@ struct RandomSchemaGenerator {
     private mutating func objectSchema(named name: String, among classNames: [String]) -> ObjectSchema {
         let properties = (0..<int(0..<12)).map { _ in property(among: classNames) }
         var primaryKey: String?
-        if chance(50) { primaryKey = properties.isEmpty || chance(20) ? pick(Self.propertyNames) : pick(properties).name }
+        if chance(50) {
+            primaryKey = properties.isEmpty || chance(20) ? pick(Self.propertyNames) : pick(properties).name
+        }
         return ObjectSchema(name: name, properties: properties, primaryKey: primaryKey, embedded: chance(30))
     }
 
@@ -53,15 +55,19 @@ struct RandomSchemaGenerator {
         switch type {
         case .object:
             let target = chance(90) ? pick(classNames) : "Missing"
-            return Property(name: name, type: .object, objectType: target, optional: optional, collection: collection, indexed: indexed)
+            return Property(
+                name: name, type: .object, objectType: target, optional: optional, collection: collection,
+                indexed: indexed)
         case .linkingObjects:
-            var property = Property.linkingObjects(name, originClass: pick(classNames + ["Missing"]), originProperty: pick(Self.propertyNames))
+            var property = Property.linkingObjects(
+                name, originClass: pick(classNames + ["Missing"]), originProperty: pick(Self.propertyNames))
             property.isOptional = chance(10)
             property.isIndexed = chance(10)
             property.collection = chance(10) ? .list : .none
             return property
         default:
-            var property = Property(name: name, type: type, optional: optional, collection: collection, indexed: indexed)
+            var property = Property(
+                name: name, type: type, optional: optional, collection: collection, indexed: indexed)
             if chance(40) { property.defaultValue = defaultValue(for: property) }
             return property
         }
@@ -81,17 +87,35 @@ struct RandomSchemaGenerator {
 
     private mutating func element(_ property: Property) -> Value {
         if property.isOptional && chance(15) { return .null }
-        let type = property.type == .mixed ? pick([PropertyType.bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid]) : property.type
+        let type =
+            property.type == .mixed
+            ? pick([PropertyType.bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid])
+            : property.type
         switch type {
         case .bool: return .bool(chance(50))
         case .int: return .int(Int64(bitPattern: next()) >> int(0..<64))
-        case .float: return .float(pick([Float(0), 1.5, -0.1, .infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, Float(bitPattern: UInt32(truncatingIfNeeded: next()) & 0x7F7F_FFFF)]))
-        case .double: return .double(pick([0, 1, -2.5, 1e300, -.infinity, .leastNonzeroMagnitude, Double(bitPattern: next() & 0x7FEF_FFFF_FFFF_FFFF)]))
+        case .float:
+            return .float(
+                pick([
+                    Float(0), 1.5, -0.1, .infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                    Float(bitPattern: UInt32(truncatingIfNeeded: next()) & 0x7F7F_FFFF),
+                ]))
+        case .double:
+            return .double(
+                pick([
+                    0, 1, -2.5, 1e300, -.infinity, .leastNonzeroMagnitude,
+                    Double(bitPattern: next() & 0x7FEF_FFFF_FFFF_FFFF),
+                ]))
         case .string: return .string(pick(["", "active", "é\"\\\n\u{0}", "$oid", "2020-01-01"]))
         case .data: return .data(Data((0..<int(0..<8)).map { _ in UInt8(truncatingIfNeeded: next()) }))
         case .date: return .date(Timestamp(microseconds: Int64(int(-62_135_596_800_000_000..<253_402_300_799_999_999))))
-        case .decimal128: return .decimal128((try? Decimal128(string: pick(["0", "1.50", "-123456789012345678901234567890", "1E+10", "0.000001"]))) ?? Decimal128(0))
-        case .objectId: return .objectId(ObjectId(bytes: (0..<12).map { _ in UInt8(truncatingIfNeeded: next()) }) ?? ObjectId.generate())
+        case .decimal128:
+            return .decimal128(
+                (try? Decimal128(string: pick(["0", "1.50", "-123456789012345678901234567890", "1E+10", "0.000001"])))
+                    ?? Decimal128(0))
+        case .objectId:
+            return .objectId(
+                ObjectId(bytes: (0..<12).map { _ in UInt8(truncatingIfNeeded: next()) }) ?? ObjectId.generate())
         case .uuid: return .uuid(UUID())
         default: return .null
         }

@@ -13,7 +13,8 @@ private func file(_ classes: [(String, String)], primaryKeys: [String: String] =
         let embedded = name.hasPrefix("+")
         let className = embedded ? String(name.dropFirst()) : name
         let pk = primaryKeys[className].map { #", "primaryKey": "\#($0)""# } ?? ""
-        return #"{"name": "\#(className)"\#(embedded ? #", "embedded": true"# : "")\#(pk), "properties": {\#(properties)}}"#
+        return
+            #"{"name": "\#(className)"\#(embedded ? #", "embedded": true"# : "")\#(pk), "properties": {\#(properties)}}"#
     }
     return #"{"classes": [\#(items.joined(separator: ", "))]}"#
 }
@@ -26,7 +27,9 @@ private let invalidFixtureErrors: [String: [String]] = [
     "empty-class-name": ["\"\": class name must not be empty"],
     "empty-property-name": ["Dog.\"\": property name must not be empty"],
     "long-class-name": ["\(String(repeating: "A", count: 58)): class name must be at most 57 UTF-8 bytes, not 58"],
-    "long-property-name": ["Dog.\(String(repeating: "p", count: 64)): property name must be at most 63 UTF-8 bytes, not 64"],
+    "long-property-name": [
+        "Dog.\(String(repeating: "p", count: 64)): property name must be at most 63 UTF-8 bytes, not 64"
+    ],
     "control-character-in-name": ["Dog.na\\u{0}me: property name must not contain control characters"],
     "class-name-with-dot": ["My.Dog: class name must not contain '.' or '/'"],
     "class-name-with-slash": ["My/Dog: class name must not contain '.' or '/'"],
@@ -57,7 +60,8 @@ private let invalidFixtureErrors: [String: [String]] = [
 @Suite struct SchemaValidationTests {
     @Test func everyInvalidFixtureFailsWithItsMessage() throws {
         let directory = SchemaFixtures.directory.appendingPathComponent("invalid")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         #expect(files.count == invalidFixtureErrors.count + 1)
         for file in files {
             let path = directory.appendingPathComponent(file).path
@@ -70,20 +74,34 @@ private let invalidFixtureErrors: [String: [String]] = [
             let schema = try Schema(contentsOfFile: path)
             let expected = try #require(invalidFixtureErrors[name], "no expectation for \(file)")
             #expect(schema.validationErrors() == expected, "\(file)")
-            #expect(throws: PorterError(.invalidSchema, "Schema validation failed with \(expected.count) error(s):", details: expected)) {
+            #expect(
+                throws: PorterError(
+                    .invalidSchema, "Schema validation failed with \(expected.count) error(s):", details: expected)
+            ) {
                 try schema.validate()
             }
         }
     }
 
     @Test func validSchemasPass() throws {
-        let schema = try Schema(jsonString: file([
-            ("Root", #""_id": "string?", "a": "A?", "list": "A[]", "map": "A?{}", "tags": {"type": "string[]", "indexed": true}, "m": {"type": "mixed", "indexed": true}"#),
-            ("+A", #""back": "Root?", "b": "B[]""#),  // embedded → top-level link, embedded → embedded list
-            ("+B", #""x": "int""#),
-            ("Other", #""_id": "uuid", "root": "Root?", "roots": "Root[]", "rootSet": "Root<>", "rootMap": "Root?{}", "back": "Back?""#),
-            ("Back", #""o": {"type": "linkingObjects", "objectType": "Other", "property": "back"}, "_id": "objectId?""#),
-        ], primaryKeys: ["Root": "_id", "Other": "_id", "Back": "_id"]))
+        let schema = try Schema(
+            jsonString: file(
+                [
+                    (
+                        "Root",
+                        #""_id": "string?", "a": "A?", "list": "A[]", "map": "A?{}", "tags": {"type": "string[]", "indexed": true}, "m": {"type": "mixed", "indexed": true}"#
+                    ),
+                    ("+A", #""back": "Root?", "b": "B[]""#),  // embedded → top-level link, embedded → embedded list
+                    ("+B", #""x": "int""#),
+                    (
+                        "Other",
+                        #""_id": "uuid", "root": "Root?", "roots": "Root[]", "rootSet": "Root<>", "rootMap": "Root?{}", "back": "Back?""#
+                    ),
+                    (
+                        "Back",
+                        #""o": {"type": "linkingObjects", "objectType": "Other", "property": "back"}, "_id": "objectId?""#
+                    ),
+                ], primaryKeys: ["Root": "_id", "Other": "_id", "Back": "_id"]))
         #expect(schema.validationErrors() == [])
         try schema.validate()
         #expect(schema.isEmbeddedClass("A"))
@@ -93,7 +111,10 @@ private let invalidFixtureErrors: [String: [String]] = [
     @Test func linkingObjectsAcceptEveryKindOfOriginLink() throws {
         let kinds = ["P?", "P[]", "P<>", "P?{}"]
         for kind in kinds {
-            let json = file([("O", #""l": "\#(kind)""#), ("P", #""b": {"type": "linkingObjects", "objectType": "O", "property": "l"}"#)])
+            let json = file([
+                ("O", #""l": "\#(kind)""#),
+                ("P", #""b": {"type": "linkingObjects", "objectType": "O", "property": "l"}"#),
+            ])
             #expect(try errors(json) == [], "\(kind)")
         }
     }
@@ -104,9 +125,11 @@ private let invalidFixtureErrors: [String: [String]] = [
 
     @Test func embeddedCyclesAreReportedOnceWithTheirPath() throws {
         #expect(try errors(file([("+A", #""me": "A?""#)])) == ["A: embedded classes form a cycle: A.me"])
-        #expect(try errors(file([("+C", #""a": "A[]""#), ("+A", #""b": "B?""#), ("+B", #""c": "C?{}""#)]))
+        #expect(
+            try errors(file([("+C", #""a": "A[]""#), ("+A", #""b": "B?""#), ("+B", #""c": "C?{}""#)]))
                 == ["A: embedded classes form a cycle: A.b.c.a"])
-        #expect(try errors(file([("+A", #""b": "B?", "c": "C?""#), ("+B", #""a": "A?""#), ("+C", #""a": "A?""#)]))
+        #expect(
+            try errors(file([("+A", #""b": "B?", "c": "C?""#), ("+B", #""a": "A?""#), ("+C", #""a": "A?""#)]))
                 == ["A: embedded classes form a cycle: A.b.a"])
     }
 
@@ -115,10 +138,16 @@ private let invalidFixtureErrors: [String: [String]] = [
         for type in indexable {
             #expect(try errors(dogClass(#""p": {"type": "\#(type)", "indexed": true}"#)) == [], "\(type)")
         }
-        let notIndexable = ["float": "float", "double?": "double", "decimal128": "decimal128", "data": "data",
-                            "Dog?": "object", "int[]": "list<int>", "string<>": "set<string>", "string{}": "map<string>", "Dog[]": "list<Dog>"]
+        let notIndexable = [
+            "float": "float", "double?": "double", "decimal128": "decimal128", "data": "data",
+            "Dog?": "object", "int[]": "list<int>", "string<>": "set<string>", "string{}": "map<string>",
+            "Dog[]": "list<Dog>",
+        ]
         for (type, name) in notIndexable {
-            #expect(try errors(dogClass(#""p": {"type": "\#(type)", "indexed": true}"#)) == ["Dog.p: property of type '\(name)' cannot be indexed"])
+            #expect(
+                try errors(dogClass(#""p": {"type": "\#(type)", "indexed": true}"#)) == [
+                    "Dog.p: property of type '\(name)' cannot be indexed"
+                ])
         }
     }
 
@@ -126,9 +155,13 @@ private let invalidFixtureErrors: [String: [String]] = [
         for type in ["int", "string", "objectId", "uuid", "int?", "string?", "objectId?", "uuid?"] {
             #expect(try errors(file([("Dog", #""k": "\#(type)""#)], primaryKeys: ["Dog": "k"])) == [], "\(type)")
         }
-        let invalid = ["bool": "bool", "date": "date", "mixed": "mixed", "Dog?": "object", "string<>": "set<string>", "uuid{}": "map<uuid>"]
+        let invalid = [
+            "bool": "bool", "date": "date", "mixed": "mixed", "Dog?": "object", "string<>": "set<string>",
+            "uuid{}": "map<uuid>",
+        ]
         for (type, name) in invalid {
-            #expect(try errors(file([("Dog", #""k": "\#(type)""#)], primaryKeys: ["Dog": "k"]))
+            #expect(
+                try errors(file([("Dog", #""k": "\#(type)""#)], primaryKeys: ["Dog": "k"]))
                     == ["Dog.k: property of type '\(name)' cannot be made the primary key"])
         }
     }
@@ -138,19 +171,42 @@ private let invalidFixtureErrors: [String: [String]] = [
             (#""p": {"type": "int", "default": 1.5}"#, "Dog.p: default value 1.5 does not match type 'int'"),
             (#""p": {"type": "int", "default": null}"#, "Dog.p: default value null does not match type 'int'"),
             (#""p": {"type": "bool", "default": 1}"#, "Dog.p: default value 1 does not match type 'bool'"),
-            (#""p": {"type": "date", "default": "yesterday"}"#, "Dog.p: default value \"yesterday\" does not match type 'date'"),
-            (#""p": {"type": "objectId", "default": "abc"}"#, "Dog.p: default value \"abc\" does not match type 'objectId'"),
+            (
+                #""p": {"type": "date", "default": "yesterday"}"#,
+                "Dog.p: default value \"yesterday\" does not match type 'date'"
+            ),
+            (
+                #""p": {"type": "objectId", "default": "abc"}"#,
+                "Dog.p: default value \"abc\" does not match type 'objectId'"
+            ),
             (#""p": {"type": "uuid", "default": 5}"#, "Dog.p: default value 5 does not match type 'uuid'"),
-            (#""p": {"type": "data", "default": "not base64!"}"#, "Dog.p: default value \"not base64!\" does not match type 'data'"),
-            (#""p": {"type": "decimal128", "default": "x"}"#, "Dog.p: default value \"x\" does not match type 'decimal128'"),
+            (
+                #""p": {"type": "data", "default": "not base64!"}"#,
+                "Dog.p: default value \"not base64!\" does not match type 'data'"
+            ),
+            (
+                #""p": {"type": "decimal128", "default": "x"}"#,
+                "Dog.p: default value \"x\" does not match type 'decimal128'"
+            ),
             (#""p": {"type": "double", "default": "1"}"#, "Dog.p: default value \"1\" does not match type 'double'"),
-            (#""p": {"type": "string[]", "default": "a"}"#, "Dog.p: default value \"a\" does not match type 'string[]'"),
-            (#""p": {"type": "int[]", "default": [1, null]}"#, "Dog.p: default value [1,null] does not match type 'int[]'"),
+            (
+                #""p": {"type": "string[]", "default": "a"}"#,
+                "Dog.p: default value \"a\" does not match type 'string[]'"
+            ),
+            (
+                #""p": {"type": "int[]", "default": [1, null]}"#,
+                "Dog.p: default value [1,null] does not match type 'int[]'"
+            ),
             (#""p": {"type": "int{}", "default": [1]}"#, "Dog.p: default value [1] does not match type 'int{}'"),
             (#""p": {"type": "mixed", "default": [1]}"#, "Dog.p: default value [1] does not match type 'mixed'"),
-            (#""p": {"type": "Dog[]", "default": []}"#, "Dog.p: property of type 'list<Dog>' cannot have a default value"),
-            (#""p": {"type": "linkingObjects", "objectType": "Dog", "property": "o", "default": []}, "o": "Dog?""#,
-             "Dog.p: property of type 'linkingObjects' cannot have a default value"),
+            (
+                #""p": {"type": "Dog[]", "default": []}"#,
+                "Dog.p: property of type 'list<Dog>' cannot have a default value"
+            ),
+            (
+                #""p": {"type": "linkingObjects", "objectType": "Dog", "property": "o", "default": []}, "o": "Dog?""#,
+                "Dog.p: property of type 'linkingObjects' cannot have a default value"
+            ),
         ]
         for (properties, expected) in cases {
             #expect(try errors(dogClass(properties)) == [expected], "\(properties)")
@@ -160,32 +216,44 @@ private let invalidFixtureErrors: [String: [String]] = [
     @Test func programmaticStatesAFileCannotExpress() {
         var mixed = Property(name: "m", type: .mixed)
         mixed.isOptional = false
-        let schema = Schema(classes: [ObjectSchema(name: "Dog", properties: [
-            mixed,
-            Property(name: "i", type: .int, objectType: "Dog"),
-            Property(name: "s", type: .string, linkOriginProperty: "x"),
-            Property(name: "l", type: .object, optional: true),
-            Property(name: "b", type: .linkingObjects),
-            Property(name: "c", type: .linkingObjects, objectType: "Dog"),
-            Property(name: "d", type: .object, objectType: "Dog", optional: true, defaultValue: .link(ObjectLink("Dog", ObjectKey(1)))),
-        ])])
-        #expect(schema.validationErrors() == [
-            "Dog.m: property of type 'mixed' must be optional",
-            "Dog.i: property of type 'int' cannot have an object type ('Dog')",
-            "Dog.s: only linkingObjects properties can name an origin property",
-            "Dog.l: property of type 'object' must name an object type",
-            "Dog.b: property of type 'linkingObjects' must name an origin class (\"objectType\")",
-            "Dog.c: property of type 'linkingObjects' must name an origin property (\"property\")",
-            "Dog.d: property of type 'object' cannot have a default value",
+        let schema = Schema(classes: [
+            ObjectSchema(
+                name: "Dog",
+                properties: [
+                    mixed,
+                    Property(name: "i", type: .int, objectType: "Dog"),
+                    Property(name: "s", type: .string, linkOriginProperty: "x"),
+                    Property(name: "l", type: .object, optional: true),
+                    Property(name: "b", type: .linkingObjects),
+                    Property(name: "c", type: .linkingObjects, objectType: "Dog"),
+                    Property(
+                        name: "d", type: .object, objectType: "Dog", optional: true,
+                        defaultValue: .link(ObjectLink("Dog", ObjectKey(1)))),
+                ])
         ])
+        #expect(
+            schema.validationErrors() == [
+                "Dog.m: property of type 'mixed' must be optional",
+                "Dog.i: property of type 'int' cannot have an object type ('Dog')",
+                "Dog.s: only linkingObjects properties can name an origin property",
+                "Dog.l: property of type 'object' must name an object type",
+                "Dog.b: property of type 'linkingObjects' must name an origin class (\"objectType\")",
+                "Dog.c: property of type 'linkingObjects' must name an origin property (\"property\")",
+                "Dog.d: property of type 'object' cannot have a default value",
+            ])
     }
 
     @Test func reportsAllErrorsAtOnce() throws {
-        let schema = try Schema(jsonString: file([
-            ("Dog", #""owner": "Person", "toys": "Toy[]", "weight": {"type": "double", "indexed": true}, "weight": "int", "age": {"type": "int", "default": "x"}"#),
-            ("+Address", #""street": "string""#),
-            ("a.b", #""": "bool""#),
-        ], primaryKeys: ["Dog": "name", "Address": "street"]))
+        let schema = try Schema(
+            jsonString: file(
+                [
+                    (
+                        "Dog",
+                        #""owner": "Person", "toys": "Toy[]", "weight": {"type": "double", "indexed": true}, "weight": "int", "age": {"type": "int", "default": "x"}"#
+                    ),
+                    ("+Address", #""street": "string""#),
+                    ("a.b", #""": "bool""#),
+                ], primaryKeys: ["Dog": "name", "Address": "street"]))
         let expected = [
             "Address: embedded class cannot have a primary key",
             "Dog: primary key property 'name' does not exist",
@@ -205,13 +273,17 @@ private let invalidFixtureErrors: [String: [String]] = [
     }
 
     @Test func namesWithControlCharactersAreShownEscaped() {
-        let schema = Schema(classes: [ObjectSchema(name: "Do\u{7}g", properties: [Property(name: "a\u{85}", type: .int)])])
-        #expect(schema.validationErrors() == [
-            "Do\\u{7}g: class name must not contain control characters",
-            "Do\\u{7}g.a\\u{85}: property name must not contain control characters",
+        let schema = Schema(classes: [
+            ObjectSchema(name: "Do\u{7}g", properties: [Property(name: "a\u{85}", type: .int)])
         ])
+        #expect(
+            schema.validationErrors() == [
+                "Do\\u{7}g: class name must not contain control characters",
+                "Do\\u{7}g.a\\u{85}: property name must not contain control characters",
+            ])
         let long = String(repeating: "é", count: 29)  // 58 bytes, 29 characters
-        #expect(Schema(classes: [ObjectSchema(name: long, properties: [])]).validationErrors()
+        #expect(
+            Schema(classes: [ObjectSchema(name: long, properties: [])]).validationErrors()
                 == ["\(long): class name must be at most 57 UTF-8 bytes, not 58"])
     }
 

@@ -31,10 +31,13 @@ struct ObjectIdTests {
         #expect(ObjectId(bytes: [UInt8]()) == nil)
     }
 
-    @Test("Bad hex throws a parse error quoting the input", arguments: [
-        "", "507f1f77bcf86cd79943901", "507f1f77bcf86cd7994390111", "507f1f77bcf86cd79943901z",
-        "507f1f77bcf86cd79943901g", " 07f1f77bcf86cd799439011", "0x7f1f77bcf86cd799439011", "507f1f77bcf86cd79943901é",
-    ])
+    @Test(
+        "Bad hex throws a parse error quoting the input",
+        arguments: [
+            "", "507f1f77bcf86cd79943901", "507f1f77bcf86cd7994390111", "507f1f77bcf86cd79943901z",
+            "507f1f77bcf86cd79943901g", " 07f1f77bcf86cd799439011", "0x7f1f77bcf86cd799439011",
+            "507f1f77bcf86cd79943901é",
+        ])
     func badHex(_ hex: String) {
         let error = #expect(throws: PorterError.self) { try ObjectId(string: hex) }
         #expect(error?.code == .parseError)
@@ -73,7 +76,8 @@ struct ObjectIdTests {
         #expect(Array(id.bytes[0..<4]) == [0x65, 0x53, 0xF1, 0x00])
 
         #expect(try ObjectId(string: "507f1f77bcf86cd799439011").timestamp == Date(timeIntervalSince1970: 0x507F_1F77))
-        #expect(try ObjectId(string: "ffffffff0000000000000000").timestamp == Date(timeIntervalSince1970: 4_294_967_295))
+        #expect(
+            try ObjectId(string: "ffffffff0000000000000000").timestamp == Date(timeIntervalSince1970: 4_294_967_295))
 
         let before = Date().timeIntervalSince1970.rounded(.down)
         let now = ObjectId.generate().timestamp.timeIntervalSince1970
@@ -98,28 +102,30 @@ struct ObjectIdTests {
 
 @Suite("Timestamp")
 struct TimestampTests {
-    @Test("ISO 8601 format and parse round trip", arguments: [
-        ("0001-01-01T00:00:00Z", -62_135_596_800 as Int64, 0 as Int32),
-        ("0001-01-01T00:00:00.000000001Z", -62_135_596_799, -999_999_999),
-        ("1969-12-31T23:59:59.999999999Z", 0, -1),
-        ("1969-12-31T23:59:59.999999Z", 0, -1_000),
-        ("1969-12-31T23:59:59.999Z", 0, -1_000_000),
-        ("1969-12-31T23:59:58.500000001Z", -1, -499_999_999),
-        ("1969-12-31T23:59:59Z", -1, 0),
-        ("1970-01-01T00:00:00Z", 0, 0),
-        ("1970-01-01T00:00:00.000000001Z", 0, 1),
-        ("1970-01-01T00:00:00.000001Z", 0, 1_000),
-        ("2023-06-15T12:34:56.123456Z", 1_686_832_496, 123_456_000),
-        ("2023-06-15T12:34:56.123456789Z", 1_686_832_496, 123_456_789),
-        ("2023-06-15T12:34:56.120Z", 1_686_832_496, 120_000_000),
-        ("2024-02-29T00:00:00Z", 1_709_164_800, 0),
-        ("9999-12-31T23:59:59.999999999Z", 253_402_300_799, 999_999_999),
-        ("+010000-01-01T00:00:00Z", 253_402_300_800, 0),
-        ("+100000-01-01T00:00:00Z", 3_093_527_980_800, 0),
-        ("-000001-12-31T23:59:59.000000001Z", -62_167_219_200, -999_999_999),
-        ("+292277026596-12-04T15:30:07.999999999Z", .max, 999_999_999),
-        ("-292277022657-01-27T08:29:52Z", .min, 0),
-    ])
+    @Test(
+        "ISO 8601 format and parse round trip",
+        arguments: [
+            ("0001-01-01T00:00:00Z", -62_135_596_800 as Int64, 0 as Int32),
+            ("0001-01-01T00:00:00.000000001Z", -62_135_596_799, -999_999_999),
+            ("1969-12-31T23:59:59.999999999Z", 0, -1),
+            ("1969-12-31T23:59:59.999999Z", 0, -1_000),
+            ("1969-12-31T23:59:59.999Z", 0, -1_000_000),
+            ("1969-12-31T23:59:58.500000001Z", -1, -499_999_999),
+            ("1969-12-31T23:59:59Z", -1, 0),
+            ("1970-01-01T00:00:00Z", 0, 0),
+            ("1970-01-01T00:00:00.000000001Z", 0, 1),
+            ("1970-01-01T00:00:00.000001Z", 0, 1_000),
+            ("2023-06-15T12:34:56.123456Z", 1_686_832_496, 123_456_000),
+            ("2023-06-15T12:34:56.123456789Z", 1_686_832_496, 123_456_789),
+            ("2023-06-15T12:34:56.120Z", 1_686_832_496, 120_000_000),
+            ("2024-02-29T00:00:00Z", 1_709_164_800, 0),
+            ("9999-12-31T23:59:59.999999999Z", 253_402_300_799, 999_999_999),
+            ("+010000-01-01T00:00:00Z", 253_402_300_800, 0),
+            ("+100000-01-01T00:00:00Z", 3_093_527_980_800, 0),
+            ("-000001-12-31T23:59:59.000000001Z", -62_167_219_200, -999_999_999),
+            ("+292277026596-12-04T15:30:07.999999999Z", .max, 999_999_999),
+            ("-292277022657-01-27T08:29:52Z", .min, 0),
+        ])
     func roundTrip(_ text: String, _ seconds: Int64, _ nanoseconds: Int32) throws {
         let parsed = try Timestamp(iso8601: text)
         #expect(parsed.seconds == seconds)
@@ -131,13 +137,16 @@ struct TimestampTests {
 
     @Test("Extreme values round trip through their ISO form")
     func extremes() throws {
-        for (s, ns) in [(Int64.min, Int32(-999_999_999)), (.min, 0), (.min + 1, -1), (.max, 999_999_999), (.max, 0),
-                        (-62_135_596_801, -1), (-86_400 * 1_000_000, -123_456_789)] {
+        for (s, ns) in [
+            (Int64.min, Int32(-999_999_999)), (.min, 0), (.min + 1, -1), (.max, 999_999_999), (.max, 0),
+            (-62_135_596_801, -1), (-86_400 * 1_000_000, -123_456_789),
+        ] {
             let t = Timestamp(seconds: s, nanoseconds: ns)
             #expect(try Timestamp(iso8601: t.iso8601) == t, "\(t.iso8601)")
         }
         #expect(Timestamp(microseconds: .min).iso8601 == "-290308-12-21T19:59:05.224192Z")
-        #expect(Timestamp(seconds: .min, nanoseconds: -999_999_999).iso8601 == "-292277022657-01-27T08:29:51.000000001Z")
+        #expect(
+            Timestamp(seconds: .min, nanoseconds: -999_999_999).iso8601 == "-292277022657-01-27T08:29:51.000000001Z")
     }
 
     @Test("Seconds and nanoseconds keep realm-core's form: same sign, under one second")
@@ -146,7 +155,8 @@ struct TimestampTests {
         #expect(Timestamp(seconds: -1, nanoseconds: 1).nanoseconds == -999_999_999)
         #expect(Timestamp(seconds: -1, nanoseconds: 1).seconds == 0)
         #expect(Timestamp(seconds: 2, nanoseconds: 1_500_000_000) == Timestamp(seconds: 3, nanoseconds: 500_000_000))
-        #expect(Timestamp(seconds: .max, nanoseconds: 1_500_000_000) == Timestamp(seconds: .max, nanoseconds: 500_000_000))
+        #expect(
+            Timestamp(seconds: .max, nanoseconds: 1_500_000_000) == Timestamp(seconds: .max, nanoseconds: 500_000_000))
         #expect(Timestamp(microseconds: -1_500_000) == Timestamp(seconds: -1, nanoseconds: -500_000_000))
         #expect(Timestamp(milliseconds: -1) == Timestamp(seconds: 0, nanoseconds: -1_000_000))
     }
@@ -172,7 +182,9 @@ struct TimestampTests {
         #expect(nanos.iso8601(minimumFractionDigits: 3) == "2023-06-15T12:34:56.123456700Z")
 
         // Digits past the ninth are accepted only when they are zeros.
-        #expect(try Timestamp(iso8601: "2023-06-15T12:34:56.123456789000Z") == Timestamp(iso8601: "2023-06-15T12:34:56.123456789Z"))
+        #expect(
+            try Timestamp(iso8601: "2023-06-15T12:34:56.123456789000Z")
+                == Timestamp(iso8601: "2023-06-15T12:34:56.123456789Z"))
         #expect(try Timestamp(iso8601: "2023-06-15T12:34:56,5Z") == millis)
     }
 
@@ -192,14 +204,16 @@ struct TimestampTests {
         #expect(try Timestamp(iso8601: "2023-06-15T12:34Z").iso8601 == "2023-06-15T12:34:00Z")
     }
 
-    @Test("Invalid dates throw a parse error quoting the text", arguments: [
-        "2023-02-29T00:00:00Z", "1900-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-06-00",
-        "2023-06-15T24:00:00Z", "2023-06-15T12:60:00Z", "2023-06-15T12:34:60Z", "2023-06-15T12:34:56.Z",
-        "2023-06-15T12:34:56.1234567891Z", "2023-06-15T12:34:56.0000000001Z", "2023-06-15T12:34:56Zjunk",
-        "2023-06-15T12:34:56+2:00", "", "23-06-15", "99999-01-01", "+292277026596-12-04T15:30:08Z",
-        "-292277022657-01-27T08:29:51Z", "+1000000000000000-01-01", "+12345-01-01",
-        "2023/06/15",
-    ])
+    @Test(
+        "Invalid dates throw a parse error quoting the text",
+        arguments: [
+            "2023-02-29T00:00:00Z", "1900-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-06-00",
+            "2023-06-15T24:00:00Z", "2023-06-15T12:60:00Z", "2023-06-15T12:34:60Z", "2023-06-15T12:34:56.Z",
+            "2023-06-15T12:34:56.1234567891Z", "2023-06-15T12:34:56.0000000001Z", "2023-06-15T12:34:56Zjunk",
+            "2023-06-15T12:34:56+2:00", "", "23-06-15", "99999-01-01", "+292277026596-12-04T15:30:08Z",
+            "-292277022657-01-27T08:29:51Z", "+1000000000000000-01-01", "+12345-01-01",
+            "2023/06/15",
+        ])
     func invalid(_ text: String) {
         let error = #expect(throws: PorterError.self) { try Timestamp(iso8601: text) }
         #expect(error?.code == .parseError)
@@ -243,15 +257,24 @@ struct TimestampTests {
         }
         // Nearer, nanoseconds are kept and finer digits rounded.
         let reference = Timestamp(seconds: 978_307_200, nanoseconds: 0)
-        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 1.000_000_000_4)) == Timestamp(seconds: 978_307_201, nanoseconds: 0))
-        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 0.000_000_001_6)) == Timestamp(seconds: 978_307_200, nanoseconds: 2))
-        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: -0.000_000_001_6)) == Timestamp(seconds: 978_307_199, nanoseconds: 999_999_998))
+        #expect(
+            Timestamp(Date(timeIntervalSinceReferenceDate: 1.000_000_000_4))
+                == Timestamp(seconds: 978_307_201, nanoseconds: 0))
+        #expect(
+            Timestamp(Date(timeIntervalSinceReferenceDate: 0.000_000_001_6))
+                == Timestamp(seconds: 978_307_200, nanoseconds: 2))
+        #expect(
+            Timestamp(Date(timeIntervalSinceReferenceDate: -0.000_000_001_6))
+                == Timestamp(seconds: 978_307_199, nanoseconds: 999_999_998))
         #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 0)) == reference)
         #expect(Timestamp(Date(timeIntervalSince1970: -1.5)) == Timestamp(seconds: -1, nanoseconds: -500_000_000))
-        #expect(Timestamp(seconds: 978_307_200, nanoseconds: 7).date == Date(timeIntervalSinceReferenceDate: 0.000_000_007))
+        #expect(
+            Timestamp(seconds: 978_307_200, nanoseconds: 7).date == Date(timeIntervalSinceReferenceDate: 0.000_000_007))
         #expect(Timestamp(seconds: 1, nanoseconds: 500_000_000).date == Date(timeIntervalSince1970: 1.5))
         // No trap at the ends.
-        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: .infinity)) == Timestamp(seconds: .max, nanoseconds: 999_999_999))
+        #expect(
+            Timestamp(Date(timeIntervalSinceReferenceDate: .infinity))
+                == Timestamp(seconds: .max, nanoseconds: 999_999_999))
         #expect(Timestamp(Date(timeIntervalSinceReferenceDate: .nan)) == Timestamp(seconds: 0, nanoseconds: 0))
         #expect(Timestamp(seconds: .min, nanoseconds: 0).date.timeIntervalSince1970 == -9.223372036854776e18)
     }

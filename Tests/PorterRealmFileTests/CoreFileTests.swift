@@ -21,15 +21,20 @@ struct CoreFileTests {
                 let want = all.map { DumpCompare.normalize(PrototypeDump.expected($0), unorderedArrays: true) }
                 #expect(mine == want, "\(stored) rows")
             } else {
-                let first = (expectedTable["first_rows"]?.arrayValue ?? []).map { DumpCompare.normalize(PrototypeDump.expected($0), unorderedArrays: true) }
-                let last = (expectedTable["last_rows"]?.arrayValue ?? []).map { DumpCompare.normalize(PrototypeDump.expected($0), unorderedArrays: true) }
+                let first = (expectedTable["first_rows"]?.arrayValue ?? []).map {
+                    DumpCompare.normalize(PrototypeDump.expected($0), unorderedArrays: true)
+                }
+                let last = (expectedTable["last_rows"]?.arrayValue ?? []).map {
+                    DumpCompare.normalize(PrototypeDump.expected($0), unorderedArrays: true)
+                }
                 #expect(Array(mine.prefix(first.count)) == first, "\(stored) first rows")
                 #expect(Array(mine.suffix(last.count)) == last, "\(stored) last rows")
             }
         }
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format20TombstonesAndHashedKeys() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func format20TombstonesAndHashedKeys() throws {
         try compare("core-upgrade-20")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-20.realm"))
         #expect(file.fileFormat == 20)
@@ -44,7 +49,8 @@ struct CoreFileTests {
         #expect(Set(file.backlinks.map(\.originProperty)) == ["link1", "link2"])
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format22DictionaryLayoutAndMixedSet() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func format22DictionaryLayoutAndMixedSet() throws {
         try compare("core-upgrade-1000-22")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-1000-22.realm"))
         let table = try #require(file.table(named: "table"))
@@ -60,7 +66,8 @@ struct CoreFileTests {
         #expect(table.primaryKey == "id" && !table.properties[0].isIndexed)
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func format23InnerClusterNodesAndStrings() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func format23InnerClusterNodesAndStrings() throws {
         try compare("core-upgrade-1000-23")
         let file = try RealmFile(path: Fixture.shared("core-upgrade-1000-23.realm"))
         let table = try #require(file.table(named: "table"))
@@ -73,7 +80,9 @@ struct CoreFileTests {
         #expect(try file.object(in: table, key: 10_000) == nil)
         let mixed = try #require(file.table(named: "table_for_mixed"))
         let row = try #require(try file.object(in: mixed, key: 0))
-        guard case .set(let mixedSet) = row.values[1], case .set(let strings) = row.values[2], case .set(let binaries) = row.values[3] else {
+        guard case .set(let mixedSet) = row.values[1], case .set(let strings) = row.values[2],
+            case .set(let binaries) = row.values[3]
+        else {
             Issue.record("sets expected"); return
         }
         #expect(mixedSet.count == 32 && strings.count == 20 && binaries.count == 8)
@@ -81,7 +90,8 @@ struct CoreFileTests {
         #expect(strings.contains(.string(String(repeating: "a", count: 200) + "aaaaʄ")))
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func selectBitChoosesTheCurrentSnapshot() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func selectBitChoosesTheCurrentSnapshot() throws {
         try compare("core-sync-client-history-011")
         let file = try RealmFile(path: Fixture.shared("core-sync-client-history-011.realm"))
         #expect(file.historyType == 3)

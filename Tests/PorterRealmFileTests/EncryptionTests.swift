@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Encrypted Realm files (AES-256-CBC + HMAC-SHA224 pages)")
 struct EncryptionTests {
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func decryptsAFormat24FileAndMatchesTheOracle() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func decryptsAFormat24FileAndMatchesTheOracle() throws {
         let file = try RealmFile(path: Fixture.shared("dev-encrypted-realm-docs.realm"), encryptionKey: Fixture.devKey)
         #expect(file.isEncrypted)
         #expect(file.fileFormat == 24)
@@ -26,26 +27,38 @@ struct EncryptionTests {
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func wrongKeyIsRefused() throws {
         var key = Fixture.devKey
         key[63] ^= 1
-        let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("dev-encrypted-realm-docs.realm"), encryptionKey: key) }
+        let error = try #require(throws: PorterError.self) {
+            try RealmFile(path: Fixture.shared("dev-encrypted-realm-docs.realm"), encryptionKey: key)
+        }
         #expect(error.code == .notADatabase)
         #expect(error.message == "decryption failed: wrong key, or the file is corrupt")
         #expect(error.location == Fixture.shared("dev-encrypted-realm-docs.realm"))
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func coreFileDecryptsToFormat9AndIsRefused() throws {
-        let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("core-encrypted-4k-page.realm"), encryptionKey: Fixture.coreKey) }
-        #expect(error.message == "file format 9 is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func coreFileDecryptsToFormat9AndIsRefused() throws {
+        let error = try #require(throws: PorterError.self) {
+            try RealmFile(path: Fixture.shared("core-encrypted-4k-page.realm"), encryptionKey: Fixture.coreKey)
+        }
+        #expect(
+            error.message == "file format 9 is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func encryptedFileWithoutKeyIsRefused() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func encryptedFileWithoutKeyIsRefused() throws {
         for name in ["core-encrypted-4k-page.realm", "dev-encrypted-realm-docs.realm"] {
             let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared(name)) }
-            #expect(error.message == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key")
+            #expect(
+                error.message == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key")
         }
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func plainFileWithKeyIsRefused() throws {
-        let error = try #require(throws: PorterError.self) { try RealmFile(path: Fixture.shared("js-simple.realm"), encryptionKey: Fixture.devKey) }
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func plainFileWithKeyIsRefused()
+        throws
+    {
+        let error = try #require(throws: PorterError.self) {
+            try RealmFile(path: Fixture.shared("js-simple.realm"), encryptionKey: Fixture.devKey)
+        }
         #expect(error.message == "the file is not encrypted: open it without an encryption key")
     }
 }

@@ -5,7 +5,8 @@ import PorterModel
 
 /// Paths of the committed fixtures.
 enum Fixture {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let realm = root.appendingPathComponent("Fixtures/realm")
     /// A real Realm file of another project, from `../shared/realm-files`.
     static func shared(_ name: String) -> String { SharedRealmFiles.path(name) }
@@ -22,7 +23,9 @@ enum Fixture {
 
     /// Compares the reader's dump of `realmPath` with `expectedPath` as documents; returns the
     /// differing normalized texts (nil when equal).
-    static func compareDump(_ realmPath: String, _ expectedPath: String, key: [UInt8]? = nil) throws -> (String, String)? {
+    static func compareDump(_ realmPath: String, _ expectedPath: String, key: [UInt8]? = nil) throws -> (
+        String, String
+    )? {
         let file = try RealmFile(path: realmPath, encryptionKey: key)
         let mine = DumpCompare.normalizeDump(try OracleDump(file: file).document())
         let expected = DumpCompare.normalizeDump(try json(expectedPath))

@@ -10,11 +10,17 @@ struct LeafTests {
         // An enum string column: the leaf holds indexes into the sorted keys leaf (Spec slot 4).
         let b = NodeBuilder()
         // Short strings, width 8: bytes, zero padding, last byte = 7 - length.
-        func slot(_ s: String) -> [UInt8] { let u = Array(s.utf8); return u + Array(repeating: 0, count: 7 - u.count) + [UInt8(7 - u.count)] }
-        let keys = b.node(slot("apple") + slot("pear") + Array(repeating: 0, count: 7) + [8], count: 3, widthIndex: 4, widthType: 1)
+        func slot(_ s: String) -> [UInt8] {
+            let u = Array(s.utf8); return u + Array(repeating: 0, count: 7 - u.count) + [UInt8(7 - u.count)]
+        }
+        let keys = b.node(
+            slot("apple") + slot("pear") + Array(repeating: 0, count: 7) + [8], count: 3, widthIndex: 4, widthType: 1)
         let indexes = b.node([0x12, 0x01], count: 3, widthIndex: 3, widthType: 0)  // 4-bit values 2, 1, 1
         try b.withMem { mem in
-            let leaf = try Leaf(mem, node: try mem.node(indexes), spec: ValueSpec(type: ColumnInfo.Kind.string, nullable: true, target: nil, enumKeysRef: keys), collectionRefs: false)
+            let leaf = try Leaf(
+                mem, node: try mem.node(indexes),
+                spec: ValueSpec(type: ColumnInfo.Kind.string, nullable: true, target: nil, enumKeysRef: keys),
+                collectionRefs: false)
             #expect(try (0..<leaf.count).map { try leaf.scalar($0, mem) } == [.null, .string("pear"), .string("pear")])
             #expect(throws: RealmFault.self) { try leaf.scalar(3, mem) }
         }
@@ -25,10 +31,15 @@ struct LeafTests {
         let ints = b.ints([-7, 5, -7, .max])  // element 0 is the null sentinel
         let bools = b.node([0b1100_0100], count: 4, widthIndex: 2, widthType: 0)  // 2-bit: 0, 1, 0, 3
         try b.withMem { mem in
-            let i = try Leaf(mem, node: try mem.node(ints), spec: ValueSpec(type: ColumnInfo.Kind.int, nullable: true, target: nil), collectionRefs: false)
+            let i = try Leaf(
+                mem, node: try mem.node(ints), spec: ValueSpec(type: ColumnInfo.Kind.int, nullable: true, target: nil),
+                collectionRefs: false)
             #expect(try (0..<i.count).map { try i.scalar($0, mem) } == [.int(5), .null, .int(.max)])
-            let l = try Leaf(mem, node: try mem.node(bools), spec: ValueSpec(type: ColumnInfo.Kind.bool, nullable: true, target: nil), collectionRefs: false)
-            #expect(try (0..<l.count).map { try l.scalar($0, mem) } == [.bool(false), .bool(true), .bool(false), .null])
+            let l = try Leaf(
+                mem, node: try mem.node(bools),
+                spec: ValueSpec(type: ColumnInfo.Kind.bool, nullable: true, target: nil), collectionRefs: false)
+            #expect(
+                try (0..<l.count).map { try l.scalar($0, mem) } == [.bool(false), .bool(true), .bool(false), .null])
         }
     }
 
@@ -48,8 +59,12 @@ struct LeafTests {
     @Test func decimalWidening() throws {
         // BID32 1.5 = coefficient 15, exponent -1; BID64 -1234567890.123456; large-coefficient forms.
         #expect(Decimal128.widening(bid32: UInt32(101 - 1) << 23 | 15) == (try Decimal128(string: "1.5")))
-        #expect(Decimal128.widening(bid64: 1 << 63 | UInt64(398 - 6) << 53 | 1_234_567_890_123_456) == (try Decimal128(string: "-1234567890.123456")))
-        #expect(Decimal128.widening(bid32: 0b11 << 29 | UInt32(101) << 21 | 0x0F_4240 & 0x1F_FFFF) == (try Decimal128(string: "9388608")))  // 0x800000 + 1,000,000
+        #expect(
+            Decimal128.widening(bid64: 1 << 63 | UInt64(398 - 6) << 53 | 1_234_567_890_123_456)
+                == (try Decimal128(string: "-1234567890.123456")))
+        #expect(
+            Decimal128.widening(bid32: 0b11 << 29 | UInt32(101) << 21 | 0x0F_4240 & 0x1F_FFFF)
+                == (try Decimal128(string: "9388608")))  // 0x800000 + 1,000,000
         #expect(Decimal128.widening(bid64: 0x7800_0000_0000_0000).description == "Infinity")
         #expect(Decimal128.widening(bid32: 0xF800_0000).description == "-Infinity")
         #expect(Decimal128.widening(bid32: 0x7C00_0000).description == "NaN")

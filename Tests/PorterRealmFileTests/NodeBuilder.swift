@@ -8,7 +8,10 @@ final class NodeBuilder {
 
     /// Appends a node; returns its ref. `widthType` 0 bits, 1 multiply, 2 ignore.
     @discardableResult
-    func node(_ payload: [UInt8], count: Int, widthIndex: UInt8, widthType: UInt8, inner: Bool = false, hasRefs: Bool = false, context: Bool = false) -> Int64 {
+    func node(
+        _ payload: [UInt8], count: Int, widthIndex: UInt8, widthType: UInt8, inner: Bool = false, hasRefs: Bool = false,
+        context: Bool = false
+    ) -> Int64 {
         let ref = Int64(bytes.count)
         var flags = widthIndex | widthType << 3
         if inner { flags |= 0x80 }
@@ -23,8 +26,10 @@ final class NodeBuilder {
     /// A 64-bit integer array (refs when `hasRefs`).
     @discardableResult
     func ints(_ values: [Int64], inner: Bool = false, hasRefs: Bool = false, context: Bool = false) -> Int64 {
-        node(values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }, count: values.count, widthIndex: 7, widthType: 0,
-             inner: inner, hasRefs: hasRefs, context: context)
+        node(
+            values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }, count: values.count,
+            widthIndex: 7, widthType: 0,
+            inner: inner, hasRefs: hasRefs, context: context)
     }
 
     /// A blob (`ArrayBlob`, width type "ignore").

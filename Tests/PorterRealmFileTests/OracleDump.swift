@@ -11,15 +11,23 @@ struct OracleDump {
     func document() throws -> JSONValue {
         var classes: [JSONValue] = []
         var objects: [JSONMember] = []
-        for table in file.tables.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) where table.storedName.hasPrefix("class_") {
+        for table in file.tables.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) })
+        where table.storedName.hasPrefix("class_") {
             var members = [JSONMember("name", .string(table.name))]
             if table.isEmbedded { members.append(JSONMember("embedded", .bool(true))) }
             if let pk = table.primaryKey { members.append(JSONMember("primaryKey", .string(pk))) }
-            members.append(JSONMember("properties", .object(table.properties.map { p in
-                let type = JSONValue.string(p.typeShorthand)
-                let indexed = p.isIndexed && p.name != table.primaryKey
-                return JSONMember(p.name, indexed ? .object([JSONMember("type", type), JSONMember("indexed", .bool(true))]) : type)
-            })))
+            members.append(
+                JSONMember(
+                    "properties",
+                    .object(
+                        table.properties.map { p in
+                            let type = JSONValue.string(p.typeShorthand)
+                            let indexed = p.isIndexed && p.name != table.primaryKey
+                            return JSONMember(
+                                p.name,
+                                indexed
+                                    ? .object([JSONMember("type", type), JSONMember("indexed", .bool(true))]) : type)
+                        })))
             classes.append(.object(members))
             if table.isEmbedded { continue }
             var docs: [JSONValue] = []
@@ -68,7 +76,9 @@ struct OracleDump {
             let id = try identity(className, key)
             return mixed ? .object([JSONMember("$ref", .string(className)), JSONMember("$id", id)]) : id
         case .embedded(let className, let key, let values):
-            guard let table = file.table(named: className) else { throw PorterError(.notFound, "no class \(className)") }
+            guard let table = file.table(named: className) else {
+                throw PorterError(.notFound, "no class \(className)")
+            }
             return try render(RealmObject(key: key, values: values), in: table, top: false)
         case .list(let items): return .array(try items.map { try render($0, mixed: mixed) })
         case .set(let items): return .array(try items.map { try render($0, mixed: mixed) })
@@ -79,14 +89,22 @@ struct OracleDump {
 
     func identity(_ className: String, _ key: Int64) throws -> JSONValue {
         guard let table = file.table(named: className) else { throw PorterError(.notFound, "no class \(className)") }
-        if table.primaryKey != nil, let pk = try file.primaryKeyValue(in: table, key: key) { return try render(pk, mixed: false) }
+        if table.primaryKey != nil, let pk = try file.primaryKeyValue(in: table, key: key) {
+            return try render(pk, mixed: false)
+        }
         return Self.long(key)
     }
 
     static func long(_ v: Int64) -> JSONValue { .object([JSONMember("$numberLong", .string(String(v)))]) }
 
     static func binary(_ d: Data, _ subtype: String) -> JSONValue {
-        .object([JSONMember("$binary", .object([JSONMember("base64", .string(d.base64EncodedString())), JSONMember("subType", .string(subtype))]))])
+        .object([
+            JSONMember(
+                "$binary",
+                .object([
+                    JSONMember("base64", .string(d.base64EncodedString())), JSONMember("subType", .string(subtype)),
+                ]))
+        ])
     }
 
     /// The oracle's `repr_double`: shortest round-trip digits, fixed notation for decimal
@@ -136,7 +154,8 @@ enum DumpCompare {
             return .object(members.map { JSONMember($0.key, normalize($0.value)) }.sorted { $0.key < $1.key })
         case .array(let items):
             let n = items.map { normalize($0) }
-            return .array(unorderedArrays ? n.sorted { $0.serialized(pretty: false) < $1.serialized(pretty: false) } : n)
+            return .array(
+                unorderedArrays ? n.sorted { $0.serialized(pretty: false) < $1.serialized(pretty: false) } : n)
         case .number(let text):
             if let i = Int64(text) { return .number(String(i)) }
             return .number(Double(text).map { "\($0)" } ?? text)
@@ -151,29 +170,40 @@ enum DumpCompare {
         if let classes = dump["schema"]?["classes"]?.arrayValue {
             for c in classes {
                 guard let name = c["name"]?.stringValue, let props = c["properties"]?.objectMembers else { continue }
-                setProperties[name] = Set(props.compactMap { p in
-                    let type = p.value.stringValue ?? p.value["type"]?.stringValue ?? ""
-                    return type.hasSuffix("<>") ? p.key : nil
-                })
+                setProperties[name] = Set(
+                    props.compactMap { p in
+                        let type = p.value.stringValue ?? p.value["type"]?.stringValue ?? ""
+                        return type.hasSuffix("<>") ? p.key : nil
+                    })
             }
         }
         let sets = setProperties
         func fixObject(_ o: JSONValue, _ className: String?) -> JSONValue {
             guard case .object(let ms) = o, let className else { return o }
-            return .object(ms.map { m in
-                sets[className]?.contains(m.key) == true ? JSONMember(m.key, normalize(m.value, unorderedArrays: true)) : m
-            })
+            return .object(
+                ms.map { m in
+                    sets[className]?.contains(m.key) == true
+                        ? JSONMember(m.key, normalize(m.value, unorderedArrays: true)) : m
+                })
         }
         for i in members.indices {
             switch members[i].key {
             case "objects":
                 guard case .object(let classes) = members[i].value else { continue }
-                members[i].value = .object(classes.map { c in
-                    JSONMember(c.key, normalize(.array((c.value.arrayValue ?? []).map { fixObject($0, c.key) }), unorderedArrays: true))
-                })
+                members[i].value = .object(
+                    classes.map { c in
+                        JSONMember(
+                            c.key,
+                            normalize(
+                                .array((c.value.arrayValue ?? []).map { fixObject($0, c.key) }), unorderedArrays: true))
+                    })
             case "schema":
                 let classes = (members[i].value["classes"]?.arrayValue ?? []).map { normalize($0) }
-                members[i].value = .object([JSONMember("classes", .array(classes.sorted { $0.serialized(pretty: false) < $1.serialized(pretty: false) }))])
+                members[i].value = .object([
+                    JSONMember(
+                        "classes",
+                        .array(classes.sorted { $0.serialized(pretty: false) < $1.serialized(pretty: false) }))
+                ])
             default: break
             }
         }

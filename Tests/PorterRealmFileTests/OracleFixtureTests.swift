@@ -47,13 +47,21 @@ struct OracleFixtureTests {
         #expect(try value("decimal128") == .decimal128(try Decimal128(string: "1.50")))
         #expect(try value("decimal128Opt") == .decimal128(try Decimal128(string: "-0")))
         guard case .list(let strings) = try value("stringList") else { Issue.record("stringList"); return }
-        #expect(strings.map { if case .string(let s) = $0 { s.utf8.count } else { -1 } } == [0, 15, 16, 63, 64, 5200, 3])
+        #expect(
+            strings.map { if case .string(let s) = $0 { s.utf8.count } else { -1 } } == [0, 15, 16, 63, 64, 5200, 3])
         guard case .embedded("Emb", _, let emb) = try value("emb") else { Issue.record("emb"); return }
         guard case .embedded("Inner", _, let inner) = emb[1] else { Issue.record("inner"); return }
         #expect(inner == [.int(1), .string("deep")])
         // Decimal lists are stored in the narrowest width (BID32/BID64/BID128) and widened exactly.
-        #expect(try value("decimal128List") == .list(try ["1.5", "2", "-3.25"].map { .decimal128(try Decimal128(string: $0)) }))
-        #expect(try value("decimal128OptList") == .list([.null, .decimal128(try Decimal128(string: "1234567890.123456")), .decimal128(try Decimal128(string: "-0"))]))
+        #expect(
+            try value("decimal128List")
+                == .list(try ["1.5", "2", "-3.25"].map { .decimal128(try Decimal128(string: $0)) }))
+        #expect(
+            try value("decimal128OptList")
+                == .list([
+                    .null, .decimal128(try Decimal128(string: "1234567890.123456")),
+                    .decimal128(try Decimal128(string: "-0")),
+                ]))
     }
 
     @Test func innerNodesAndLongLists() throws {

@@ -28,7 +28,11 @@ struct PrototypeDump {
         case .string(let s): return .string(s)
         case .binary(let d): return .object([JSONMember("$binary", .string(d.base64EncodedString()))])
         case .timestamp(let s, let n):
-            return .object([JSONMember("$timestamp", .object([JSONMember("seconds", .number(s)), JSONMember("nanoseconds", .number(Int(n)))]))])
+            return .object([
+                JSONMember(
+                    "$timestamp",
+                    .object([JSONMember("seconds", .number(s)), JSONMember("nanoseconds", .number(Int(n)))]))
+            ])
         case .objectId(let o): return .object([JSONMember("$oid", .string(o.hexString))])
         case .uuid(let u):
             let hex = withUnsafeBytes(of: u.uuid) { $0.map { String(format: "%02x", $0) }.joined() }

@@ -59,7 +59,11 @@ struct RefusalTests {
         let plain = try folder.write("plain.realm", try bytes(Fixture.own("every-type.realm")))
         let encrypted = try folder.write("encrypted.realm", try bytes(Fixture.own("every-type-encrypted.realm")))
         let before = [try bytes(plain), try bytes(encrypted)]
-        let temporary = { (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("porter-realm-") && $0.count == 19 }) ?? [] }
+        let temporary = {
+            (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+                $0.hasPrefix("porter-realm-") && $0.count == 19
+            }) ?? []
+        }
         let leftovers = temporary()
         for (path, key) in [(plain, nil), (encrypted, OracleFixtureTests.everyTypeKey)] as [(String, [UInt8]?)] {
             let file = try RealmFile(path: path, encryptionKey: key)
@@ -73,12 +77,18 @@ struct RefusalTests {
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func headerLevelRefusals() throws {
         #expect(try refusal([]) == "file is empty")
-        #expect(try refusal(Array(repeating: 0, count: 13)) == "file is truncated: 13 bytes, a Realm file has at least a 24-byte header")
+        #expect(
+            try refusal(Array(repeating: 0, count: 13))
+                == "file is truncated: 13 bytes, a Realm file has at least a 24-byte header")
         var rng = SplitMix(seed: 7)
         let random = (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-        #expect(try refusal(random) == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key")
+        #expect(
+            try refusal(random) == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"
+        )
         var simple = try bytes(Fixture.shared("js-simple.realm"))
-        #expect(try refusal(Array(simple.prefix(30))) == "file size 30 is not a multiple of 8: not a Realm file, or truncated")
+        #expect(
+            try refusal(Array(simple.prefix(30)))
+                == "file size 30 is not a multiple of 8: not a Realm file, or truncated")
         simple[16] = UInt8(ascii: "X")
         #expect(try refusal(simple)?.hasPrefix("bad mnemonic: bytes 16-19 are 58 2d 44 42") == true)
     }
@@ -87,11 +97,16 @@ struct RefusalTests {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         for format: UInt8 in [9, 11, 25] {
             simple[20] = format
-            #expect(try refusal(simple) == "file format \(format) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)")
+            #expect(
+                try refusal(simple)
+                    == "file format \(format) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)"
+            )
         }
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func refsOutOfBoundsNameTheClass() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func refsOutOfBoundsNameTheClass()
+        throws
+    {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         let file = try RealmFile(path: Fixture.shared("js-simple.realm"))
         let topRef = try FileHeader(file.mem).topRef
@@ -103,13 +118,19 @@ struct RefusalTests {
         patch(&simple, at: offset, 0x7FFF_FFF8 & (width == 4 ? 0x7FFF_FFF8 : 0x7FF8), count: width)
         let message = try #require(try refusal(simple))
         #expect(message.hasPrefix("Person: ref 0x"))
-        #expect(message.hasSuffix("is outside the file (size 16384); the file may have changed while reading: copy it with the app closed"))
+        #expect(
+            message.hasSuffix(
+                "is outside the file (size 16384); the file may have changed while reading: copy it with the app closed"
+            ))
     }
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func topRefOutsideTheFile() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         patch(&simple, at: 0, 0x4000, count: 8)
-        #expect(try refusal(simple) == "expected at least 16392 bytes, the file has 16384: the copy was cut short — copy it again with the app closed")
+        #expect(
+            try refusal(simple)
+                == "expected at least 16392 bytes, the file has 16384: the copy was cut short — copy it again with the app closed"
+        )
         patch(&simple, at: 0, 0x1004, count: 8)
         #expect(try refusal(simple) == "the top ref 0x1004 is not 8-aligned")
     }
@@ -136,7 +157,9 @@ struct RefusalTests {
         for _ in 0..<70 { ref = builder.ints([1, ref, 3], inner: true, hasRefs: true) }
         builder.withMem { mem in
             #expect(throws: RealmFault.self) { try mem.forEachBPlusLeaf(ref) { _ in } }
-            do { try mem.forEachBPlusLeaf(ref) { _ in } } catch { #expect("\(error)".contains("nests deeper than 64 levels")) }
+            do { try mem.forEachBPlusLeaf(ref) { _ in } } catch {
+                #expect("\(error)".contains("nests deeper than 64 levels"))
+            }
         }
     }
 
@@ -159,22 +182,30 @@ struct RefusalTests {
         }
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func wrongKeyAndTruncatedEncryptedFile() throws {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func wrongKeyAndTruncatedEncryptedFile() throws {
         var key = Fixture.devKey
         key[0] ^= 0xFF
         let encrypted = try bytes(Fixture.shared("dev-encrypted-realm-docs.realm"))
         #expect(try refusal(encrypted, key: key) == "decryption failed: wrong key, or the file is corrupt")
-        #expect(try refusal(Array(encrypted.prefix(4096 + 100)), key: Fixture.devKey) == "decryption failed: wrong key, or the file is corrupt")
+        #expect(
+            try refusal(Array(encrypted.prefix(4096 + 100)), key: Fixture.devKey)
+                == "decryption failed: wrong key, or the file is corrupt")
         var flipped = encrypted
         flipped[4096 + 10] ^= 1
         #expect(try refusal(flipped, key: Fixture.devKey) == "decryption failed: wrong key, or the file is corrupt")
     }
 
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func checkFindsNothingInGoodFiles() throws {
-        for path in [Fixture.own("every-type.realm"), Fixture.own("inner-nodes.realm"), Fixture.shared("core-upgrade-20.realm"),
-                     Fixture.shared("core-upgrade-1000-22.realm"), Fixture.shared("core-upgrade-1000-23.realm"),
-                     Fixture.shared("swift-migration-default-v5.realm"), Fixture.shared("js-simple.realm"), Fixture.shared("js-bundled.realm"),
-                     Fixture.shared("core-sync-client-history-011.realm")] {
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func checkFindsNothingInGoodFiles()
+        throws
+    {
+        for path in [
+            Fixture.own("every-type.realm"), Fixture.own("inner-nodes.realm"), Fixture.shared("core-upgrade-20.realm"),
+            Fixture.shared("core-upgrade-1000-22.realm"), Fixture.shared("core-upgrade-1000-23.realm"),
+            Fixture.shared("swift-migration-default-v5.realm"), Fixture.shared("js-simple.realm"),
+            Fixture.shared("js-bundled.realm"),
+            Fixture.shared("core-sync-client-history-011.realm"),
+        ] {
             #expect(try RealmFile(path: path).check() == [], "\(path)")
         }
     }
@@ -189,7 +220,8 @@ struct RefusalTests {
         patch(&many, at: offset, 999 << 1 | 1, count: width)
         let path = try folder.write("damaged.realm", many)
         let problems = try RealmFile(path: path).check()
-        #expect(problems == ["Many: the inner cluster node at \(hex(root)) records 999 objects but its children hold 1000"])
+        #expect(
+            problems == ["Many: the inner cluster node at \(hex(root)) records 999 objects but its children hold 1000"])
     }
 }
 

@@ -15,7 +15,8 @@ import Testing
     /// re-sorted, 22's dictionaries re-encoded, backlink lists made B+trees, indexes rebuilt).
     static let copyable = [
         "shared/core-upgrade-1000-22", "shared/core-upgrade-1000-23", "shared/js-simple", "shared/js-bundled",
-        "written/flat-pk-int", "written/flat-no-pk", "written/pk-string-indexed", "written/pk-objectid", "written/pk-uuid",
+        "written/flat-pk-int", "written/flat-no-pk", "written/pk-string-indexed", "written/pk-objectid",
+        "written/pk-uuid",
         "written/many-objects", "written/links", "written/strings-and-blobs", "written/decimals", "written/empty",
         "written/collections", "written/mixed-links", "written/indexed-mixed",
         "inner-nodes", "every-type", "column-migration/column-migration",
@@ -29,10 +30,19 @@ import Testing
 
     /// Every class, every property copied as it is.
     static func identity(_ file: RealmFile) -> [String: RealmClassRewrite] {
-        Dictionary(uniqueKeysWithValues: file.tables.map { table in
-            (table.name, RealmClassRewrite(sourceClass: table.name, columns: Dictionary(uniqueKeysWithValues: table.properties
-                .filter { $0.type != .linkingObjects }.map { ($0.name, RealmColumnSource.copy($0.name)) })))
-        })
+        Dictionary(
+            uniqueKeysWithValues: file.tables.map { table in
+                (
+                    table.name,
+                    RealmClassRewrite(
+                        sourceClass: table.name,
+                        columns: Dictionary(
+                            uniqueKeysWithValues: table.properties
+                                .filter { $0.type != .linkingObjects }.map {
+                                    ($0.name, RealmColumnSource.copy($0.name))
+                                }))
+                )
+            })
     }
 
     /// Every object of every class as the reader gives it, with its key.
@@ -51,15 +61,18 @@ import Testing
         switch value {
         case .list(let items): return "[" + items.map(orderFree).joined(separator: ", ") + "]"
         case .set(let items): return "<" + items.map(orderFree).sorted().joined(separator: ", ") + ">"
-        case .dictionary(let entries): return "{" + entries.map { "\($0.key): \(orderFree($0.value))" }.sorted().joined(separator: ", ") + "}"
-        case .embedded(let className, let key, let values): return "\(className)[\(key)]{" + values.map(orderFree).joined(separator: ", ") + "}"
+        case .dictionary(let entries):
+            return "{" + entries.map { "\($0.key): \(orderFree($0.value))" }.sorted().joined(separator: ", ") + "}"
+        case .embedded(let className, let key, let values):
+            return "\(className)[\(key)]{" + values.map(orderFree).joined(separator: ", ") + "}"
         default: return "\(value)"
         }
     }
 
     static func rewrite(_ source: RealmFile, to path: String, key: [UInt8]? = nil) throws {
         let schema = source.schema
-        try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(to: path, from: source, classes: identity(source), encryptionKey: key)
+        try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(
+            to: path, from: source, classes: identity(source), encryptionKey: key)
     }
 
     @Test(arguments: copyable.filter { !$0.hasPrefix("shared/") || SharedRealmFiles.available })
@@ -80,8 +93,12 @@ import Testing
         for className in a.keys.sorted() {
             // Described, not compared (a NaN is not equal to itself); sets and dictionaries in
             // their order-free form (formats 22 and 23 keep other orders than 24).
-            let before = (a[className] ?? []).map { "\($0.key) " + $0.values.map(Self.orderFree).joined(separator: ", ") }
-            let after = (b[className] ?? []).map { "\($0.key) " + $0.values.map(Self.orderFree).joined(separator: ", ") }
+            let before = (a[className] ?? []).map {
+                "\($0.key) " + $0.values.map(Self.orderFree).joined(separator: ", ")
+            }
+            let after = (b[className] ?? []).map {
+                "\($0.key) " + $0.values.map(Self.orderFree).joined(separator: ", ")
+            }
             #expect(before == after, "\(name): \(className) differs after a copy")
         }
         // Deterministic: the same source gives the same bytes.
@@ -95,7 +112,8 @@ import Testing
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = RealmFileWriterGoldenTests.key
-        let source = try RealmFile(path: Self.written.appendingPathComponent("links-encrypted.realm").path, encryptionKey: key)
+        let source = try RealmFile(
+            path: Self.written.appendingPathComponent("links-encrypted.realm").path, encryptionKey: key)
         let out = dir.appendingPathComponent("out.realm").path
         try Self.rewrite(source, to: out, key: key)
         #expect(throws: PorterError.self) { try RealmFile(path: out) }
@@ -104,13 +122,18 @@ import Testing
     }
 
     /// What a column copy cannot express: refused, nothing written.
-    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"),
-          arguments: [("shared/swift-migration-default-v5", "file format 20"), ("shared/core-upgrade-20", "file format 20")])
+    @Test(
+        .enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"),
+        arguments: [
+            ("shared/swift-migration-default-v5", "file format 20"), ("shared/core-upgrade-20", "file format 20"),
+        ])
     func refusesWhatItCannotCopy(_ name: String, _ reason: String) throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try RealmFile(path: SharedRealmFiles.resolve("\(name).realm", in: Self.realm))
-        let error = try #require(throws: RealmRewriteUnsupported.self) { try Self.rewrite(source, to: dir.appendingPathComponent("out.realm").path) }
+        let error = try #require(throws: RealmRewriteUnsupported.self) {
+            try Self.rewrite(source, to: dir.appendingPathComponent("out.realm").path)
+        }
         #expect(error.reason.contains(reason), "\(error.reason)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
@@ -123,7 +146,8 @@ import Testing
         // P's `dog` links to D; taking P's `self` (a link to P) for it is a link to another class.
         classes["P"]!.columns["dog"] = .copy("self")
         let error = try #require(throws: RealmRewriteUnsupported.self) {
-            try RealmFileRewriter(schema: source.schema, schemaVersion: 1).write(to: dir.appendingPathComponent("out.realm").path, from: source, classes: classes)
+            try RealmFileRewriter(schema: source.schema, schemaVersion: 1).write(
+                to: dir.appendingPathComponent("out.realm").path, from: source, classes: classes)
         }
         #expect(error.reason.contains("P.dog"), "\(error.reason)")
     }

@@ -8,9 +8,13 @@ import Testing
 /// too big for a golden; `PORTER_WRITER_KEEP_DIR=DIR` keeps it for `realm-oracle check`/`dump`
 /// (done while developing: ok, the value read back whole).
 @Suite struct RealmFileWriterBigValueTests {
-    static let schema = Schema(classes: [ObjectSchema(name: "Blob", properties: [
-        Property(name: "data", type: .data), Property(name: "text", type: .string),
-    ])])
+    static let schema = Schema(classes: [
+        ObjectSchema(
+            name: "Blob",
+            properties: [
+                Property(name: "data", type: .data), Property(name: "text", type: .string),
+            ])
+    ])
 
     static func write(_ values: [RealmValue], keep: Bool = false) throws -> Data {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
@@ -30,7 +34,9 @@ import Testing
         let data = Data((0..<WriterLimits.maxBinary).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let bytes = try Self.write([.binary(data), .string("small")], keep: true)
         let size = WriterLimits.maxBinary
-        let header: [UInt8] = [0x41, 0x41, 0x41, 0x41, 0x11, UInt8(size >> 16), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)]
+        let header: [UInt8] = [
+            0x41, 0x41, 0x41, 0x41, 0x11, UInt8(size >> 16), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF),
+        ]
         let start = try #require(bytes.range(of: Data(header)))
         #expect(bytes[start.upperBound..<start.upperBound + size] == data)
     }

@@ -6,8 +6,11 @@ import Testing
 /// Bad input: a one-line error naming the place, the destination untouched, no file left behind.
 @Suite struct RealmFileWriterErrorTests {
     static let schema = Schema(classes: [
-        ObjectSchema(name: "Item", properties: [Property(name: "id", type: .int), Property(name: "name", type: .string)], primaryKey: "id"),
-        ObjectSchema(name: "Tag", properties: [Property(name: "item", type: .object, objectType: "Item", optional: true)]),
+        ObjectSchema(
+            name: "Item", properties: [Property(name: "id", type: .int), Property(name: "name", type: .string)],
+            primaryKey: "id"),
+        ObjectSchema(
+            name: "Tag", properties: [Property(name: "item", type: .object, objectType: "Item", optional: true)]),
     ])
 
     /// Writes `objects` over an existing destination file and returns the error, checking that
@@ -21,7 +24,8 @@ import Testing
         try original.write(to: URL(fileURLWithPath: path))
         var caught: PorterError?
         do {
-            try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: objects))
+            try RealmFileWriter(schema: schema, schemaVersion: 1).write(
+                to: path, source: WriterMemorySource(objects: objects))
         } catch let error as PorterError {
             caught = error
         }
@@ -32,16 +36,28 @@ import Testing
 
     /// A schema read from a damaged file can repeat a name; the writer says so instead of trapping.
     @Test(arguments: [
-        (Schema(classes: [ObjectSchema(name: "A", properties: [Property(name: "x", type: .int), Property(name: "x", type: .string)])]),
-         "two properties are named 'x'", "A.x"),
-        (Schema(classes: [ObjectSchema(name: "A", properties: [Property(name: "x", type: .int)]),
-                          ObjectSchema(name: "A", properties: [Property(name: "y", type: .int)])]),
-         "two classes are named 'A'", "A"),
+        (
+            Schema(classes: [
+                ObjectSchema(
+                    name: "A", properties: [Property(name: "x", type: .int), Property(name: "x", type: .string)])
+            ]),
+            "two properties are named 'x'", "A.x"
+        ),
+        (
+            Schema(classes: [
+                ObjectSchema(name: "A", properties: [Property(name: "x", type: .int)]),
+                ObjectSchema(name: "A", properties: [Property(name: "y", type: .int)]),
+            ]),
+            "two classes are named 'A'", "A"
+        ),
     ])
     func repeatedNamesAreRefused(_ schema: Schema, _ message: String, _ location: String) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString).realm").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "porter-writer-\(UUID().uuidString).realm"
+        ).path
         let error = try #require(throws: PorterError.self) {
-            try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: [:]))
+            try RealmFileWriter(schema: schema, schemaVersion: 1).write(
+                to: path, source: WriterMemorySource(objects: [:]))
         }
         #expect(error.message == message)
         #expect(error.location == location)
@@ -67,8 +83,10 @@ import Testing
     }
 
     @Test func danglingLinkIsRefused() throws {
-        let error = try Self.failingWrite(["Item": [(0, [.int(1), .string("a")])],
-                                           "Tag": [(0, [.link(className: "Item", key: 9)])]])
+        let error = try Self.failingWrite([
+            "Item": [(0, [.int(1), .string("a")])],
+            "Tag": [(0, [.link(className: "Item", key: 9)])],
+        ])
         #expect(error?.code == .notFound)
         #expect(error?.location == "Tag[0].item")
     }

@@ -18,13 +18,15 @@ import Testing
     /// Writes scenario `name` into a fresh temporary directory and returns the bytes.
     static func write(_ name: String, encryptionKey: [UInt8]? = nil, as fileName: String? = nil) throws -> [UInt8] {
         let schema = try Schema(contentsOfFile: directory.appendingPathComponent("\(name).schema.json").path)
-        let fixture = try JSONValue.parse(try Data(contentsOf: directory.appendingPathComponent("\(name).fixture.json")))
+        let fixture = try JSONValue.parse(
+            try Data(contentsOf: directory.appendingPathComponent("\(name).fixture.json")))
         let source = try WriterFixtureReader(schema: schema).read(fixture)
         let temp = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temp) }
         let path = temp.appendingPathComponent("\(fileName ?? name).realm").path
-        try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(to: path, source: source, encryptionKey: encryptionKey)
+        try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(
+            to: path, source: source, encryptionKey: encryptionKey)
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

@@ -6,16 +6,22 @@ import Testing
 /// Lists and dictionaries nested in `mixed` values (format 24): written as realm-core lays them
 /// out (`ArrayMixed` refs and keys), read back by the reader, refused where Realm refuses them.
 @Suite struct RealmFileWriterNestedTests {
-    static let schema = Schema(version: 1, classes: [
-        ObjectSchema(name: "Nest", properties: [
-            Property(name: "_id", type: .int),
-            Property(name: "m", type: .mixed, optional: true),
-            Property(name: "ml", type: .mixed, optional: true, collection: .list),
-            Property(name: "md", type: .mixed, optional: true, collection: .map),
-        ], primaryKey: "_id"),
-    ])
+    static let schema = Schema(
+        version: 1,
+        classes: [
+            ObjectSchema(
+                name: "Nest",
+                properties: [
+                    Property(name: "_id", type: .int),
+                    Property(name: "m", type: .mixed, optional: true),
+                    Property(name: "ml", type: .mixed, optional: true, collection: .list),
+                    Property(name: "md", type: .mixed, optional: true, collection: .map),
+                ], primaryKey: "_id")
+        ])
 
-    static func entry(_ key: String, _ value: RealmValue) -> RealmDictionaryEntry { RealmDictionaryEntry(key: key, value: value) }
+    static func entry(_ key: String, _ value: RealmValue) -> RealmDictionaryEntry {
+        RealmDictionaryEntry(key: key, value: value)
+    }
 
     /// A nested list of `n` ints, and lists nested `depth` levels deep.
     static func deep(_ depth: Int) -> RealmValue {
@@ -25,22 +31,48 @@ import Testing
     }
 
     static let objects: [(Int64, [RealmValue])] = [
-        (0, [.int(1), .list([.int(5), .bool(true), .null, .list([.int(7), .string("deep")]), .string("hi"), .link(className: "Nest", key: 1)]),
-             .list([.dictionary([entry("a", .int(1))]), .list([]), .double(2.5)]),
-             .dictionary([entry("x", .list([.int(1), .int(2)])), entry("", .dictionary([])), entry("z", .timestamp(seconds: -1, nanoseconds: -5))])]),
-        (1, [.int(2), .dictionary([entry("b", .int(-3)), entry("a", .int(42)), entry("c", .dictionary([entry("d", .null)]))]),
-             .list([]), .dictionary([])]),
+        (
+            0,
+            [
+                .int(1),
+                .list([
+                    .int(5), .bool(true), .null, .list([.int(7), .string("deep")]), .string("hi"),
+                    .link(className: "Nest", key: 1),
+                ]),
+                .list([.dictionary([entry("a", .int(1))]), .list([]), .double(2.5)]),
+                .dictionary([
+                    entry("x", .list([.int(1), .int(2)])), entry("", .dictionary([])),
+                    entry("z", .timestamp(seconds: -1, nanoseconds: -5)),
+                ]),
+            ]
+        ),
+        (
+            1,
+            [
+                .int(2),
+                .dictionary([entry("b", .int(-3)), entry("a", .int(42)), entry("c", .dictionary([entry("d", .null)]))]),
+                .list([]), .dictionary([]),
+            ]
+        ),
         // Over 1,000 elements: a nested B+tree with an inner node, collections in both leaves.
-        (2, [.int(3), .list((0..<2500).map { $0 % 500 == 0 ? .list([.int(Int64($0))]) : .int(Int64($0)) }), .list([deep(99)]), .dictionary([])]),
+        (
+            2,
+            [
+                .int(3), .list((0..<2500).map { $0 % 500 == 0 ? .list([.int(Int64($0))]) : .int(Int64($0)) }),
+                .list([deep(99)]), .dictionary([]),
+            ]
+        ),
         (3, [.int(4), .null, .list([]), .dictionary([])]),
     ]
 
     static func write(_ objects: [(Int64, [RealmValue])], schema: Schema = schema, to path: String) throws {
-        try RealmFileWriter(schema: schema, schemaVersion: 1).write(to: path, source: WriterMemorySource(objects: ["Nest": objects]))
+        try RealmFileWriter(schema: schema, schemaVersion: 1).write(
+            to: path, source: WriterMemorySource(objects: ["Nest": objects]))
     }
 
     static func temporaryPath() throws -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("porter-nested-write-\(UUID().uuidString).realm").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("porter-nested-write-\(UUID().uuidString).realm")
+            .path
     }
 
     /// Dictionaries come back sorted by key (the file keeps them so).
@@ -48,8 +80,9 @@ import Testing
         switch value {
         case .list(let items): return .list(items.map(sortedDictionaries))
         case .dictionary(let entries):
-            return .dictionary(entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-                .map { entry($0.key, sortedDictionaries($0.value)) })
+            return .dictionary(
+                entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                    .map { entry($0.key, sortedDictionaries($0.value)) })
         default: return value
         }
     }

@@ -54,7 +54,9 @@ struct WriterFixtureReader {
         return nil
     }
 
-    private func value(_ json: JSONValue, property p: Property, pkKeys: [String: [JSONValue: Int64]]) throws -> RealmValue {
+    private func value(_ json: JSONValue, property p: Property, pkKeys: [String: [JSONValue: Int64]]) throws
+        -> RealmValue
+    {
         switch p.collection {
         case .none: return try element(json, property: p, pkKeys: pkKeys)
         case .list, .set:
@@ -63,17 +65,24 @@ struct WriterFixtureReader {
             return p.collection == .list ? .list(elements) : .set(elements)
         case .map:
             guard case .object(let members) = json else { return .dictionary([]) }
-            return .dictionary(try members.map { RealmDictionaryEntry(key: $0.key, value: try element($0.value, property: p, pkKeys: pkKeys)) })
+            return .dictionary(
+                try members.map {
+                    RealmDictionaryEntry(key: $0.key, value: try element($0.value, property: p, pkKeys: pkKeys))
+                })
         }
     }
 
-    private func element(_ json: JSONValue, property p: Property, pkKeys: [String: [JSONValue: Int64]]) throws -> RealmValue {
+    private func element(_ json: JSONValue, property p: Property, pkKeys: [String: [JSONValue: Int64]]) throws
+        -> RealmValue
+    {
         if case .null = json { return .null }
         switch p.type {
         case .object:
             let target = schema[p.objectType!]!
             if target.isEmbedded {
-                let values = try target.persistedProperties.map { try value(member(json, $0.name) ?? .null, property: $0, pkKeys: pkKeys) }
+                let values = try target.persistedProperties.map {
+                    try value(member(json, $0.name) ?? .null, property: $0, pkKeys: pkKeys)
+                }
                 return .embedded(className: target.name, key: 0, values: values)
             }
             if target.primaryKey != nil { return .link(className: target.name, key: pkKeys[target.name]![json]!) }
@@ -91,7 +100,9 @@ struct WriterFixtureReader {
         case .object(let members):
             guard let m = members.first else { return .null }
             if m.key == "$ref", case .string(let className) = m.value, let id = member(json, "$id") {
-                if schema[className]?.primaryKey != nil { return .link(className: className, key: pkKeys[className]![id]!) }
+                if schema[className]?.primaryKey != nil {
+                    return .link(className: className, key: pkKeys[className]![id]!)
+                }
                 return .link(className: className, key: Self.int(id)!)
             }
             switch m.key {

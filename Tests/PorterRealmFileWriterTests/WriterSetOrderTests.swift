@@ -21,9 +21,14 @@ import Testing
     }
 
     @Test func setsDropNumericallyEqualDecimalsOnly() throws {
-        let set = WriterSetOrder.sortedUnique([.decimal128(try Self.d("1.50")), .decimal128(try Self.d("12345678901234567891")),
-                                               .decimal128(try Self.d("1.5")), .decimal128(try Self.d("12345678901234567890"))])
-        #expect(set == [.decimal128(try Self.d("1.50")), .decimal128(try Self.d("12345678901234567890")),
-                        .decimal128(try Self.d("12345678901234567891"))])
+        let set = WriterSetOrder.sortedUnique([
+            .decimal128(try Self.d("1.50")), .decimal128(try Self.d("12345678901234567891")),
+            .decimal128(try Self.d("1.5")), .decimal128(try Self.d("12345678901234567890")),
+        ])
+        #expect(
+            set == [
+                .decimal128(try Self.d("1.50")), .decimal128(try Self.d("12345678901234567890")),
+                .decimal128(try Self.d("12345678901234567891")),
+            ])
     }
 }

@@ -20,22 +20,26 @@ enum MigrationFixture {
         var schemaFile: String
         var version: UInt64
 
-        static let columnMigration = Base(realm: directory.appendingPathComponent("column-migration.realm").path,
-                                          schemaFile: "column-migration.v3.json", version: 3)
+        static let columnMigration = Base(
+            realm: directory.appendingPathComponent("column-migration.realm").path,
+            schemaFile: "column-migration.v3.json", version: 3)
         /// Fixtures/realm/every-type.realm (realm-core-made): every type, `mixed` values linking to two classes.
-        static let everyType = Base(realm: directory.deletingLastPathComponent().appendingPathComponent("every-type.realm").path,
-                                    schemaFile: "every-type.v7.json", version: 7)
+        static let everyType = Base(
+            realm: directory.deletingLastPathComponent().appendingPathComponent("every-type.realm").path,
+            schemaFile: "every-type.v7.json", version: 7)
         /// Real files of older formats (`../shared/realm-files`): Realm JS's (23), realm-core's upgrade tests' (22, 23).
         static func shared(_ name: String) -> Base {
-            Base(realm: SharedRealmFiles.path("\(name).realm"),
-                 schemaFile: "\(name).v0.json", version: 0)
+            Base(
+                realm: SharedRealmFiles.path("\(name).realm"),
+                schemaFile: "\(name).v0.json", version: 0)
         }
     }
 
     static let realm = Base.columnMigration.realm
 
     /// A fresh temporary directory holding a copy of the fixture as `name`.
-    static func copy(as name: String = "app.realm", in dir: URL? = nil, base: Base = .columnMigration) throws -> String {
+    static func copy(as name: String = "app.realm", in dir: URL? = nil, base: Base = .columnMigration) throws -> String
+    {
         let dir = try dir ?? temporaryDirectory()
         let path = dir.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: base.realm, toPath: path)
@@ -43,14 +47,17 @@ enum MigrationFixture {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-column-migration-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "porter-column-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
 
     /// A base's schema (as `porter schema` prints it) at `version`, edited by `edit`
     /// (class name → properties as JSON objects; a `_primaryKey` entry names a new class's primary key).
-    static func schema(version: Int, base: Base = .columnMigration, _ edit: (inout [String: [String: Any]]) -> Void = { _ in }) throws -> Schema {
+    static func schema(
+        version: Int, base: Base = .columnMigration, _ edit: (inout [String: [String: Any]]) -> Void = { _ in }
+    ) throws -> Schema {
         let data = try Data(contentsOf: directory.appendingPathComponent(base.schemaFile))
         let original = try Schema(jsonBytes: [UInt8](data))
         let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
@@ -64,7 +71,9 @@ enum MigrationFixture {
         // Written by hand, in a stable order (the fixture's, then new ones by name): a dictionary's
         // order changes from run to run, and property order is part of a schema.
         func text(_ value: Any) throws -> String {
-            String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]), as: UTF8.self)
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
+                as: UTF8.self)
         }
         var classes: [String] = []
         for name in properties.keys.sorted() {
@@ -77,10 +86,13 @@ enum MigrationFixture {
             if let pk = primaryKey, props[pk] != nil {
                 parts.append("\"primaryKey\": \(try text(pk))")
             }
-            parts.append("\"properties\": {" + (try order.map { "\(try text($0)): \(try text(props[$0]!))" }).joined(separator: ", ") + "}")
+            parts.append(
+                "\"properties\": {"
+                    + (try order.map { "\(try text($0)): \(try text(props[$0]!))" }).joined(separator: ", ") + "}")
             classes.append("{" + parts.joined(separator: ", ") + "}")
         }
-        return try Schema(jsonString: "{\"schemaVersion\": \(version), \"classes\": [" + classes.joined(separator: ", ") + "]}")
+        return try Schema(
+            jsonString: "{\"schemaVersion\": \(version), \"classes\": [" + classes.joined(separator: ", ") + "]}")
     }
 
     /// Every object of every class, in a form that does not depend on object keys a migration
@@ -88,7 +100,9 @@ enum MigrationFixture {
     /// objects inline without their keys.
     static func canonicalDump(_ path: String, key: [UInt8]? = nil) throws -> [String: [String]] {
         let file = try RealmFile(path: path, encryptionKey: key)
-        var out: [String: [String]] = ["schema": [try file.schema.jsonString()], "version": ["\(file.schemaVersion ?? -1)"]]
+        var out: [String: [String]] = [
+            "schema": [try file.schema.jsonString()], "version": ["\(file.schemaVersion ?? -1)"],
+        ]
         for table in file.tables where !table.isEmbedded {
             var objects: [String] = []
             try file.forEachObject(in: table) { object in
@@ -111,7 +125,8 @@ enum MigrationFixture {
         case .list(let items): return "[" + items.map { canonical($0, file) }.joined(separator: ", ") + "]"
         case .set(let items): return "<" + items.map { canonical($0, file) }.sorted().joined(separator: ", ") + ">"
         case .dictionary(let entries):
-            return "{" + entries.map { "\($0.key): \(canonical($0.value, file))" }.sorted().joined(separator: ", ") + "}"
+            return "{" + entries.map { "\($0.key): \(canonical($0.value, file))" }.sorted().joined(separator: ", ")
+                + "}"
         default: return "\(value)"
         }
     }

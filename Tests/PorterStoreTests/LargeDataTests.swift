@@ -10,10 +10,12 @@ struct LargeDataTests {
     static let limit = Database.maxBinarySize
 
     static let schema = Schema(classes: [
-        ObjectSchema(name: "Blob", properties: [
-            prop("text", "string?"), prop("bytes", "data?"), prop("any", "mixed"),
-            prop("texts", "string[]"), prop("byteMap", "data{}"),
-        ]),
+        ObjectSchema(
+            name: "Blob",
+            properties: [
+                prop("text", "string?"), prop("bytes", "data?"), prop("any", "mixed"),
+                prop("texts", "string[]"), prop("byteMap", "data{}"),
+            ])
     ])
 
     @Test("Strings and data over 16 MB are rejected; exactly 16 MB is accepted")
@@ -26,10 +28,16 @@ struct LargeDataTests {
             ("bytes", .data(tooLongData), "data of 16777217 bytes exceeds the 16 MB limit"),
             ("any", .string(tooLongText), "string of 16777217 bytes exceeds the 16 MB limit"),
             ("any", .data(tooLongData), "data of 16777217 bytes exceeds the 16 MB limit"),
-            ("texts", .list([.string("ok"), .string(tooLongText)]), "string of 16777217 bytes exceeds the 16 MB limit"),
+            (
+                "texts", .list([.string("ok"), .string(tooLongText)]),
+                "string of 16777217 bytes exceeds the 16 MB limit"
+            ),
             ("byteMap", .map(["k": .data(tooLongData)]), "data of 16777217 bytes exceeds the 16 MB limit"),
             // The limit counts UTF-8 bytes, not characters: 8 Mi two-byte characters plus one byte.
-            ("text", .string(String(repeating: "é", count: Self.limit / 2) + "x"), "string of 16777217 bytes exceeds the 16 MB limit"),
+            (
+                "text", .string(String(repeating: "é", count: Self.limit / 2) + "x"),
+                "string of 16777217 bytes exceeds the 16 MB limit"
+            ),
         ]
         for (property, value, message) in cases {
             let error = try expectRejected(db, .constraintViolation) { try db.create("Blob", [property: value]) }
@@ -40,7 +48,8 @@ struct LargeDataTests {
         let exactText = String(repeating: "é", count: Self.limit / 2)
         let exactData = Data(repeating: 0x5A, count: Self.limit)
         let key = try db.write {
-            try db.create("Blob", ["text": .string(exactText), "bytes": .data(exactData), "texts": .list([.string(exactText)])])
+            try db.create(
+                "Blob", ["text": .string(exactText), "bytes": .data(exactData), "texts": .list([.string(exactText)])])
         }
         #expect(try db.value("Blob", key, "text") == .string(exactText))
         #expect(try db.value("Blob", key, "bytes") == .data(exactData))
@@ -55,12 +64,20 @@ struct LargeDataTests {
         let dir = try TempDir()
         let path = dir.path("million.porter")
         let total = 1_000_000
-        let schema = Schema(classes: [ObjectSchema(name: "Row", properties: [prop("n", "int"), prop("label", "string"), prop("score", "double?")])])
+        let schema = Schema(classes: [
+            ObjectSchema(
+                name: "Row", properties: [prop("n", "int"), prop("label", "string"), prop("score", "double?")])
+        ])
         do {
             let db = try Database.create(at: path, schema: schema)
             try db.write {
                 for i in 0..<total {
-                    try db.createInBulk("Row", ["n": .int(Int64(i)), "label": .string("row number \(i)"), "score": i % 2 == 0 ? .double(Double(i)) : .null])
+                    try db.createInBulk(
+                        "Row",
+                        [
+                            "n": .int(Int64(i)), "label": .string("row number \(i)"),
+                            "score": i % 2 == 0 ? .double(Double(i)) : .null,
+                        ])
                 }
             }
         }
@@ -90,7 +107,8 @@ struct LargeDataTests {
         // `make sanitize` widens the bound (PORTER_RSS_LIMIT_SCALE): ASan's quarantine holds
         // freed memory back, so resident memory grows with what was freed, not what is live.
         let scale = ProcessInfo.processInfo.environment["PORTER_RSS_LIMIT_SCALE"].flatMap { Int($0) } ?? 1
-        #expect(growth < scale * 100 * 1024 * 1024, "resident memory grew by \(growth / 1024 / 1024) MB while enumerating")
+        #expect(
+            growth < scale * 100 * 1024 * 1024, "resident memory grew by \(growth / 1024 / 1024) MB while enumerating")
     }
 }
 

@@ -8,17 +8,23 @@ import PorterModel
 @Suite("Nanosecond dates in the store")
 struct NanosecondDateTests {
     static func eventSchema() -> Schema {
-        Schema(version: 1, classes: [
-            ObjectSchema(name: "Event", properties: [
-                prop("_id", "int"), prop("at", "date", indexed: true), prop("maybe", "date?"), prop("history", "date[]"),
-                prop("seen", "date<>"), prop("byName", "date?{}"), prop("extra", "mixed"), prop("extras", "mixed[]"),
-            ], primaryKey: "_id"),
-        ])
+        Schema(
+            version: 1,
+            classes: [
+                ObjectSchema(
+                    name: "Event",
+                    properties: [
+                        prop("_id", "int"), prop("at", "date", indexed: true), prop("maybe", "date?"),
+                        prop("history", "date[]"),
+                        prop("seen", "date<>"), prop("byName", "date?{}"), prop("extra", "mixed"),
+                        prop("extras", "mixed[]"),
+                    ], primaryKey: "_id")
+            ])
     }
 
     static let instants: [Timestamp] = [
         Timestamp(seconds: .min, nanoseconds: -999_999_999), Timestamp(seconds: .min, nanoseconds: 0),
-        Timestamp(seconds: -62_135_596_800, nanoseconds: 0),            // 0001-01-01
+        Timestamp(seconds: -62_135_596_800, nanoseconds: 0),  // 0001-01-01
         Timestamp(seconds: -1, nanoseconds: -999_999_999), Timestamp(seconds: -1, nanoseconds: 0),
         Timestamp(seconds: 0, nanoseconds: -500_000_000), Timestamp(seconds: 0, nanoseconds: -1),
         Timestamp(seconds: 0, nanoseconds: 0), Timestamp(seconds: 0, nanoseconds: 1),
@@ -35,10 +41,14 @@ struct NanosecondDateTests {
             let db = try Database.create(at: path, schema: Self.eventSchema())
             try db.write {
                 for (i, t) in Self.instants.enumerated() {
-                    _ = try db.create("Event", [
-                        "_id": .int(Int64(i)), "at": .date(t), "maybe": .date(t), "history": .list([.date(t), .date(t)]),
-                        "seen": .set([.date(t)]), "byName": .map(["k": .date(t)]), "extra": .date(t), "extras": .list([.date(t), .int(1)]),
-                    ])
+                    _ = try db.create(
+                        "Event",
+                        [
+                            "_id": .int(Int64(i)), "at": .date(t), "maybe": .date(t),
+                            "history": .list([.date(t), .date(t)]),
+                            "seen": .set([.date(t)]), "byName": .map(["k": .date(t)]), "extra": .date(t),
+                            "extras": .list([.date(t), .int(1)]),
+                        ])
                 }
             }
         }
@@ -75,9 +85,10 @@ struct NanosecondDateTests {
         #expect(ids == Array(0..<Int64(Self.instants.count)))
         let range = try db.connection.prepare("SELECT count(*) FROM \"class_Event\" WHERE at > ? AND at < ?")
         StorageCodec.bind(.date(Timestamp(seconds: 0, nanoseconds: -1)), type: .date, to: range, at: 1)
-        StorageCodec.bind(.date(Timestamp(seconds: 1_709_210_096, nanoseconds: 789_012_346)), type: .date, to: range, at: 2)
+        StorageCodec.bind(
+            .date(Timestamp(seconds: 1_709_210_096, nanoseconds: 789_012_346)), type: .date, to: range, at: 2)
         #expect(try range.step())
-        #expect(range.int64(0) == 3)   // the epoch, 1 ns after it, and 2024
+        #expect(range.int64(0) == 3)  // the epoch, 1 ns after it, and 2024
     }
 }
 
@@ -102,13 +113,23 @@ struct FormatOneFileTests {
         let one = try #require(try db.snapshot("Event", oneKey))
         #expect(one["at"] == (try date("2024-02-29T12:34:56.789012Z")), sourceLocation: sourceLocation)
         #expect(one["maybe"] == (try date("1969-12-31T23:59:59.999999Z")), sourceLocation: sourceLocation)
-        #expect(one["history"] == .list([try date("0001-01-01T00:00:00Z"), try date("9999-12-31T23:59:59.999999Z"),
-                                         try date("1970-01-01T00:00:00.000001Z")]), sourceLocation: sourceLocation)
-        #expect(Set(one["seen"].flatMap { if case .set(let v) = $0 { return v } else { return nil } } ?? [])
-                == [try date("2000-01-01T00:00:00Z"), try date("1900-06-15T08:00:00.5Z")], sourceLocation: sourceLocation)
-        #expect(one["byName"] == .map(["start": try date("2020-05-05T05:05:05.050505Z"), "end": .null]), sourceLocation: sourceLocation)
+        #expect(
+            one["history"]
+                == .list([
+                    try date("0001-01-01T00:00:00Z"), try date("9999-12-31T23:59:59.999999Z"),
+                    try date("1970-01-01T00:00:00.000001Z"),
+                ]), sourceLocation: sourceLocation)
+        #expect(
+            Set(one["seen"].flatMap { if case .set(let v) = $0 { return v } else { return nil } } ?? [])
+                == [try date("2000-01-01T00:00:00Z"), try date("1900-06-15T08:00:00.5Z")],
+            sourceLocation: sourceLocation)
+        #expect(
+            one["byName"] == .map(["start": try date("2020-05-05T05:05:05.050505Z"), "end": .null]),
+            sourceLocation: sourceLocation)
         #expect(one["extra"] == (try date("1969-07-20T20:17:40.123456Z")), sourceLocation: sourceLocation)
-        #expect(one["extras"] == .list([.int(1), try date("2038-01-19T03:14:08.000001Z"), .string("text")]), sourceLocation: sourceLocation)
+        #expect(
+            one["extras"] == .list([.int(1), try date("2038-01-19T03:14:08.000001Z"), .string("text")]),
+            sourceLocation: sourceLocation)
         let twoKey = try #require(try db.key("Event", primaryKey: .int(2)))
         let two = try #require(try db.snapshot("Event", twoKey))
         #expect(two["at"] == (try date("1950-01-01T00:00:00.000001Z")), sourceLocation: sourceLocation)

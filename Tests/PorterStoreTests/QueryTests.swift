@@ -6,20 +6,22 @@ import PorterModel
 @Suite("Finding objects and counting")
 struct QueryTests {
     static let schema = Schema(classes: [
-        ObjectSchema(name: "Item", properties: [
-            prop("_id", "objectId"),
-            prop("sku", "string", indexed: true),
-            prop("title", "string"),
-            prop("qty", "int", indexed: true),
-            prop("price", "double"),
-            prop("active", "bool"),
-            prop("added", "date", indexed: true),
-            prop("ref", "uuid?", indexed: true),
-            prop("note", "string?"),
-            prop("any", "mixed", indexed: true),
-            prop("anyPlain", "mixed"),
-            prop("shelf", "Shelf?"),
-        ], primaryKey: "_id"),
+        ObjectSchema(
+            name: "Item",
+            properties: [
+                prop("_id", "objectId"),
+                prop("sku", "string", indexed: true),
+                prop("title", "string"),
+                prop("qty", "int", indexed: true),
+                prop("price", "double"),
+                prop("active", "bool"),
+                prop("added", "date", indexed: true),
+                prop("ref", "uuid?", indexed: true),
+                prop("note", "string?"),
+                prop("any", "mixed", indexed: true),
+                prop("anyPlain", "mixed"),
+                prop("shelf", "Shelf?"),
+            ], primaryKey: "_id"),
         ObjectSchema(name: "Shelf", properties: [prop("code", "int")], primaryKey: "code"),
         ObjectSchema(name: "Loose", properties: [prop("n", "int")]),
     ])
@@ -34,14 +36,23 @@ struct QueryTests {
         try db.write {
             shelves = try (1...2).map { try db.create("Shelf", ["code": .int(Int64($0))]) }
             for i in 0..<20 {
-                keys.append(try db.create("Item", [
-                    "sku": .string("sku-\(i % 4)"), "title": .string(i % 2 == 0 ? "even" : "odd"), "qty": .int(Int64(i % 3)),
-                    "price": .double(Double(i % 5) / 2), "active": .bool(i % 2 == 0), "added": .date(i < 5 ? day : Timestamp(microseconds: Int64(i))),
-                    "ref": i == 7 ? .uuid(uuid) : .null, "note": i % 10 == 0 ? .string("") : .null,
-                    "any": i % 4 == 0 ? .int(1) : (i % 4 == 1 ? .string("1") : (i % 4 == 2 ? .bool(true) : .link(ObjectLink("Shelf", shelves[0])))),
-                    "anyPlain": i % 2 == 0 ? .double(2.5) : .null,
-                    "shelf": i % 3 == 0 ? .link(ObjectLink("Shelf", shelves[i % 2])) : .null,
-                ]))
+                keys.append(
+                    try db.create(
+                        "Item",
+                        [
+                            "sku": .string("sku-\(i % 4)"), "title": .string(i % 2 == 0 ? "even" : "odd"),
+                            "qty": .int(Int64(i % 3)),
+                            "price": .double(Double(i % 5) / 2), "active": .bool(i % 2 == 0),
+                            "added": .date(i < 5 ? day : Timestamp(microseconds: Int64(i))),
+                            "ref": i == 7 ? .uuid(uuid) : .null, "note": i % 10 == 0 ? .string("") : .null,
+                            "any": i % 4 == 0
+                                ? .int(1)
+                                : (i % 4 == 1
+                                    ? .string("1")
+                                    : (i % 4 == 2 ? .bool(true) : .link(ObjectLink("Shelf", shelves[0])))),
+                            "anyPlain": i % 2 == 0 ? .double(2.5) : .null,
+                            "shelf": i % 3 == 0 ? .link(ObjectLink("Shelf", shelves[i % 2])) : .null,
+                        ]))
             }
         }
         func expected(_ predicate: (Int) -> Bool) -> [ObjectKey] { (0..<20).filter(predicate).map { keys[$0] } }
@@ -57,11 +68,16 @@ struct QueryTests {
         #expect(try db.keys("Item", where: "note", equals: .null).count == 18)
         #expect(try db.keys("Item", where: "any", equals: .string("1")) == expected { $0 % 4 == 1 })
         #expect(try db.keys("Item", where: "any", equals: .bool(true)) == expected { $0 % 4 == 2 })
-        #expect(try db.keys("Item", where: "any", equals: .link(ObjectLink("Shelf", shelves[0]))) == expected { $0 % 4 == 3 })
+        #expect(
+            try db.keys("Item", where: "any", equals: .link(ObjectLink("Shelf", shelves[0])))
+                == expected { $0 % 4 == 3 })
         #expect(try db.keys("Item", where: "anyPlain", equals: .double(2.5)) == expected { $0 % 2 == 0 })
-        #expect(try db.keys("Item", where: "shelf", equals: .link(ObjectLink("Shelf", shelves[1]))) == expected { $0 % 6 == 3 })
+        #expect(
+            try db.keys("Item", where: "shelf", equals: .link(ObjectLink("Shelf", shelves[1])))
+                == expected { $0 % 6 == 3 })
         #expect(try db.keys("Item", where: "sku", equals: .string("nope")).isEmpty)
-        #expect(try db.keys("Item", where: "qty", equals: .string("2")).isEmpty, "a value of another type matches nothing")
+        #expect(
+            try db.keys("Item", where: "qty", equals: .string("2")).isEmpty, "a value of another type matches nothing")
 
         // Collections cannot be compared this way.
         let schema = petSchema()
@@ -74,12 +90,15 @@ struct QueryTests {
     func indexIsUsed() throws {
         let db = try Database.inMemory(identifier: uniqueMemoryID(), schema: Self.schema)
         func plan(_ column: String) throws -> String {
-            let stmt = try db.connection.prepare("EXPLAIN QUERY PLAN SELECT _key FROM \"class_Item\" WHERE \(quoteIdentifier(column)) = ? ORDER BY _key")
+            let stmt = try db.connection.prepare(
+                "EXPLAIN QUERY PLAN SELECT _key FROM \"class_Item\" WHERE \(quoteIdentifier(column)) = ? ORDER BY _key")
             var lines: [String] = []
             while try stmt.step() { lines.append(stmt.text(3)) }
             return lines.joined(separator: "; ")
         }
-        #expect(try plan("sku").contains("USING INDEX \"index:Item.sku\"") || plan("sku").contains("USING COVERING INDEX index:Item.sku"))
+        #expect(
+            try plan("sku").contains("USING INDEX \"index:Item.sku\"")
+                || plan("sku").contains("USING COVERING INDEX index:Item.sku"))
         #expect(try plan("qty").contains("index:Item.qty"))
         #expect(try plan("_id").contains("pk:Item"))
         #expect(try plan("shelf").contains("index:Item.shelf"), "links are indexed for reverse lookups")
@@ -118,7 +137,9 @@ struct QueryTests {
     @Test("makeCursor streams objects in key order")
     func cursor() throws {
         let db = try petDatabase()
-        let keys = try db.write { try (0..<10).map { try db.create("Dog", ["name": .string("d\($0)"), "age": .int(Int64($0))]) } }
+        let keys = try db.write {
+            try (0..<10).map { try db.create("Dog", ["name": .string("d\($0)"), "age": .int(Int64($0))]) }
+        }
         try db.write { try db.delete("Dog", keys[4]) }
         let cursor = try db.makeCursor("Dog")
         var seen: [ObjectKey] = []

@@ -12,8 +12,12 @@ struct RelationshipTests {
             let rex = try db.create("Dog", ["name": .string("Rex")])
             let fido = try db.create("Dog", ["name": .string("Fido")])
             let r = Value.link(ObjectLink("Dog", rex)), f = Value.link(ObjectLink("Dog", fido))
-            let ann = try db.create("Person", ["name": .string("Ann"), "dog": r, "dogs": .list([r, f, r]), "dogSet": .set([f, r]),
-                                               "dogMap": .map(["a": r, "b": f]), "extra": r, "extras": .list([.int(1), r, f, r])])
+            let ann = try db.create(
+                "Person",
+                [
+                    "name": .string("Ann"), "dog": r, "dogs": .list([r, f, r]), "dogSet": .set([f, r]),
+                    "dogMap": .map(["a": r, "b": f]), "extra": r, "extras": .list([.int(1), r, f, r]),
+                ])
             let bob = try db.create("Person", ["name": .string("Bob"), "dog": f, "dogs": .list([f]), "extra": f])
             return (rex, fido, ann, bob)
         }
@@ -56,11 +60,15 @@ struct RelationshipTests {
         #expect(try db.value("Dog", rex, "walkers") == .list([]))
 
         let (ann, bob) = try db.write {
-            (try db.create("Person", ["name": .string("Ann"), "dogs": .list([r])]),
-             try db.create("Person", ["name": .string("Bob"), "dogs": .list([r]), "dog": r]))
+            (
+                try db.create("Person", ["name": .string("Ann"), "dogs": .list([r])]),
+                try db.create("Person", ["name": .string("Bob"), "dogs": .list([r]), "dog": r])
+            )
         }
         #expect(try db.linkingObjects("Dog", rex, "walkers") == [ObjectLink("Person", ann), ObjectLink("Person", bob)])
-        #expect(try db.value("Dog", rex, "walkers") == .list([.link(ObjectLink("Person", ann)), .link(ObjectLink("Person", bob))]))
+        #expect(
+            try db.value("Dog", rex, "walkers")
+                == .list([.link(ObjectLink("Person", ann)), .link(ObjectLink("Person", bob))]))
         #expect(try db.value("Dog", rex, "owners") == .list([.link(ObjectLink("Person", bob))]))
 
         try db.write { try db.set("Person", ann, "dogs", .list([])) }
@@ -82,12 +90,22 @@ struct RelationshipTests {
     func embeddedCascadeOnParentDelete() throws {
         let db = try petDatabase()
         let ann = try db.write {
-            try db.create("Person", ["name": .string("Ann"),
-                                     "address": .object(["street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)])]),
-                                     "pets": .list([.object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
-                                                    .object(["kind": .string("fish")])])])
+            try db.create(
+                "Person",
+                [
+                    "name": .string("Ann"),
+                    "address": .object([
+                        "street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)]),
+                    ]),
+                    "pets": .list([
+                        .object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
+                        .object(["kind": .string("fish")]),
+                    ]),
+                ])
         }
-        try db.write { try db.create("Person", ["name": .string("Bob"), "address": .object(["street": .string("Oak")])]) }
+        try db.write {
+            try db.create("Person", ["name": .string("Bob"), "address": .object(["street": .string("Oak")])])
+        }
         #expect(try db.count("Address") == 2)
         #expect(try db.count("Pet") == 2)
         #expect(try db.count("Geo") == 2)
@@ -103,9 +121,17 @@ struct RelationshipTests {
     func embeddedCascadeOnReplace() throws {
         let db = try petDatabase()
         let ann = try db.write {
-            try db.create("Person", ["name": .string("Ann"),
-                                     "address": .object(["street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)])]),
-                                     "pets": .list([.object(["kind": .string("cat")]), .object(["kind": .string("dog"), "geo": .object([:])])])])
+            try db.create(
+                "Person",
+                [
+                    "name": .string("Ann"),
+                    "address": .object([
+                        "street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)]),
+                    ]),
+                    "pets": .list([
+                        .object(["kind": .string("cat")]), .object(["kind": .string("dog"), "geo": .object([:])]),
+                    ]),
+                ])
         }
         // Replacing the to-one embedded object.
         try db.write { try db.set("Person", ann, "address", .object(["street": .string("Oak")])) }
@@ -133,11 +159,17 @@ struct RelationshipTests {
     func failedReplaceKeepsEmbedded() throws {
         let db = try petDatabase()
         let ann = try db.write {
-            try db.create("Person", ["name": .string("Ann"), "address": .object(["street": .string("Elm")]),
-                                     "pets": .list([.object(["kind": .string("cat")])])])
+            try db.create(
+                "Person",
+                [
+                    "name": .string("Ann"), "address": .object(["street": .string("Elm")]),
+                    "pets": .list([.object(["kind": .string("cat")])]),
+                ])
         }
         let before = try #require(try db.snapshot("Person", ann))
-        try expectRejected(db, .invalidValue) { try db.set("Person", ann, "pets", .list([.object(["kind": .string("dog")]), .object(["kind": .int(1)])])) }
+        try expectRejected(db, .invalidValue) {
+            try db.set("Person", ann, "pets", .list([.object(["kind": .string("dog")]), .object(["kind": .int(1)])]))
+        }
         try expectRejected(db, .invalidValue) { try db.set("Person", ann, "address", .object(["street": .bool(true)])) }
         #expect(try db.snapshot("Person", ann) == before)
     }
@@ -147,18 +179,30 @@ struct RelationshipTests {
         let db = try petDatabase()
         let (ann, rex) = try db.write {
             let rex = try db.create("Dog", ["name": .string("Rex")])
-            let ann = try db.create("Person", [
-                "name": .string("Ann"), "dog": .link(ObjectLink("Dog", rex)),
-                "address": .object(["street": .string("Elm"), "geo": .object(["lat": .double(1.5), "lon": .double(-2)])]),
-                "pets": .list([.object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
-                               .object(["kind": .string("fish")])]),
-            ])
+            let ann = try db.create(
+                "Person",
+                [
+                    "name": .string("Ann"), "dog": .link(ObjectLink("Dog", rex)),
+                    "address": .object([
+                        "street": .string("Elm"), "geo": .object(["lat": .double(1.5), "lon": .double(-2)]),
+                    ]),
+                    "pets": .list([
+                        .object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
+                        .object(["kind": .string("fish")]),
+                    ]),
+                ])
             return (ann, rex)
         }
         let snapshot = try #require(try db.snapshot("Person", ann))
-        #expect(snapshot["address"] == .object(["street": .string("Elm"), "geo": .object(["lat": .double(1.5), "lon": .double(-2)])]))
-        #expect(snapshot["pets"] == .list([.object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
-                                           .object(["kind": .string("fish"), "geo": .null])]))
+        #expect(
+            snapshot["address"]
+                == .object(["street": .string("Elm"), "geo": .object(["lat": .double(1.5), "lon": .double(-2)])]))
+        #expect(
+            snapshot["pets"]
+                == .list([
+                    .object(["kind": .string("cat"), "geo": .object(["lat": .double(3), "lon": .double(4)])]),
+                    .object(["kind": .string("fish"), "geo": .null]),
+                ]))
         #expect(snapshot["dog"] == .link(ObjectLink("Dog", rex)), "links to top-level objects stay links")
         #expect(snapshot["walkers"] == nil)
         let object = try #require(try db.object("Person", ann))
@@ -186,7 +230,9 @@ struct RelationshipTests {
             ObjectSchema(name: "Inner", properties: [prop("n", "int")], embedded: true),
         ])
         let db = try Database.inMemory(identifier: uniqueMemoryID(), schema: schema)
-        let items: Value = .map(["a": .object(["label": .string("A"), "inner": .object(["n": .int(1)])]), "none": .null])
+        let items: Value = .map([
+            "a": .object(["label": .string("A"), "inner": .object(["n": .int(1)])]), "none": .null,
+        ])
         let box = try db.write { try db.create("Box", ["items": items]) }
         #expect(try db.snapshot("Box", box)?["items"] == items)
         try db.write { try db.set("Box", box, "items", .map([:])) }
@@ -196,19 +242,28 @@ struct RelationshipTests {
 
     @Test("Deleting objects in link cycles (including self links) leaves no dangling references")
     func cycles() throws {
-        let schema = Schema(classes: [ObjectSchema(name: "Node", properties: [
-            prop("id", "int"), prop("next", "Node?"), prop("children", "Node[]"), prop("any", "mixed"),
-            .linkingObjects("parents", originClass: "Node", originProperty: "children"),
-        ], primaryKey: "id")])
+        let schema = Schema(classes: [
+            ObjectSchema(
+                name: "Node",
+                properties: [
+                    prop("id", "int"), prop("next", "Node?"), prop("children", "Node[]"), prop("any", "mixed"),
+                    .linkingObjects("parents", originClass: "Node", originProperty: "children"),
+                ], primaryKey: "id")
+        ])
         let db = try Database.inMemory(identifier: uniqueMemoryID(), schema: schema)
         let keys = try db.write { try (0..<4).map { try db.create("Node", ["id": .int(Int64($0))]) } }
         let links = keys.map { Value.link(ObjectLink("Node", $0)) }
         try db.write {
             for i in 0..<4 {
-                try db.update("Node", keys[i], ["next": links[(i + 1) % 4], "children": .list([links[i], links[(i + 2) % 4]]), "any": links[i]])
+                try db.update(
+                    "Node", keys[i],
+                    ["next": links[(i + 1) % 4], "children": .list([links[i], links[(i + 2) % 4]]), "any": links[i]])
             }
         }
-        #expect(try db.linkingObjects("Node", keys[0], "parents") == [ObjectLink("Node", keys[0]), ObjectLink("Node", keys[2])])
+        #expect(
+            try db.linkingObjects("Node", keys[0], "parents") == [
+                ObjectLink("Node", keys[0]), ObjectLink("Node", keys[2]),
+            ])
         try db.write { try db.delete("Node", keys[0]) }
         #expect(try db.value("Node", keys[3], "next") == .null)
         #expect(try db.value("Node", keys[2], "children") == .list([links[2]]))

@@ -32,25 +32,68 @@ struct RoundTripTests {
         [
             (.bool, [.bool(true), .bool(false)]),
             (.int, [.int(.min), .int(.max), .int(0), .int(-1), .int(42)]),
-            (.float, [.float(.nan), .float(-0.0), .float(.infinity), .float(-.infinity), .float(.greatestFiniteMagnitude),
-                      .float(.leastNonzeroMagnitude), .float(1.5), .float(-3.25)]),
-            (.double, [.double(.nan), .double(-0.0), .double(.infinity), .double(-.infinity), .double(.greatestFiniteMagnitude),
-                       .double(.leastNonzeroMagnitude), .double(0.1), .double(-1e300)]),
-            (.string, [.string(""), .string("héllo wörld 🐶"), .string("a\u{0}b"), .string(String(repeating: "z", count: 5000)), .string("42")]),
-            (.data, [.data(Data()), .data(Data(0...255)), .data(Data([0])), .data(Data(repeating: 0xAB, count: 10_000))]),
-            (.date, [.date(try Timestamp(iso8601: "0001-01-01T00:00:00.000001Z")), .date(try Timestamp(iso8601: "9999-12-31T23:59:59.999999Z")),
-                     .date(Timestamp(microseconds: 0)), .date(Timestamp(microseconds: -1)), .date(try Timestamp(iso8601: "2024-02-29T12:34:56.789012Z"))]),
-            (.decimal128, [.decimal128(try Decimal128(string: "0")), .decimal128(try Decimal128(string: "-0")),
-                           .decimal128(try Decimal128(string: "3.14159265358979323846264338327950")),
-                           .decimal128(try Decimal128(string: "9999999999999999999999999999999999E+6111")),
-                           .decimal128(try Decimal128(string: "1E-6176")), .decimal128(try Decimal128(string: "NaN")),
-                           .decimal128(try Decimal128(string: "Infinity")), .decimal128(try Decimal128(string: "-Infinity")),
-                           .decimal128(try Decimal128(string: "-12.50"))]),
-            (.objectId, [.objectId(try ObjectId(string: "000000000000000000000000")), .objectId(try ObjectId(string: "ffffffffffffffffffffffff")),
-                         .objectId(try ObjectId(string: "507f1f77bcf86cd799439011"))]),
-            (.uuid, [.uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))),
-                     .uuid(try #require(UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"))),
-                     .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962")))]),
+            (
+                .float,
+                [
+                    .float(.nan), .float(-0.0), .float(.infinity), .float(-.infinity), .float(.greatestFiniteMagnitude),
+                    .float(.leastNonzeroMagnitude), .float(1.5), .float(-3.25),
+                ]
+            ),
+            (
+                .double,
+                [
+                    .double(.nan), .double(-0.0), .double(.infinity), .double(-.infinity),
+                    .double(.greatestFiniteMagnitude),
+                    .double(.leastNonzeroMagnitude), .double(0.1), .double(-1e300),
+                ]
+            ),
+            (
+                .string,
+                [
+                    .string(""), .string("héllo wörld 🐶"), .string("a\u{0}b"),
+                    .string(String(repeating: "z", count: 5000)), .string("42"),
+                ]
+            ),
+            (
+                .data,
+                [.data(Data()), .data(Data(0...255)), .data(Data([0])), .data(Data(repeating: 0xAB, count: 10_000))]
+            ),
+            (
+                .date,
+                [
+                    .date(try Timestamp(iso8601: "0001-01-01T00:00:00.000001Z")),
+                    .date(try Timestamp(iso8601: "9999-12-31T23:59:59.999999Z")),
+                    .date(Timestamp(microseconds: 0)), .date(Timestamp(microseconds: -1)),
+                    .date(try Timestamp(iso8601: "2024-02-29T12:34:56.789012Z")),
+                ]
+            ),
+            (
+                .decimal128,
+                [
+                    .decimal128(try Decimal128(string: "0")), .decimal128(try Decimal128(string: "-0")),
+                    .decimal128(try Decimal128(string: "3.14159265358979323846264338327950")),
+                    .decimal128(try Decimal128(string: "9999999999999999999999999999999999E+6111")),
+                    .decimal128(try Decimal128(string: "1E-6176")), .decimal128(try Decimal128(string: "NaN")),
+                    .decimal128(try Decimal128(string: "Infinity")), .decimal128(try Decimal128(string: "-Infinity")),
+                    .decimal128(try Decimal128(string: "-12.50")),
+                ]
+            ),
+            (
+                .objectId,
+                [
+                    .objectId(try ObjectId(string: "000000000000000000000000")),
+                    .objectId(try ObjectId(string: "ffffffffffffffffffffffff")),
+                    .objectId(try ObjectId(string: "507f1f77bcf86cd799439011")),
+                ]
+            ),
+            (
+                .uuid,
+                [
+                    .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))),
+                    .uuid(try #require(UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"))),
+                    .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962"))),
+                ]
+            ),
         ]
     }
 
@@ -60,15 +103,24 @@ struct RoundTripTests {
         var properties: [Property] = []
         for type in PropertyType.allCases where type != .mixed && type != .object && type != .linkingObjects {
             let t = type.rawValue
-            properties += [prop(t, t), prop("\(t)_opt", "\(t)?"), prop("\(t)_list", "\(t)[]"), prop("\(t)_optlist", "\(t)?[]"),
-                           prop("\(t)_set", "\(t)<>"), prop("\(t)_optset", "\(t)?<>"), prop("\(t)_map", "\(t){}"), prop("\(t)_optmap", "\(t)?{}")]
+            properties += [
+                prop(t, t), prop("\(t)_opt", "\(t)?"), prop("\(t)_list", "\(t)[]"), prop("\(t)_optlist", "\(t)?[]"),
+                prop("\(t)_set", "\(t)<>"), prop("\(t)_optset", "\(t)?<>"), prop("\(t)_map", "\(t){}"),
+                prop("\(t)_optmap", "\(t)?{}"),
+            ]
         }
-        properties += [prop("mixed", "mixed"), prop("mixed_list", "mixed[]"), prop("mixed_set", "mixed<>"), prop("mixed_map", "mixed{}"),
-                       prop("link", "Target?"), prop("link_list", "Target[]"), prop("link_set", "Target<>"), prop("link_map", "Target?{}")]
-        return Schema(version: 7, classes: [
-            ObjectSchema(name: "AllTypes", properties: properties),
-            ObjectSchema(name: "Target", properties: [prop("n", "int")]),
-        ])
+        properties += [
+            prop("mixed", "mixed"), prop("mixed_list", "mixed[]"), prop("mixed_set", "mixed<>"),
+            prop("mixed_map", "mixed{}"),
+            prop("link", "Target?"), prop("link_list", "Target[]"), prop("link_set", "Target<>"),
+            prop("link_map", "Target?{}"),
+        ]
+        return Schema(
+            version: 7,
+            classes: [
+                ObjectSchema(name: "AllTypes", properties: properties),
+                ObjectSchema(name: "Target", properties: [prop("n", "int")]),
+            ])
     }
 
     @Test("Every type, required and optional, single and in lists, sets and maps, survives close and reopen")
@@ -82,11 +134,14 @@ struct RoundTripTests {
             let db = try Database.create(at: path, schema: Self.schema())
             try db.write {
                 let targets = try (0..<3).map { ObjectLink("Target", try db.create("Target", ["n": .int(Int64($0))])) }
-                let mixedValues: [Value] = [.null, .bool(true), .int(.min), .float(.nan), .float(-0.0), .double(.nan), .double(-0.0),
-                                            .double(.infinity), .double(1.0), .string(""), .string("text"), .data(Data()), .data(Data([1, 2])),
-                                            .date(try Timestamp(iso8601: "0001-01-01T00:00:00.000001Z")),
-                                            .decimal128(try Decimal128(string: "1.5")), .objectId(try ObjectId(string: "507f1f77bcf86cd799439011")),
-                                            .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962"))), .link(targets[1])]
+                let mixedValues: [Value] = [
+                    .null, .bool(true), .int(.min), .float(.nan), .float(-0.0), .double(.nan), .double(-0.0),
+                    .double(.infinity), .double(1.0), .string(""), .string("text"), .data(Data()), .data(Data([1, 2])),
+                    .date(try Timestamp(iso8601: "0001-01-01T00:00:00.000001Z")),
+                    .decimal128(try Decimal128(string: "1.5")),
+                    .objectId(try ObjectId(string: "507f1f77bcf86cd799439011")),
+                    .uuid(try #require(UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962"))), .link(targets[1]),
+                ]
                 for i in 0..<objectCount {
                     var values: [String: Value] = [:]
                     let last = i == objectCount - 1
@@ -99,14 +154,19 @@ struct RoundTripTests {
                         values["\(t)_optlist"] = .list([.null] + vs + [.null])
                         values["\(t)_set"] = .set(vs)
                         values["\(t)_optset"] = .set(vs + [.null])
-                        values["\(t)_map"] = .map(Dictionary(uniqueKeysWithValues: vs.enumerated().map { ("k\($0.offset)", $0.element) }))
-                        values["\(t)_optmap"] = .map(Dictionary(uniqueKeysWithValues: vs.enumerated().map { ("k\($0.offset)", $0.element) }
-                                                                + [("none", .null)]))
+                        values["\(t)_map"] = .map(
+                            Dictionary(uniqueKeysWithValues: vs.enumerated().map { ("k\($0.offset)", $0.element) }))
+                        values["\(t)_optmap"] = .map(
+                            Dictionary(
+                                uniqueKeysWithValues: vs.enumerated().map { ("k\($0.offset)", $0.element) }
+                                    + [("none", .null)]))
                     }
                     values["mixed"] = mixedValues[i % mixedValues.count]
                     values["mixed_list"] = .list(mixedValues)
                     values["mixed_set"] = .set(mixedValues)
-                    values["mixed_map"] = .map(Dictionary(uniqueKeysWithValues: mixedValues.enumerated().map { ("m\($0.offset)", $0.element) }))
+                    values["mixed_map"] = .map(
+                        Dictionary(uniqueKeysWithValues: mixedValues.enumerated().map { ("m\($0.offset)", $0.element) })
+                    )
                     values["link"] = last ? .null : .link(targets[i % 3])
                     values["link_list"] = .list([.link(targets[2]), .link(targets[0]), .link(targets[2])])
                     values["link_set"] = .set([.link(targets[0]), .link(targets[1])])
@@ -127,8 +187,11 @@ struct RoundTripTests {
             for property in schema.properties {
                 let expected = values[property.name] ?? Database.defaultValue(for: property)
                 let stored = try db.value("AllTypes", key, property.name)
-                #expect(identical(stored, expected), "AllTypes(\(key)).\(property.name): wrote \(expected), read \(stored)")
-                #expect(identical(try #require(object[property.name]), stored), "object() and value() disagree on \(property.name)")
+                #expect(
+                    identical(stored, expected), "AllTypes(\(key)).\(property.name): wrote \(expected), read \(stored)")
+                #expect(
+                    identical(try #require(object[property.name]), stored),
+                    "object() and value() disagree on \(property.name)")
             }
         }
         // The defaults of a fresh object are the documented ones.
@@ -157,8 +220,12 @@ struct RoundTripTests {
     func emptyIsNotNull() throws {
         let db = try Database.inMemory(identifier: uniqueMemoryID(), schema: Self.schema())
         let key = try db.write {
-            try db.create("AllTypes", ["string_opt": .string(""), "data_opt": .data(Data()), "mixed": .string(""),
-                                       "string": .string("\u{0}\u{0}x\u{0}")])
+            try db.create(
+                "AllTypes",
+                [
+                    "string_opt": .string(""), "data_opt": .data(Data()), "mixed": .string(""),
+                    "string": .string("\u{0}\u{0}x\u{0}"),
+                ])
         }
         #expect(try db.value("AllTypes", key, "string_opt") == .string(""))
         #expect(try db.value("AllTypes", key, "data_opt") == .data(Data()))

@@ -42,8 +42,11 @@ import Testing
             [5] + [UInt8](repeating: 0, count: 16), [6] + [UInt8](repeating: 1, count: 12),
             [7] + [UInt8](repeating: 2, count: 16), [8] + [UInt8](repeating: 0, count: 8), link,
             NestedMixedCodec.encode(.list([.int(1), .string("a"), .null])),
-            NestedMixedCodec.encode(.map(["a": .list([.bool(true)]),
-                                          "b": .objectId(ObjectId(bytes: [UInt8](repeating: 3, count: 12))!)])),
+            NestedMixedCodec.encode(
+                .map([
+                    "a": .list([.bool(true)]),
+                    "b": .objectId(ObjectId(bytes: [UInt8](repeating: 3, count: 12))!),
+                ])),
         ]
         for bytes in sound { #expect(mixed(bytes) == nil, "\(bytes)") }
         #expect(mixed([]) == "an empty blob (no type tag)")
@@ -52,11 +55,13 @@ import Testing
         #expect(mixed([1, 7]) == "a bool of 7")
         #expect(mixed([6, 1, 2, 3]) == "a truncated or overlong objectId: 3 bytes, expected 12")
         #expect(mixed([2, 0, 0, 0]) == "a truncated or overlong float: 3 bytes, expected 4")
-        #expect(mixed([5] + [UInt8](repeating: 0, count: 15))
+        #expect(
+            mixed([5] + [UInt8](repeating: 0, count: 15))
                 == "a truncated or overlong decimal128: 15 bytes, expected 16")
         #expect(mixed([9, 0, 0]) == "a truncated link: 2 bytes")
         // Seconds 0, nanoseconds 2,000,000,000 (sign bit flipped, big-endian).
-        #expect(mixed([4, 0x80, 0, 0, 0, 0, 0, 0, 0, 0xF7, 0x35, 0x94, 0x00]) == "a date with out-of-range nanoseconds")
+        #expect(
+            mixed([4, 0x80, 0, 0, 0, 0, 0, 0, 0, 0xF7, 0x35, 0x94, 0x00]) == "a date with out-of-range nanoseconds")
     }
 
     @Test func nestedCollectionsAreWalkedToTheEnd() {
@@ -64,13 +69,16 @@ import Testing
         #expect(mixed(Array(list.dropLast())) != nil)
         #expect(mixed(list + [0]) == "1 bytes after the nested collection")
         // A list claiming two elements holding one.
-        #expect(mixed([10, 0, 0, 0, 2, 12, 0, 0, 0, 8] + [UInt8](repeating: 0, count: 8))
+        #expect(
+            mixed([10, 0, 0, 0, 2, 12, 0, 0, 0, 8] + [UInt8](repeating: 0, count: 8))
                 == "element 1: cut short before its type tag")
         // An ObjectId of 3 bytes inside.
-        #expect(mixed([10, 0, 0, 0, 1, 6, 0, 0, 0, 3, 1, 2, 3])
+        #expect(
+            mixed([10, 0, 0, 0, 1, 6, 0, 0, 0, 3, 1, 2, 3])
                 == "element 0: a truncated or overlong objectId: 3 bytes, expected 12")
         // A dictionary key with '.', and keys out of order.
-        #expect(mixed([11, 0, 0, 0, 1, 0, 0, 0, 3] + Array("a.b".utf8) + [14, 0, 0, 0, 0])
+        #expect(
+            mixed([11, 0, 0, 0, 1, 0, 0, 0, 3] + Array("a.b".utf8) + [14, 0, 0, 0, 0])
                 == "nested dictionary: a key containing '.'")
         let unordered: [UInt8] = [11, 0, 0, 0, 2, 0, 0, 0, 1, 0x62, 14, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 14, 0, 0, 0, 0]
         #expect(mixed(unordered) == "nested dictionary keys out of order or repeated ('a')")

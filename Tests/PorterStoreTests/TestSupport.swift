@@ -33,8 +33,10 @@ func sideFiles(_ path: String) -> [String] {
 /// Runs `body` and returns the ``PorterError`` it throws, recording an issue when it throws
 /// something else or nothing, or when the code differs from `code`.
 @discardableResult
-func expectPorterError(_ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ body: () throws -> Void) -> PorterError? {
+func expectPorterError(
+    _ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> PorterError? {
     do {
         try body()
         Issue.record("expected a PorterError .\(code) but nothing was thrown", sourceLocation: sourceLocation)
@@ -101,42 +103,54 @@ func prop(_ name: String, _ type: String, indexed: Bool = false, defaultValue: V
 /// - `Dog`: no primary key; `name` (indexed), `age`, `walkers` = linkingObjects of `Person.dogs`.
 /// - `Address` (embedded): `street`, optional embedded `geo` (`Geo`, embedded, two levels deep).
 func petSchema(version: UInt64 = 0) -> Schema {
-    Schema(version: version, classes: [
-        ObjectSchema(name: "Person", properties: [
-            prop("name", "string"),
-            prop("age", "int"),
-            prop("nickname", "string?"),
-            prop("dog", "Dog?"),
-            prop("dogs", "Dog[]"),
-            prop("dogSet", "Dog<>"),
-            prop("dogMap", "Dog?{}"),
-            prop("tags", "string<>"),
-            prop("scores", "int{}"),
-            prop("extra", "mixed"),
-            prop("extras", "mixed[]"),
-            prop("address", "Address?"),
-            prop("pets", "Pet[]"),
-        ], primaryKey: "name"),
-        ObjectSchema(name: "Dog", properties: [
-            prop("name", "string", indexed: true),
-            prop("age", "int"),
-            prop("color", "string?"),
-            .linkingObjects("walkers", originClass: "Person", originProperty: "dogs"),
-            .linkingObjects("owners", originClass: "Person", originProperty: "dog"),
-        ]),
-        ObjectSchema(name: "Address", properties: [
-            prop("street", "string"),
-            prop("geo", "Geo?"),
-        ], embedded: true),
-        ObjectSchema(name: "Geo", properties: [
-            prop("lat", "double"),
-            prop("lon", "double"),
-        ], embedded: true),
-        ObjectSchema(name: "Pet", properties: [
-            prop("kind", "string"),
-            prop("geo", "Geo?"),
-        ], embedded: true),
-    ])
+    Schema(
+        version: version,
+        classes: [
+            ObjectSchema(
+                name: "Person",
+                properties: [
+                    prop("name", "string"),
+                    prop("age", "int"),
+                    prop("nickname", "string?"),
+                    prop("dog", "Dog?"),
+                    prop("dogs", "Dog[]"),
+                    prop("dogSet", "Dog<>"),
+                    prop("dogMap", "Dog?{}"),
+                    prop("tags", "string<>"),
+                    prop("scores", "int{}"),
+                    prop("extra", "mixed"),
+                    prop("extras", "mixed[]"),
+                    prop("address", "Address?"),
+                    prop("pets", "Pet[]"),
+                ], primaryKey: "name"),
+            ObjectSchema(
+                name: "Dog",
+                properties: [
+                    prop("name", "string", indexed: true),
+                    prop("age", "int"),
+                    prop("color", "string?"),
+                    .linkingObjects("walkers", originClass: "Person", originProperty: "dogs"),
+                    .linkingObjects("owners", originClass: "Person", originProperty: "dog"),
+                ]),
+            ObjectSchema(
+                name: "Address",
+                properties: [
+                    prop("street", "string"),
+                    prop("geo", "Geo?"),
+                ], embedded: true),
+            ObjectSchema(
+                name: "Geo",
+                properties: [
+                    prop("lat", "double"),
+                    prop("lon", "double"),
+                ], embedded: true),
+            ObjectSchema(
+                name: "Pet",
+                properties: [
+                    prop("kind", "string"),
+                    prop("geo", "Geo?"),
+                ], embedded: true),
+        ])
 }
 
 /// An in-memory database with ``petSchema(version:)`` and its own identifier.

@@ -20,7 +20,15 @@ struct TransactionTests {
             ("delete", { try db.delete("Dog", rex) }),
             ("deleteAll", { try db.deleteAll("Dog") }),
             ("replaceStoredSchema", { try db.replaceStoredSchema(petSchema(version: 9)) }),
-            ("appendHistory", { try db.appendHistory(.init(fromVersion: 0, toVersion: 1, planChecksum: nil, appliedAt: "now", porterVersion: "x", summary: "")) }),
+            (
+                "appendHistory",
+                {
+                    try db.appendHistory(
+                        .init(
+                            fromVersion: 0, toVersion: 1, planChecksum: nil, appliedAt: "now", porterVersion: "x",
+                            summary: ""))
+                }
+            ),
         ]
         for (name, attempt) in attempts {
             let error = expectPorterError(.notInWriteTransaction, attempt)
@@ -46,8 +54,12 @@ struct TransactionTests {
                 try db.write {
                     let rex = try db.create("Dog", ["name": .string("Rex")])
                     let ann = try #require(try db.key("Person", primaryKey: .string("Ann")))
-                    try db.update("Person", ann, ["age": .int(40), "dogs": .list([.link(ObjectLink("Dog", rex))]),
-                                                  "address": .object(["street": .string("Elm")])])
+                    try db.update(
+                        "Person", ann,
+                        [
+                            "age": .int(40), "dogs": .list([.link(ObjectLink("Dog", rex))]),
+                            "address": .object(["street": .string("Elm")]),
+                        ])
                     try db.create("Person", ["name": .string("Bob")])
                     throw Boom()
                 }
@@ -135,13 +147,19 @@ struct TransactionTests {
 
         // Fails at the set, after the row, the embedded address, its geo, the linked dog and the list were written.
         let error = expectPorterError(.constraintViolation) {
-            try db.create("Person", ["name": .string("Bob"),
-                                     "address": .object(["street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)])]),
-                                     "dog": .link(ObjectLink("Dog", fido)),
-                                     "dogs": .list([.link(ObjectLink("Dog", fido))]),
-                                     "pets": .list([.object(["kind": .string("cat")])]),
-                                     "scores": .map(["a": .int(1)]),
-                                     "tags": .set([.string("x"), .string("y"), .string("x")])])
+            try db.create(
+                "Person",
+                [
+                    "name": .string("Bob"),
+                    "address": .object([
+                        "street": .string("Elm"), "geo": .object(["lat": .double(1), "lon": .double(2)]),
+                    ]),
+                    "dog": .link(ObjectLink("Dog", fido)),
+                    "dogs": .list([.link(ObjectLink("Dog", fido))]),
+                    "pets": .list([.object(["kind": .string("cat")])]),
+                    "scores": .map(["a": .int(1)]),
+                    "tags": .set([.string("x"), .string("y"), .string("x")]),
+                ])
         }
         #expect(error?.message == "duplicate set element 'x'")
         #expect(error?.location == "Person.tags")
@@ -149,8 +167,15 @@ struct TransactionTests {
 
         // Nested top-level objects created inline are rolled back too.
         expectPorterError(.notFound) {
-            try db.create("Person", ["name": .string("Cy"), "dogs": .list([.object(["name": .string("Inline")]),
-                                                                          .link(ObjectLink("Dog", ObjectKey(999)))])])
+            try db.create(
+                "Person",
+                [
+                    "name": .string("Cy"),
+                    "dogs": .list([
+                        .object(["name": .string("Inline")]),
+                        .link(ObjectLink("Dog", ObjectKey(999))),
+                    ]),
+                ])
         }
         #expect(try dump(db) == afterEarlierWork)
 

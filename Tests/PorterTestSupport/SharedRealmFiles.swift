@@ -19,7 +19,8 @@ public enum SharedRealmFiles {
 
     /// `name` resolved against `ownFolder`, except that a `shared/` prefix names a shared file.
     public static func resolve(_ name: String, in ownFolder: URL) -> String {
-        name.hasPrefix("shared/") ? path(String(name.dropFirst("shared/".count)))
+        name.hasPrefix("shared/")
+            ? path(String(name.dropFirst("shared/".count)))
             : ownFolder.appendingPathComponent(name).path
     }
 }

@@ -6,8 +6,9 @@ import Testing
 @Suite struct CompactionTests {
     @Test func compactingInsideAWriteTransactionIsRefused() throws {
         let dir = try TempDir()
-        let database = try Database.create(at: dir.file("c.porter").path,
-                                           schema: Schema(version: 0, classes: []))
+        let database = try Database.create(
+            at: dir.file("c.porter").path,
+            schema: Schema(version: 0, classes: []))
         try database.beginWrite()
         let error = expectPorterError(.usage) { try database.compact() }
         #expect(error?.message.contains("inside a write transaction") == true)

@@ -5,13 +5,15 @@ import Testing
 /// The element operations the typed layer added to `Database` (`Database+Collections.swift`).
 @Suite struct DatabaseCollectionTests {
     static let schema = Schema(classes: [
-        ObjectSchema(name: "Owner", properties: [
-            Property(name: "ints", type: .int, collection: .list),
-            Property(name: "places", type: .object, objectType: "Place", collection: .list),
-            Property(name: "tags", type: .string, optional: true, collection: .set),
-            Property(name: "scores", type: .mixed, collection: .map),
-            Property(name: "spots", type: .object, objectType: "Place", optional: true, collection: .map),
-        ]),
+        ObjectSchema(
+            name: "Owner",
+            properties: [
+                Property(name: "ints", type: .int, collection: .list),
+                Property(name: "places", type: .object, objectType: "Place", collection: .list),
+                Property(name: "tags", type: .string, optional: true, collection: .set),
+                Property(name: "scores", type: .mixed, collection: .map),
+                Property(name: "spots", type: .object, objectType: "Place", optional: true, collection: .map),
+            ]),
         ObjectSchema(name: "Place", properties: [Property(name: "name", type: .string)], embedded: true),
     ])
 

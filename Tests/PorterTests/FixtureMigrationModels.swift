@@ -53,7 +53,8 @@ let fixtureV2Migration: Realm.MigrationBlock = { migration, oldVersion in
 
 /// An in-memory realm of the version-2 model with `block` as its migration block.
 func fixtureV2Realm(block: Realm.MigrationBlock? = fixtureV2Migration, _ label: String = #function) throws -> Realm {
-    var config = Realm.Configuration(inMemoryIdentifier: "\(label)-\(UUID().uuidString)", schemaVersion: 2, objectTypes: fixtureV2Types)
+    var config = Realm.Configuration(
+        inMemoryIdentifier: "\(label)-\(UUID().uuidString)", schemaVersion: 2, objectTypes: fixtureV2Types)
     config.migrationBlock = block
     return try Realm(configuration: config)
 }

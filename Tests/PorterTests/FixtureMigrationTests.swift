@@ -10,28 +10,28 @@ import Testing
 
     /// The version-1 schema of `dogs-v1-fixture.json`, without its own `schemaVersion`.
     static let v1Schema = """
-    {"classes": [
-      {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "string", "name": "string", "age": "int", "dogs": "Dog[]", "home": "Home?"}},
-      {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "objectId", "name": "string", "born": "date", "owner": "Owner?", "toys": "Toy[]"}},
-      {"name": "Toy", "properties": {"label": "string"}},
-      {"name": "Home", "embedded": true, "properties": {"street": "string", "city": "string"}}
-    ]}
-    """
+        {"classes": [
+          {"name": "Owner", "primaryKey": "_id", "properties": {"_id": "string", "name": "string", "age": "int", "dogs": "Dog[]", "home": "Home?"}},
+          {"name": "Dog", "primaryKey": "_id", "properties": {"_id": "objectId", "name": "string", "born": "date", "owner": "Owner?", "toys": "Toy[]"}},
+          {"name": "Toy", "properties": {"label": "string"}},
+          {"name": "Home", "embedded": true, "properties": {"street": "string", "city": "string"}}
+        ]}
+        """
 
     /// The fixture's documents, as members of the fixture object.
     static let v1Documents = """
-    "Owner": [
-      {"_id": "ada", "name": "Ada Lovelace", "age": 36, "dogs": ["65a1b2c3d4e5f60718293a01", "65a1b2c3d4e5f60718293a02"],
-       "home": {"street": "2 Main St", "city": "London"}},
-      {"_id": "bob", "name": "Bob Stone", "age": 50, "dogs": ["65a1b2c3d4e5f60718293a03"]}
-    ],
-    "Dog": [
-      {"_id": "65a1b2c3d4e5f60718293a01", "name": "Rex", "born": "2019-04-01T08:30:00.123456Z", "owner": "ada", "toys": [1, 2]},
-      {"_id": "65a1b2c3d4e5f60718293a02", "name": "Bella", "born": "2020-11-15T00:00:00Z", "owner": "ada", "toys": [2]},
-      {"_id": "65a1b2c3d4e5f60718293a03", "name": "Fido", "born": "2018-01-01T12:00:00Z", "owner": "bob"}
-    ],
-    "Toy": [{"_key": 1, "label": "Ball"}, {"_key": 2, "label": "Rope"}]
-    """
+        "Owner": [
+          {"_id": "ada", "name": "Ada Lovelace", "age": 36, "dogs": ["65a1b2c3d4e5f60718293a01", "65a1b2c3d4e5f60718293a02"],
+           "home": {"street": "2 Main St", "city": "London"}},
+          {"_id": "bob", "name": "Bob Stone", "age": 50, "dogs": ["65a1b2c3d4e5f60718293a03"]}
+        ],
+        "Dog": [
+          {"_id": "65a1b2c3d4e5f60718293a01", "name": "Rex", "born": "2019-04-01T08:30:00.123456Z", "owner": "ada", "toys": [1, 2]},
+          {"_id": "65a1b2c3d4e5f60718293a02", "name": "Bella", "born": "2020-11-15T00:00:00Z", "owner": "ada", "toys": [2]},
+          {"_id": "65a1b2c3d4e5f60718293a03", "name": "Fido", "born": "2018-01-01T12:00:00Z", "owner": "bob"}
+        ],
+        "Toy": [{"_key": 1, "label": "Ball"}, {"_key": 2, "label": "Rope"}]
+        """
 
     /// The names of fixture scratch folders in the temporary directory.
     static func scratchFolders() throws -> Set<String> {
@@ -54,19 +54,25 @@ import Testing
     /// What `dogs-v1-fixture.json` holds once migrated to version 2.
     static func expectMigratedObjects(_ realm: Realm, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(realm.schema.version == 2, sourceLocation: sourceLocation)
-        let ada = try #require(realm.object(ofType: FixtureOwner.self, forPrimaryKey: "ada"), sourceLocation: sourceLocation)
+        let ada = try #require(
+            realm.object(ofType: FixtureOwner.self, forPrimaryKey: "ada"), sourceLocation: sourceLocation)
         #expect(ada.fullName == "Ada Lovelace" && ada.birthYear == 1989, sourceLocation: sourceLocation)
         #expect(ada.home?.street == "2 Main St" && ada.home?.city == "London", sourceLocation: sourceLocation)
         #expect(ada.dogs.map(\.name) == ["Rex", "Bella"], sourceLocation: sourceLocation)
-        let bob = try #require(realm.object(ofType: FixtureOwner.self, forPrimaryKey: "bob"), sourceLocation: sourceLocation)
+        let bob = try #require(
+            realm.object(ofType: FixtureOwner.self, forPrimaryKey: "bob"), sourceLocation: sourceLocation)
         #expect(bob.fullName == "Bob Stone" && bob.birthYear == 1975 && bob.home == nil, sourceLocation: sourceLocation)
         #expect(bob.dogs.map(\.name) == ["Fido"], sourceLocation: sourceLocation)
-        let rex = try #require(realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(string: "65a1b2c3d4e5f60718293a01")), sourceLocation: sourceLocation)
+        let rex = try #require(
+            realm.object(ofType: FixtureDog.self, forPrimaryKey: try ObjectId(string: "65a1b2c3d4e5f60718293a01")),
+            sourceLocation: sourceLocation)
         #expect(rex.owner?._id == "ada", sourceLocation: sourceLocation)
         #expect(rex.toys.map(\.label) == ["Ball", "Rope"], sourceLocation: sourceLocation)
         // Plain JSON carries the copy, so microseconds survive.
         #expect(rex.born == Timestamp(microseconds: 1_554_107_400_123_456).date, sourceLocation: sourceLocation)
-        #expect(realm.objects(FixtureDog.self).count == 3 && realm.objects(FixtureToy.self).count == 2, sourceLocation: sourceLocation)
+        #expect(
+            realm.objects(FixtureDog.self).count == 3 && realm.objects(FixtureToy.self).count == 2,
+            sourceLocation: sourceLocation)
         #expect(realm.lastReadError == nil, sourceLocation: sourceLocation)
     }
 
@@ -99,9 +105,10 @@ import Testing
         let fixture = Data(#"{"schemaVersion": 1, "Owner": [{"_id": "ada", "name": "Ada", "age": 36}]}"#.utf8)
         let error = expectPorterError(.invalidInput) { try realm.importFixtures(data: fixture, name: "old.json") }
         #expect(error?.message == "import failed with 1 error; nothing was written")
-        #expect(error?.details == [
-            "old.json: fixture schemaVersion 1 is older than the realm's schema version 2; to migrate it, the fixture needs a \"schema\" member holding its version-1 schema (`porter schema` prints one)",
-        ])
+        #expect(
+            error?.details == [
+                "old.json: fixture schemaVersion 1 is older than the realm's schema version 2; to migrate it, the fixture needs a \"schema\" member holding its version-1 schema (`porter schema` prints one)"
+            ])
         #expect(realm.objects(FixtureOwner.self).map(\._id) == ["zed"])
         #expect(try Self.scratchFolders() == before)
     }
@@ -122,7 +129,9 @@ import Testing
             migration.enumerateObjects(ofType: "Owner") { _, new in new?["birthYear"] = .string("old") }
         })
         let error = expectPorterError(.invalidValue) { try realm.importFixtures(at: Self.v1URL) }
-        #expect(error?.location?.hasPrefix("\(Self.v1URL.path) (migrating from schema version 1 to 2)") == true, "\(String(describing: error))")
+        #expect(
+            error?.location?.hasPrefix("\(Self.v1URL.path) (migrating from schema version 1 to 2)") == true,
+            "\(String(describing: error))")
         #expect(realm.objects(FixtureOwner.self).isEmpty)
     }
 
@@ -132,14 +141,17 @@ import Testing
         let error = expectPorterError(.migrationFailed) { try realm.importFixtures(at: Self.v1URL) }
         #expect(error?.message.hasPrefix("Refusing to lose data") == true, "\(String(describing: error))")
         #expect(error?.location == "\(Self.v1URL.path) (migrating from schema version 1 to 2)")
-        #expect(error?.details.last == "the realm's configuration has no migrationBlock: give it one that moves or drops these values")
+        #expect(
+            error?.details.last
+                == "the realm's configuration has no migrationBlock: give it one that moves or drops these values")
         #expect(realm.objects(FixtureOwner.self).isEmpty)
     }
 
     @Test func withoutABlockTheRuntimesOwnConversionsApply() throws {
         // Version 2 adds `label` to toys that had none: existing objects get its default.
         let schema = #"{"classes": [{"name": "Toy", "properties": {}}]}"#
-        let config = Realm.Configuration(inMemoryIdentifier: "toys-\(UUID().uuidString)", schemaVersion: 2, objectTypes: [FixtureToy.self])
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "toys-\(UUID().uuidString)", schemaVersion: 2, objectTypes: [FixtureToy.self])
         let realm = try Realm(configuration: config)
         try realm.importFixtures(data: Data(#"{"schemaVersion": 0, "schema": \#(schema), "Toy": [{}, {}]}"#.utf8))
         #expect(realm.objects(FixtureToy.self).map(\.label) == ["", ""])
@@ -161,16 +173,22 @@ import Testing
 
     @Test func errorsInAnOlderFixturesDocumentsAreLocatedInTheFixture() throws {
         let realm = try fixtureV2Realm()
-        let text = #"{"schemaVersion": 1, "schema": \#(Self.v1Schema), "Owner": [{"_id": "ada", "name": "Ada", "age": "old"}]}"#
-        let error = expectPorterError(.invalidInput) { try realm.importFixtures(data: Data(text.utf8), name: "typo.json") }
+        let text =
+            #"{"schemaVersion": 1, "schema": \#(Self.v1Schema), "Owner": [{"_id": "ada", "name": "Ada", "age": "old"}]}"#
+        let error = expectPorterError(.invalidInput) {
+            try realm.importFixtures(data: Data(text.utf8), name: "typo.json")
+        }
         #expect(error?.details == ["typo.json:Owner#1:age: expected an integer but got a string 'old'"])
         #expect(error?.location == realm.database.path)
     }
 
     @Test func anInvalidFixtureSchemaIsReported() throws {
         let realm = try fixtureV2Realm()
-        let text = #"{"schemaVersion": 1, "schema": {"classes": [{"name": "Owner", "properties": {"pet": "Cat?"}}]}, "Owner": []}"#
-        let error = expectPorterError(.invalidSchema) { try realm.importFixtures(data: Data(text.utf8), name: "cat.json") }
+        let text =
+            #"{"schemaVersion": 1, "schema": {"classes": [{"name": "Owner", "properties": {"pet": "Cat?"}}]}, "Owner": []}"#
+        let error = expectPorterError(.invalidSchema) {
+            try realm.importFixtures(data: Data(text.utf8), name: "cat.json")
+        }
         #expect(error?.location == "cat.json")
         #expect(error?.message.hasPrefix("the fixture's schema (version 1) is invalid") == true)
         #expect(error?.details.isEmpty == false)
@@ -178,12 +196,16 @@ import Testing
 
     @Test func fixturesAtTheRealmsVersionAreUnaffected() throws {
         let realm = try fixtureV2Realm()
-        try realm.importFixtures(data: Data(#"{"schemaVersion": 2, "Owner": [{"_id": "ada", "fullName": "Ada", "birthYear": 1989}]}"#.utf8))
+        try realm.importFixtures(
+            data: Data(#"{"schemaVersion": 2, "Owner": [{"_id": "ada", "fullName": "Ada", "birthYear": 1989}]}"#.utf8))
         // A schema member is not needed at the same version, and is ignored.
-        try realm.importFixtures(data: Data(#"{"schemaVersion": 2, "schema": {"classes": []}, "Owner": [{"_id": "bob", "fullName": "Bob"}]}"#.utf8))
+        try realm.importFixtures(
+            data: Data(
+                #"{"schemaVersion": 2, "schema": {"classes": []}, "Owner": [{"_id": "bob", "fullName": "Bob"}]}"#.utf8))
         #expect(realm.objects(FixtureOwner.self).map(\.fullName) == ["Ada", "Bob"])
         let error = expectPorterError(.invalidInput) {
-            try realm.importFixtures(data: Data(#"{"schemaVersion": 3, "schema": \#(Self.v1Schema), "Owner": []}"#.utf8), name: "new.json")
+            try realm.importFixtures(
+                data: Data(#"{"schemaVersion": 3, "schema": \#(Self.v1Schema), "Owner": []}"#.utf8), name: "new.json")
         }
         #expect(error?.details == ["new.json: fixture schemaVersion 3 is newer than the database's schema version 2"])
     }

@@ -46,7 +46,7 @@ final class FlatAddOptionalKey: Object {
                 realm.add(fresh)
                 realm.add(twin)
                 #expect(realm.pendingWriteError?.code == .duplicatePrimaryKey)
-                realm.add(later)   // skipped after the failure
+                realm.add(later)  // skipped after the failure
             }
         }
         #expect(error?.location == "FlatAddItem._id")
@@ -84,15 +84,19 @@ final class FlatAddOptionalKey: Object {
         try realm.write {
             for (i, score) in scores.enumerated() {
                 let item = FlatAddItem()
-                item._id = (i * 37) % 11   // ids out of insertion order
+                item._id = (i * 37) % 11  // ids out of insertion order
                 item.name = "n\(i)"
                 item.score = score
                 realm.add(item)
             }
         }
-        let byInsertion = Array(0..<scores.count)   // keys ascend in insertion order
-        let ascending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] < scores[$1] : $0 < $1 }.map { "n\($0)" }
-        let descending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }.map { "n\($0)" }
+        let byInsertion = Array(0..<scores.count)  // keys ascend in insertion order
+        let ascending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] < scores[$1] : $0 < $1 }.map {
+            "n\($0)"
+        }
+        let descending = byInsertion.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }.map {
+            "n\($0)"
+        }
         let items = realm.objects(FlatAddItem.self)
         #expect(items.sorted(byKeyPath: "score").map(\.name) == ascending)
         #expect(items.sorted(byKeyPath: "score", ascending: false).map(\.name) == descending)

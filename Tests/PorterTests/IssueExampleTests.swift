@@ -11,14 +11,14 @@ enum IssueExample {
         @Persisted var breed: String?
         @Persisted var dateOfBirth = Date()
         @Persisted var favoriteToys: List<DogToy>
-        @Persisted var owner: Person?            // to-one: must be optional
-        @Persisted var address: Address?         // embedded
-        @Persisted var status = Status.active    // PersistableEnum, stored as its raw value
+        @Persisted var owner: Person?  // to-one: must be optional
+        @Persisted var address: Address?  // embedded
+        @Persisted var status = Status.active  // PersistableEnum, stored as its raw value
         @Persisted var tags: MutableSet<String>
         @Persisted var ratings: Map<String, Int?>
         @Persisted var extra: AnyRealmValue
-        @Persisted var homepage: URL?            // type projection, stored as a string
-        var isSelected = false                   // not @Persisted: ignored, never stored
+        @Persisted var homepage: URL?  // type projection, stored as a string
+        var isSelected = false  // not @Persisted: ignored, never stored
     }
     final class DogToy: Object { @Persisted var name = "" }
     final class Person: Object {
@@ -37,13 +37,18 @@ enum IssueExample {
         let schema = try Schema(objectTypes: IssueExample.types)
         let dog = try #require(schema["Dog"])
         #expect(dog.primaryKey == "_id")
-        #expect(dog.properties.map(\.typeShorthand) == ["objectId", "string", "string?", "date", "DogToy[]", "Person?",
-                                                         "Address?", "string", "string<>", "int?{}", "mixed", "string?"])
+        #expect(
+            dog.properties.map(\.typeShorthand) == [
+                "objectId", "string", "string?", "date", "DogToy[]", "Person?",
+                "Address?", "string", "string<>", "int?{}", "mixed", "string?",
+            ])
         #expect(dog.property(named: "name")?.isIndexed == true)
         #expect(dog.property(named: "name")?.defaultValue == .string(""))
         #expect(dog.property(named: "dateOfBirth")?.defaultValue == nil, "Date() differs per object")
         #expect(dog.property(named: "status")?.defaultValue == .string("active"))
-        #expect(schema["Person"]?.property(named: "walkedDogs") == .linkingObjects("walkedDogs", originClass: "Dog", originProperty: "owner"))
+        #expect(
+            schema["Person"]?.property(named: "walkedDogs")
+                == .linkingObjects("walkedDogs", originClass: "Dog", originProperty: "owner"))
         #expect(schema["Address"]?.isEmbedded == true)
     }
 
@@ -72,7 +77,8 @@ enum IssueExample {
         let person = try #require(realm.objects(IssueExample.Person.self).first)
         let dog = try #require(person.walkedDogs.first)
         #expect(dog.name == "Rex" && dog.dateOfBirth == born && dog.status == .retired)
-        #expect(dog.homepage?.absoluteString == "https://rex.dog" && dog.extra == .int(7) && dog.address?.city == "Oslo")
+        #expect(
+            dog.homepage?.absoluteString == "https://rex.dog" && dog.extra == .int(7) && dog.address?.city == "Oslo")
         #expect(person.dogs.first == dog)
     }
 }

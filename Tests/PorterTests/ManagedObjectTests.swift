@@ -121,7 +121,9 @@ import Testing
             #expect(ada.dogs.first == rex && rex.owner == ada)
             (weakRealm, weakPerson, weakDog) = (realm, ada, rex)
         }()
-        #expect(weakPerson == nil && weakDog == nil && weakRealm == nil, "a cycle of added objects kept itself and its realm alive")
+        #expect(
+            weakPerson == nil && weakDog == nil && weakRealm == nil,
+            "a cycle of added objects kept itself and its realm alive")
     }
 
     @Test func addWithUpdateModifiedUpdatesLinkedObjectsByPrimaryKey() throws {
@@ -213,8 +215,12 @@ import Testing
         let more = MoreTypes()
         try realm.write { realm.add(more) }
         try realm.write {
-            try realm.database.update("MoreTypes", ObjectKey(1), ["int8": .int(300), "int16Opt": .int(-40_000),
-                                                                  "status": .string("lost"), "homepage": .string("http://[invalid")])
+            try realm.database.update(
+                "MoreTypes", ObjectKey(1),
+                [
+                    "int8": .int(300), "int16Opt": .int(-40_000),
+                    "status": .string("lost"), "homepage": .string("http://[invalid"),
+                ])
         }
         #expect(more.int8 == 0)
         #expect(realm.lastReadError?.location == "MoreTypes.int8")
@@ -224,9 +230,15 @@ import Testing
         #expect(more.status == .active)
         #expect(realm.lastReadError?.message == "stored value lost is not a case of DogStatus")
         #expect(more.homepage == nil)
-        #expect(realm.lastReadError == PorterError(.invalidValue, "stored value http://[invalid cannot be converted to URL", location: "MoreTypes.homepage"))
+        #expect(
+            realm.lastReadError
+                == PorterError(
+                    .invalidValue, "stored value http://[invalid cannot be converted to URL",
+                    location: "MoreTypes.homepage"))
         realm.clearReadError()
-        try realm.write { more.int32 = .max; more.int64 = .min }
+        try realm.write {
+            more.int32 = .max; more.int64 = .min
+        }
         #expect(more.int32 == .max && more.int64 == .min && realm.lastReadError == nil)
     }
 

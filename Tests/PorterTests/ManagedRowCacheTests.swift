@@ -61,7 +61,7 @@ import Testing
         let (realm, rex) = try realmWithRex(dir)
         realm.beginWrite()
         rex.name = "Changed"
-        #expect(rex.name == "Changed")   // read (and cached) inside the write
+        #expect(rex.name == "Changed")  // read (and cached) inside the write
         realm.cancelWrite()
         #expect(rex.name == "Rex")
         #expect(rex.breed == "lab")
@@ -87,7 +87,7 @@ import Testing
         try realm.write { realm.delete(same) }
         #expect(rex.isInvalidated)
         realm.clearReadError()
-        #expect(rex.name == "")   // the fallback, with the reason recorded
+        #expect(rex.name == "")  // the fallback, with the reason recorded
         #expect(realm.lastReadError?.code == .notFound)
     }
 

@@ -34,7 +34,9 @@ final class EngineRules: Object {
 
 @Suite struct ModelErrorTests {
     @Test func nonOptionalToOneLink() {
-        let errors = schemaErrors([NonOptionalLink.self, Person.self, Dog.self, DogToy.self, Address.self, Country.self])
+        let errors = schemaErrors([
+            NonOptionalLink.self, Person.self, Dog.self, DogToy.self, Address.self, Country.self,
+        ])
         #expect(errors == ["NonOptionalLink.owner: a to-one link must be optional: declare it as 'Person?'"])
     }
 
@@ -43,27 +45,30 @@ final class EngineRules: Object {
     }
 
     @Test func twoPrimaryKeys() {
-        #expect(schemaErrors([TwoKeys.self]) == [
-            "TwoKeys.name: the class already has the primary key 'code'; only one property can be the primary key",
-        ])
+        #expect(
+            schemaErrors([TwoKeys.self]) == [
+                "TwoKeys.name: the class already has the primary key 'code'; only one property can be the primary key"
+            ])
     }
 
     @Test func unsupportedTypes() {
-        #expect(schemaErrors([Unsupported.self, Dog.self, Person.self, DogToy.self, Address.self, Country.self]) == [
-            "Unsupported.tags: type 'Optional<List<String>>' is not supported: lists, sets and maps cannot be optional (declare the collection itself non-optional)",
-            "Unsupported.nested: type 'Optional<Optional<Int>>' is not supported: a double optional has no stored form",
-            "Unsupported.anything: type 'Optional<AnyRealmValue>' is not supported: AnyRealmValue cannot be optional (it holds .none for null)",
-            "Unsupported.backlinks: LinkingObjects must name the property that links here: @Persisted(originProperty: \"…\")",
-        ])
+        #expect(
+            schemaErrors([Unsupported.self, Dog.self, Person.self, DogToy.self, Address.self, Country.self]) == [
+                "Unsupported.tags: type 'Optional<List<String>>' is not supported: lists, sets and maps cannot be optional (declare the collection itself non-optional)",
+                "Unsupported.nested: type 'Optional<Optional<Int>>' is not supported: a double optional has no stored form",
+                "Unsupported.anything: type 'Optional<AnyRealmValue>' is not supported: AnyRealmValue cannot be optional (it holds .none for null)",
+                "Unsupported.backlinks: LinkingObjects must name the property that links here: @Persisted(originProperty: \"…\")",
+            ])
     }
 
     @Test func engineRulesNameTheSwiftClassAndProperty() {
-        #expect(schemaErrors([EngineRules.self, DogToy.self, Address.self, Country.self]) == [
-            "EngineRules.weight: property of type 'double' cannot be made the primary key",
-            "EngineRules.ratio: property of type 'float' cannot be indexed",
-            "EngineRules.places: property of type 'set<Address>' cannot hold embedded objects",
-            "EngineRules.toys: property of type 'map<DogToy>' must be optional",
-        ])
+        #expect(
+            schemaErrors([EngineRules.self, DogToy.self, Address.self, Country.self]) == [
+                "EngineRules.weight: property of type 'double' cannot be made the primary key",
+                "EngineRules.ratio: property of type 'float' cannot be indexed",
+                "EngineRules.places: property of type 'set<Address>' cannot hold embedded objects",
+                "EngineRules.toys: property of type 'map<DogToy>' must be optional",
+            ])
     }
 
     @Test func linkToAClassMissingFromObjectTypes() {
@@ -79,37 +84,46 @@ final class EngineRules: Object {
 
     @Test func addingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit-add", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(
+                configuration: .init(inMemoryIdentifier: "exit-add", schemaVersion: 3, objectTypes: fixtureTypes))
             realm.add(Dog())
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Dog: cannot add an object outside a write transaction; call it inside realm.write { }"))
+        #expect(
+            stderr.contains("Dog: cannot add an object outside a write transaction; call it inside realm.write { }"))
     }
 
     @Test func deletingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit-delete", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(
+                configuration: .init(inMemoryIdentifier: "exit-delete", schemaVersion: 3, objectTypes: fixtureTypes))
             try realm.write { realm.add(Dog()) }
             realm.delete(realm.objects(Dog.self)[0])
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Dog: cannot delete an object outside a write transaction; call it inside realm.write { }"))
+        #expect(
+            stderr.contains("Dog: cannot delete an object outside a write transaction; call it inside realm.write { }"))
     }
 
     @Test func settingAManagedPropertyOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(
+                configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
             let dog = Dog()
             try realm.write { try realm.add(dog) }
             dog.name = "Outside"
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Dog.name: cannot modify a managed object outside a write transaction; make the change inside realm.write { }"))
+        #expect(
+            stderr.contains(
+                "Dog.name: cannot modify a managed object outside a write transaction; make the change inside realm.write { }"
+            ))
     }
 
     @Test func changingAManagedListOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try await Realm(configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
+            let realm = try await Realm(
+                configuration: .init(inMemoryIdentifier: "exit", schemaVersion: 3, objectTypes: fixtureTypes))
             let dog = Dog()
             try realm.write { try realm.add(dog) }
             dog.tags.insert("outside")
@@ -171,8 +185,10 @@ final class EngineRules: Object {
             _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 0, objectTypes: [ThingV1.self]))
         }
         #expect(older?.message == "Provided schema version 0 is less than last set version 1.")
-        let fresh = try Realm(configuration: .init(fileURL: url, schemaVersion: 2, deleteRealmIfMigrationNeeded: true,
-                                                   objectTypes: [ThingV2.self]))
+        let fresh = try Realm(
+            configuration: .init(
+                fileURL: url, schemaVersion: 2, deleteRealmIfMigrationNeeded: true,
+                objectTypes: [ThingV2.self]))
         #expect(fresh.schema["Thing"]?.property(named: "weight") != nil && fresh.schema.version == 2)
     }
 

@@ -27,8 +27,11 @@ final class NanoTag: Object {
         tag.name = "red"
         let note = NanoNote()
         note._id = 1
-        note.extra = .list(List([.int(1), .string("a"),
-                                 .dictionary(Map(["tag": .object(tag), "deep": .list(List([.list(List([.double(2.5)]))]))]))]))
+        note.extra = .list(
+            List([
+                .int(1), .string("a"),
+                .dictionary(Map(["tag": .object(tag), "deep": .list(List([.list(List([.double(2.5)]))]))])),
+            ]))
         note.extras.append(.dictionary(Map(["k": .none])))
         try realm.write { try realm.add(note) }
         #expect(realm.objects(NanoTag.self).count == 1, "the unmanaged object inside the nested value was added")
@@ -90,7 +93,9 @@ final class NanoTag: Object {
         #expect(notes.sorted(by: \.when, ascending: false).map(\._id) == [0, 3, 1, 4, 2])
         #expect(notes.where { $0.when > base }.map(\._id) == [0, 1, 3])
         #expect(notes.where { $0.when == Timestamp(seconds: base.seconds, nanoseconds: 2) }.map(\._id) == [3])
-        #expect(Timestamp(seconds: base.seconds, nanoseconds: -1) == Timestamp(seconds: base.seconds - 1, nanoseconds: 999_999_999))
+        #expect(
+            Timestamp(seconds: base.seconds, nanoseconds: -1)
+                == Timestamp(seconds: base.seconds - 1, nanoseconds: 999_999_999))
     }
 
     @Test func datePropertiesRoundToTheNearestNanosecondAndReadBackExactly() throws {
@@ -103,7 +108,8 @@ final class NanoTag: Object {
         note.whenDate = date
         try realm.write { try realm.add(note) }
         #expect(note.whenDate == date)
-        let stored = try realm.database.value("NanoNote", try #require(try realm.database.key("NanoNote", primaryKey: .int(1))), "whenDate")
+        let stored = try realm.database.value(
+            "NanoNote", try #require(try realm.database.key("NanoNote", primaryKey: .int(1))), "whenDate")
         guard case .date(let t) = stored else { Issue.record("not a date: \(stored)"); return }
         #expect(t.seconds == 1_700_000_000)
         #expect(abs(Int(t.nanoseconds) - 123_456_789) <= 120, "within half a Double step (about 119 ns here): \(t)")

@@ -110,8 +110,10 @@ import Testing
         #expect(people.sorted(byKeyPath: "age").map(\.name) == ["Bob", "Cy", "Eve", "Ada", "Dee"])
         #expect(people.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["Dee", "Ada", "Cy", "Eve", "Bob"])
         #expect(people.sorted(by: \.name, ascending: false).map(\.name) == ["Eve", "Dee", "Cy", "Bob", "Ada"])
-        let byAgeThenName = people.sorted(by: [Realm.SortDescriptor(keyPath: "age", ascending: false),
-                                               Realm.SortDescriptor(keyPath: "name", ascending: false)])
+        let byAgeThenName = people.sorted(by: [
+            Realm.SortDescriptor(keyPath: "age", ascending: false),
+            Realm.SortDescriptor(keyPath: "name", ascending: false),
+        ])
         #expect(byAgeThenName.map(\.name) == ["Dee", "Ada", "Eve", "Cy", "Bob"])
         #expect(people.where { $0.age != nil }.sorted(byKeyPath: "age")[0].name == "Cy")
     }
@@ -137,7 +139,8 @@ import Testing
         try realm.write { realm.add(task) }
         #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: 42)?.title == "Answer")
         #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: 7) == nil)
-        #expect(realm.object(ofType: TaskItem.self, forPrimaryKey: "42") == nil, "a key of the wrong type finds nothing")
+        #expect(
+            realm.object(ofType: TaskItem.self, forPrimaryKey: "42") == nil, "a key of the wrong type finds nothing")
     }
 
     @Test func deletingResultsAndObjects() throws {

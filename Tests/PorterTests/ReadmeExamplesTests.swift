@@ -33,13 +33,15 @@ enum Readme {
         let db = try Database.create(at: path, schema: schema)
         try db.write {
             let person = try db.create("Person", ["_id": .uuid(UUID()), "name": .string("Ali")])
-            try db.create("Dog", [
-                "_id": .objectId(.generate()),
-                "name": .string("Rex"),
-                "owner": .link(ObjectLink("Person", person)),
-                "address": .object(["street": .string("Main St 1"), "city": .string("Oslo")]),
-                "tags": .set([.string("good"), .string("loud")]),
-            ])
+            try db.create(
+                "Dog",
+                [
+                    "_id": .objectId(.generate()),
+                    "name": .string("Rex"),
+                    "owner": .link(ObjectLink("Person", person)),
+                    "address": .object(["street": .string("Main St 1"), "city": .string("Oslo")]),
+                    "tags": .set([.string("good"), .string("loud")]),
+                ])
         }
         var names: [Value] = []
         try db.enumerate("Dog") { dog in names.append(dog["name"] ?? .null) }
@@ -61,13 +63,14 @@ enum Readme {
         }
         let young = realm.objects(Dog.self).where { $0.age < 5 && $0.name.starts(with: "r", options: .caseInsensitive) }
         let sameThing = realm.objects(Dog.self).filter("age < %@ AND name BEGINSWITH[c] %@", 5, "r")
-        let owners = realm.objects(Person.self).filter("ANY dogs.age > 2 AND dogs.@count >= 2").sorted(byKeyPath: "name")
+        let owners = realm.objects(Person.self).filter("ANY dogs.age > 2 AND dogs.@count >= 2").sorted(
+            byKeyPath: "name")
         #expect(young.map(\.name) == ["Rex"] && sameThing.map(\.name) == ["Rex"])
         #expect(owners.map(\.name) == ["Ali"])
         #expect(realm.objects(Dog.self).first { $0.name == "Max" }?.owner?.walkedDogs.count == 1)
         // README: "Class projections"
         let people = realm.objects(PersonProjection.self)
-        try realm.write { people[0].firstName = "Ali" }      // writes Person.name
+        try realm.write { people[0].firstName = "Ali" }  // writes Person.name
         let person = try #require(realm.objects(Person.self).first)
         let one = PersonProjection(projecting: person)
         #expect(one.firstName == "Ali" && Array(one.dogNames) == ["Rex", "Fido"])
@@ -76,7 +79,10 @@ enum Readme {
     @Test func swiftMigrationSnippet() throws {
         let dir = try TempDir()
         let url = dir.file("people.realm")
-        let v1 = try Schema(jsonString: #"{"schemaVersion": 1, "classes": [{"name": "Person", "properties": {"name": "string", "age": "int"}}]}"#)
+        let v1 = try Schema(
+            jsonString:
+                #"{"schemaVersion": 1, "classes": [{"name": "Person", "properties": {"name": "string", "age": "int"}}]}"#
+        )
         let db = try Database.create(at: url.path, schema: v1)
         try db.write { try db.create("Person", ["name": .string("Ali"), "age": .int(41)]) }
         final class Person: Object {
@@ -84,15 +90,17 @@ enum Readme {
             @Persisted var age = 0
         }
         // README: "Swift Migration API"
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
-            if oldVersion < 2 {
-                migration.renameProperty(onType: "Person", from: "name", to: "fullName")
-                migration.enumerateObjects(ofType: "Person") { old, new in
-                    let age = old!["age"] as! Int
-                    new!["age"] = age + 1
+        let config = Realm.Configuration(
+            fileURL: url, schemaVersion: 2,
+            migrationBlock: { migration, oldVersion in
+                if oldVersion < 2 {
+                    migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+                    migration.enumerateObjects(ofType: "Person") { old, new in
+                        let age = old!["age"] as! Int
+                        new!["age"] = age + 1
+                    }
                 }
-            }
-        }, objectTypes: [Person.self])
+            }, objectTypes: [Person.self])
         let realm = try Realm(configuration: config)
         let person = try #require(realm.objects(Person.self).first)
         #expect(person.fullName == "Ali")

@@ -17,13 +17,15 @@ import Testing
                 }
             }
         }
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, oldVersion in
-            guard oldVersion < 2 else { return }
-            migration.enumerateObjects(ofType: "Thing") { old, new in
-                guard case .string(let name)? = old?["name"] else { return }
-                new?["weight"] = .int(Int64(name.count))
-            }
-        }, objectTypes: [ThingV2.self])
+        let config = Realm.Configuration(
+            fileURL: url, schemaVersion: 2,
+            migrationBlock: { migration, oldVersion in
+                guard oldVersion < 2 else { return }
+                migration.enumerateObjects(ofType: "Thing") { old, new in
+                    guard case .string(let name)? = old?["name"] else { return }
+                    new?["weight"] = .int(Int64(name.count))
+                }
+            }, objectTypes: [ThingV2.self])
         let realm = try Realm(configuration: config)
         #expect(realm.schema.version == 2)
         #expect(realm.objects(ThingV2.self).map(\.weight) == [3, 5])
@@ -35,7 +37,8 @@ import Testing
         let url = dir.file("failing.realm")
         do { _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self])) }
         struct Refused: Error {}
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { _, _ in throw Refused() }, objectTypes: [ThingV2.self])
+        let config = Realm.Configuration(
+            fileURL: url, schemaVersion: 2, migrationBlock: { _, _ in throw Refused() }, objectTypes: [ThingV2.self])
         #expect(throws: Refused.self) { _ = try Realm(configuration: config) }
         let reopened = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self]))
         #expect(reopened.schema.version == 1)
@@ -44,7 +47,8 @@ import Testing
     @Test func fixtureFileLoadsIntoTypedObjects() throws {
         let realm = try memoryRealm()
         try realm.importFixtures(at: fixturesDirectory.appendingPathComponent("data/realm-docs-fixture.json"))
-        let rex = try #require(realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e01")))
+        let rex = try #require(
+            realm.object(ofType: Dog.self, forPrimaryKey: try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e01")))
         #expect(rex.name == "Rex" && rex.breed == "Labrador")
         #expect(rex.owner?.name == "Ada")
         #expect(rex.favoriteToys.map(\.name) == ["Ball", "Rope"])
@@ -111,7 +115,9 @@ import Testing
         let realm = try memoryRealm()
         let ada = Person()
         let dog = Dog()
-        try realm.write { realm.add([ada]); realm.add(dog) }
+        try realm.write {
+            realm.add([ada]); realm.add(dog)
+        }
         let copy = Person(value: ada)
         let error = expectPorterError(.duplicatePrimaryKey) { try realm.write { dog.owner = copy } }
         #expect(error?.location == "Person._id")

@@ -111,9 +111,13 @@ import Testing
         let plain = objects[1]
         #expect(plain.boolOpt == nil && plain.intOpt == nil && plain.floatOpt == nil && plain.doubleOpt == nil)
         #expect(plain.decimalOpt == nil && plain.objectIdOpt == nil && plain.uuidOpt == nil && plain.stringOpt == nil)
-        #expect(plain.dataOpt == nil && plain.dateOpt == nil && plain.mixed == .none && plain.link == nil && plain.embedded == nil)
+        #expect(
+            plain.dataOpt == nil && plain.dateOpt == nil && plain.mixed == .none && plain.link == nil
+                && plain.embedded == nil)
         #expect(plain.intList.isEmpty && plain.intSet.isEmpty && plain.intMap.isEmpty)
-        #expect(plain.boolDefault == true && plain.intDefault == -42 && plain.floatDefault == 1.5 && plain.doubleDefault == 2.25e10)
+        #expect(
+            plain.boolDefault == true && plain.intDefault == -42 && plain.floatDefault == 1.5
+                && plain.doubleDefault == 2.25e10)
         #expect(plain.decimalDefault == (try Decimal128(string: "123.4500")))
         #expect(plain.stringDefault == "hello \"world\"" && plain.dataDefault == Data([0, 1, 2, 255]))
         #expect(Timestamp(plain.dateDefault) == Timestamp(microseconds: 1_000_000_000_015_625))

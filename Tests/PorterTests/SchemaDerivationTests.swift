@@ -60,7 +60,8 @@ final class Defaults: Object {
     @Test func initialValuesThatVaryPerInstanceAreNotDefaults() throws {
         let schema = try Schema(objectTypes: [Defaults.self])
         let cls = try #require(schema["Defaults"])
-        #expect(cls.properties.map(\.name) == ["createdAt", "_id", "fixed", "plain", "explicitZero", "homepage", "website"])
+        #expect(
+            cls.properties.map(\.name) == ["createdAt", "_id", "fixed", "plain", "explicitZero", "homepage", "website"])
         #expect(cls.property(named: "createdAt")?.defaultValue == nil)
         #expect(cls.property(named: "_id")?.defaultValue == nil)
         #expect(cls.primaryKey == "_id")
@@ -81,6 +82,8 @@ final class Defaults: Object {
         let schema = try Schema(version: 3, objectTypes: fixtureTypes)
         #expect(schema["TaskItem"] == nil)
         #expect(schema["Task"]?.primaryKey == "_id")
-        #expect(schema["User"]?.property(named: "tasks") == .linkingObjects("tasks", originClass: "Task", originProperty: "assignee"))
+        #expect(
+            schema["User"]?.property(named: "tasks")
+                == .linkingObjects("tasks", originClass: "Task", originProperty: "assignee"))
     }
 }

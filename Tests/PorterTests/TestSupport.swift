@@ -24,12 +24,15 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("Fixtures")
 
 /// Every fixture model class, as listed in `Fixtures/schemas/realm-docs.json`.
-let fixtureTypes: [ObjectBase.Type] = [Dog.self, DogToy.self, Person.self, Address.self, Country.self,
-                                       User.self, TaskItem.self, AllTypes.self]
+let fixtureTypes: [ObjectBase.Type] = [
+    Dog.self, DogToy.self, Person.self, Address.self, Country.self,
+    User.self, TaskItem.self, AllTypes.self,
+]
 
 /// An in-memory realm of its own for one test.
 func memoryRealm(_ types: [ObjectBase.Type] = fixtureTypes, _ label: String = #function) throws -> Realm {
-    try Realm(configuration: .init(inMemoryIdentifier: "\(label)-\(UUID().uuidString)", schemaVersion: 3, objectTypes: types))
+    try Realm(
+        configuration: .init(inMemoryIdentifier: "\(label)-\(UUID().uuidString)", schemaVersion: 3, objectTypes: types))
 }
 
 /// A file realm at `url` with the fixture model.
@@ -40,8 +43,10 @@ func fileRealm(_ url: URL, _ types: [ObjectBase.Type] = fixtureTypes) throws -> 
 /// Runs `body` and returns the ``PorterError`` it throws, recording an issue when it throws
 /// something else or nothing, or when the code differs from `code`.
 @discardableResult
-func expectPorterError(_ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ body: () throws -> Void) -> PorterError? {
+func expectPorterError(
+    _ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> PorterError? {
     do {
         try body()
         Issue.record("expected a PorterError .\(code) but nothing was thrown", sourceLocation: sourceLocation)
@@ -63,7 +68,9 @@ func schemaErrors(_ types: [ObjectBase.Type], sourceLocation: SourceLocation = #
         return []
     } catch let error as PorterError {
         #expect(error.code == .invalidSchema, sourceLocation: sourceLocation)
-        #expect(error.message == "Schema validation failed with \(error.details.count) error(s):", sourceLocation: sourceLocation)
+        #expect(
+            error.message == "Schema validation failed with \(error.details.count) error(s):",
+            sourceLocation: sourceLocation)
         return error.details
     } catch {
         Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)

@@ -19,7 +19,9 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writecopy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "writecopy-\(UUID().uuidString)", objectTypes: [Shelf.self, Book.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "writecopy-\(UUID().uuidString)", objectTypes: [Shelf.self, Book.self]))
         try realm.write {
             let shelf = Shelf()
             shelf.label = "Fiction"
@@ -38,7 +40,9 @@ import Testing
         #expect(file.fileFormat == 24)
         let shelf = try #require(file.table(named: "Shelf"))
         var labels: [RealmValue] = []
-        try file.forEachObject(in: shelf) { labels.append($0.values[shelf.properties.firstIndex { $0.name == "label" }!]) }
+        try file.forEachObject(in: shelf) {
+            labels.append($0.values[shelf.properties.firstIndex { $0.name == "label" }!])
+        }
         #expect(labels == [.string("Fiction")])
         let books = try #require(file.table(named: "Book"))
         #expect(try file.objectCount(in: books) == 2)

@@ -30,8 +30,10 @@ class Zeroed: Object {
 private let everydayTypes: [ObjectBase.Type] = [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self]
 
 private func everydayRealm(_ name: String = #function) throws -> Realm {
-    try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "\(name)-\(UUID().uuidString)",
-                                                 objectTypes: everydayTypes))
+    try Realm(
+        configuration: Realm.Configuration(
+            inMemoryIdentifier: "\(name)-\(UUID().uuidString)",
+            objectTypes: everydayTypes))
 }
 
 @Suite struct EverydayAPITests {
@@ -82,8 +84,10 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         let config = Realm.Configuration(inMemoryIdentifier: "eq-\(UUID().uuidString)", objectTypes: [Friend.self])
         let a = try Realm(configuration: config)
         let b = try Realm(configuration: config)
-        let other = try Realm(configuration: .init(inMemoryIdentifier: "eq-other-\(UUID().uuidString)",
-                                                   objectTypes: [Friend.self]))
+        let other = try Realm(
+            configuration: .init(
+                inMemoryIdentifier: "eq-other-\(UUID().uuidString)",
+                objectTypes: [Friend.self]))
         #expect(a == b)
         #expect(a != other)
     }
@@ -120,7 +124,8 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         }
         #expect(list.items.value(forKey: "title") as! [String] == ["a", "b"])
         #expect(realm.objects(ChecklistItem.self).value(forKey: "title") as! [String] == ["a", "b"])
-        #expect(realm.objects(Friend.self).where { $0.name == "Bob" }.value(forKeyPath: "friend.name") as! [String]
+        #expect(
+            realm.objects(Friend.self).where { $0.name == "Bob" }.value(forKeyPath: "friend.name") as! [String]
                 == ["Ann"])
         try realm.write { list.items.setValue("z", forKey: "title") }
         #expect(list.items.map(\.title) == ["z", "z"])
@@ -152,9 +157,13 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
         #expect(byGroup.allKeys == ["family", "work"])
         #expect(byGroup[0].map(\.name).sorted() == ["Al", "Alma"])
         #expect(byGroup[IndexPath(item: 0, section: 1)].group == "work")
-        let byLetter = realm.objects(Friend.self).sectioned(by: { String($0.name.first!) },
-                                                            sortDescriptors: [SortDescriptor(keyPath: "name",
-                                                                                             ascending: true)])
+        let byLetter = realm.objects(Friend.self).sectioned(
+            by: { String($0.name.first!) },
+            sortDescriptors: [
+                SortDescriptor(
+                    keyPath: "name",
+                    ascending: true)
+            ])
         #expect(byLetter.allKeys == ["A", "B", "C"])
         #expect(byLetter.map(\.count) == [2, 1, 1])
         #expect(byLetter[0].key == "A")
@@ -202,9 +211,11 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
     @Test func writeAsyncCommitsAndReportsToOnComplete() throws {
         let realm = try everydayRealm()
         var completed: [String] = []
-        realm.writeAsync({ realm.add(Friend(value: ["name": "Ann"])) }, onComplete: { error in
-            completed.append(error == nil ? "ok" : "\(error!)")
-        })
+        realm.writeAsync(
+            { realm.add(Friend(value: ["name": "Ann"])) },
+            onComplete: { error in
+                completed.append(error == nil ? "ok" : "\(error!)")
+            })
         #expect(completed == ["ok"])
         #expect(realm.objects(Friend.self).count == 1)
         #expect(!realm.isPerformingAsynchronousWriteOperations)
@@ -229,8 +240,9 @@ actor FriendStore {
     var realm: Realm!
 
     init(identifier: String) async throws {
-        realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [Friend.self]),
-                                actor: self)
+        realm = try await Realm(
+            configuration: .init(inMemoryIdentifier: identifier, objectTypes: [Friend.self]),
+            actor: self)
     }
 
     func add(name: String) async throws {
@@ -256,10 +268,12 @@ actor FriendStore {
             try realm.write { realm.deleteAll() }
         }
         var asked: [(Int, Int)] = []
-        let config = Realm.Configuration(fileURL: url, shouldCompactOnLaunch: { totalBytes, usedBytes in
-            asked.append((totalBytes, usedBytes))
-            return (Double(usedBytes) / Double(totalBytes)) < 0.5
-        }, objectTypes: [Friend.self])
+        let config = Realm.Configuration(
+            fileURL: url,
+            shouldCompactOnLaunch: { totalBytes, usedBytes in
+                asked.append((totalBytes, usedBytes))
+                return (Double(usedBytes) / Double(totalBytes)) < 0.5
+            }, objectTypes: [Friend.self])
         do {
             let realm = try Realm(configuration: config)
             #expect(realm.isEmpty)
@@ -280,8 +294,9 @@ actor FriendStore {
     }
 
     @Test func threadSafePropertiesResolveOnAnotherThread() async throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "threadsafe-\(UUID().uuidString)",
-                                         objectTypes: [Friend.self])
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "threadsafe-\(UUID().uuidString)",
+            objectTypes: [Friend.self])
         let realm = try await Realm(configuration: config)
         let ann = Friend(value: ["name": "Ann"])
         try realm.write { realm.add(ann) }

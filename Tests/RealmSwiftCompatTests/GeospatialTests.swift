@@ -31,8 +31,10 @@ class Geospatial_Company: Object {
 
 @Suite struct GeospatialTests {
     private func companies() throws -> Realm {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: "geo-\(UUID().uuidString)",
-                                                   objectTypes: [Geospatial_Company.self, CustomGeoPoint.self]))
+        let realm = try Realm(
+            configuration: .init(
+                inMemoryIdentifier: "geo-\(UUID().uuidString)",
+                objectTypes: [Geospatial_Company.self, CustomGeoPoint.self]))
         try realm.write {
             realm.add(Geospatial_Company("Seattle", CustomGeoPoint(47.68, -122.35)))
             realm.add(Geospatial_Company("Duvall", CustomGeoPoint(47.9, -121.85)))
@@ -44,7 +46,8 @@ class Geospatial_Company: Object {
     @Test func geoWithinACircle() throws {
         let realm = try companies()
         let smallCircle = GeoCircle(center: (47.6, -122.3), radius: .kilometers(20)!)!
-        #expect(realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(smallCircle) }.map(\.name)
+        #expect(
+            realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(smallCircle) }.map(\.name)
                 == ["Seattle"])
         let largeCircle = GeoCircle(center: (47.3, -121.9), radiusInRadians: 0.25)!
         #expect(realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(largeCircle) }.count == 2)
@@ -55,9 +58,11 @@ class Geospatial_Company: Object {
         let largeBox = GeoBox(bottomLeft: (47.3, -122.7), topRight: (48.1, -121.8))!
         #expect(realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(largeBox) }.count == 2)
         let smallBox = GeoBox(bottomLeft: (47.5, -122.4), topRight: (47.7, -122.3))!
-        #expect(realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(smallBox) }.map(\.name)
+        #expect(
+            realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(smallBox) }.map(\.name)
                 == ["Seattle"])
-        #expect(realm.objects(Geospatial_Company.self).where { !$0.location.geoWithin(smallBox) }.map(\.name)
+        #expect(
+            realm.objects(Geospatial_Company.self).where { !$0.location.geoWithin(smallBox) }.map(\.name)
                 == ["Duvall", "Nowhere"])
     }
 
@@ -65,7 +70,8 @@ class Geospatial_Company: Object {
         let realm = try companies()
         let outer = [(48.0, -122.0), (48.0, -121.7), (47.8, -121.7), (47.8, -122.0), (48.0, -122.0)]
         let polygon = GeoPolygon(outerRing: outer)!
-        #expect(realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(polygon) }.map(\.name)
+        #expect(
+            realm.objects(Geospatial_Company.self).where { $0.location.geoWithin(polygon) }.map(\.name)
                 == ["Duvall"])
         let hole = [(47.95, -121.9), (47.95, -121.8), (47.85, -121.8), (47.85, -121.9), (47.95, -121.9)]
         let withHole = GeoPolygon(outerRing: outer, holes: [hole])!

@@ -31,7 +31,8 @@ final class TemporaryFolder {
     /// A version-1 realm with one person.
     func versionOneFile() throws -> URL {
         let file = url.appendingPathComponent("people.realm")
-        let v1 = try Realm(configuration: Realm.Configuration(fileURL: file, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
+        let v1 = try Realm(
+            configuration: Realm.Configuration(fileURL: file, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
         try v1.write { v1.add(PersonV1.Person(value: ["firstName": "Ada", "lastName": "Lovelace", "age": 36])) }
         return file
     }
@@ -67,11 +68,14 @@ final class TemporaryFolder {
         let dir = try TemporaryFolder()
         defer { withExtendedLifetime(dir) {} }
         let url = try dir.versionOneFile()
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
-            migration.renameProperty(onType: "Person", from: "agee", to: "yearsSinceBirth")
-        }, objectTypes: [PersonV2.Person.self])
+        let config = Realm.Configuration(
+            fileURL: url, schemaVersion: 2,
+            migrationBlock: { migration, _ in
+                migration.renameProperty(onType: "Person", from: "agee", to: "yearsSinceBirth")
+            }, objectTypes: [PersonV2.Person.self])
         #expect(throws: (any Error).self) { try Realm(configuration: config) }
-        let reopened = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
+        let reopened = try Realm(
+            configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [PersonV1.Person.self]))
         #expect(reopened.objects(PersonV1.Person.self).first?.age == 36)
     }
 }

@@ -54,8 +54,10 @@ extension Gadget: Keyed {}
 
 @Suite struct ModelPatternTests {
     @Test func declarationPatternsWork() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "patterns-\(UUID())",
-                                                                 objectTypes: [Gadget.self, Labelled.self, Tagged.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "patterns-\(UUID())",
+                objectTypes: [Gadget.self, Labelled.self, Tagged.self]))
         #expect(realm.schema["Gadget"]?["label"]?.isOptional == true)
         #expect(realm.schema["Gadget"]?["ignoredCache"] == nil && realm.schema["Gadget"]?.primaryKey == "code")
         let gadget = Gadget()

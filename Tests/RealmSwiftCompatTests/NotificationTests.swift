@@ -22,12 +22,15 @@ import RealmSwift
         try realm.write { realm.add(Dog(value: ["name": "a"])) }
         try realm.write { dogs[2].age = 5 }
         try realm.write { realm.delete(dogs[1]) }
-        try realm.write { dogs[0].name = "z" }        // moves from first to last
-        try realm.write {}                           // nothing changed: no notification
+        try realm.write { dogs[0].name = "z" }  // moves from first to last
+        try realm.write {}  // nothing changed: no notification
         token.invalidate()
         try realm.write { realm.add(Dog(value: ["name": "c"])) }
-        #expect(changes == ["initial 0", "update d[] i[0, 1] m[]", "update d[] i[0] m[]", "update d[] i[] m[2]",
-                            "update d[1] i[] m[]", "update d[0] i[1] m[]"])
+        #expect(
+            changes == [
+                "initial 0", "update d[] i[0, 1] m[]", "update d[] i[0] m[]", "update d[] i[] m[2]",
+                "update d[1] i[] m[]", "update d[0] i[1] m[]",
+            ])
     }
 
     @Test func objectNotifications() throws {
@@ -39,7 +42,9 @@ import RealmSwift
             switch change {
             case .change(let object, let properties):
                 for property in properties {
-                    seen.append("\(object.name): \(property.name) \(property.oldValue ?? "nil") -> \(property.newValue ?? "nil")")
+                    seen.append(
+                        "\(object.name): \(property.name) \(property.oldValue ?? "nil") -> \(property.newValue ?? "nil")"
+                    )
                 }
             case .error(let error):
                 Issue.record("\(error)")
@@ -87,7 +92,9 @@ import RealmSwift
         try realm.write { realm.add(person) }
         var log: [String] = []
         let listToken = person.dogs.observe { change in
-            if case .update(let list, let d, let i, let m) = change { log.append("list \(list.count) d\(d) i\(i) m\(m)") }
+            if case .update(let list, let d, let i, let m) = change {
+                log.append("list \(list.count) d\(d) i\(i) m\(m)")
+            }
         }
         let setToken = person.tags.observe { change in
             if case .update(_, let d, let i, _) = change { log.append("set d\(d) i\(i)") }
@@ -100,7 +107,10 @@ import RealmSwift
         try realm.write { person.tags.insert("x") }
         try realm.write { person.favoriteParksByCity["Oslo"] = "Frogner" }
         try realm.write { person.favoriteParksByCity["Oslo"] = "Vigeland" }
-        #expect(log == ["list 1 d[] i[0] m[]", "list 1 d[] i[] m[0]", "set d[] i[0]", "map d[] i[0] m[]", "map d[] i[] m[0]"])
+        #expect(
+            log == [
+                "list 1 d[] i[0] m[]", "list 1 d[] i[] m[0]", "set d[] i[0]", "map d[] i[0] m[]", "map d[] i[] m[0]",
+            ])
         _ = (listToken, setToken, mapToken)
     }
 
@@ -113,7 +123,8 @@ import RealmSwift
         let token = realm.objects(Dog.self).observe(on: queue) { change in
             switch change {
             case .initial(let dogs): received.append("initial \(dogs.count)")
-            case .update(let dogs, _, let insertions, _): received.append("update \(dogs.count) \(insertions) \(dogs.first?.name ?? "")")
+            case .update(let dogs, _, let insertions, _):
+                received.append("update \(dogs.count) \(insertions) \(dogs.first?.name ?? "")")
             case .error: received.append("error")
             }
         }
@@ -128,7 +139,8 @@ import RealmSwift
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("refresh-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let config = Realm.Configuration(fileURL: dir.appendingPathComponent("r.realm"), objectTypes: [Dog.self, Person.self, Address.self])
+        let config = Realm.Configuration(
+            fileURL: dir.appendingPathComponent("r.realm"), objectTypes: [Dog.self, Person.self, Address.self])
         let reader = try Realm(configuration: config)
         var counts: [Int] = []
         let token = reader.objects(Dog.self).observe { change in
@@ -137,7 +149,7 @@ import RealmSwift
         // Another connection to the same file, as another process would have.
         let writer = try Realm(configuration: config)
         try writer.write { writer.add(Dog(value: ["name": "Rex"])) }
-        #expect(counts == [1])         // same thread, same file: delivered at once
+        #expect(counts == [1])  // same thread, same file: delivered at once
         #expect(reader.refresh() == false)
         // A commit from another thread's connection (as from another process) arrives on refresh().
         let shared = Box(config)

@@ -19,11 +19,15 @@ class ContactProjection: Projection<Contact> {
 
 @Suite struct ProjectionTests {
     func realmWithContacts() throws -> Realm {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "projection-\(UUID())",
-                                                                 objectTypes: [Contact.self, Address.self]))
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "projection-\(UUID())",
+                objectTypes: [Contact.self, Address.self]))
         try realm.write {
             let jason = Contact(value: ["firstName": "Jason", "lastName": "Bourne", "address": ["city": "Paris"]])
-            jason.friends.append(objectsIn: [Contact(value: ["firstName": "Marie"]), Contact(value: ["firstName": "Nicky"])])
+            jason.friends.append(objectsIn: [
+                Contact(value: ["firstName": "Marie"]), Contact(value: ["firstName": "Nicky"]),
+            ])
             realm.add(jason)
         }
         return realm
@@ -57,7 +61,7 @@ class ContactProjection: Projection<Contact> {
                 seen.append("\(projection.firstName): \(properties.map(\.name))")
             }
         }
-        try realm.write { jason.rootObject.lastName = "Webb" }     // not projected: no notification
+        try realm.write { jason.rootObject.lastName = "Webb" }  // not projected: no notification
         try realm.write { jason.firstName = "David" }
         #expect(seen == ["David: [\"firstName\"]"])
         var counts: [Int] = []

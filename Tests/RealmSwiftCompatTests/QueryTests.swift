@@ -9,15 +9,19 @@ import RealmSwift
         try realm.write {
             let ali = Person(value: ["name": "Ali", "age": 40])
             let bea = Person(value: ["name": "Béa", "age": 25])
-            ali.dogs.append(objectsIn: [Dog(value: ["name": "Rex", "age": 3, "breed": "Beagle"]),
-                                        Dog(value: ["name": "rover", "age": 7])])
+            ali.dogs.append(objectsIn: [
+                Dog(value: ["name": "Rex", "age": 3, "breed": "Beagle"]),
+                Dog(value: ["name": "rover", "age": 7]),
+            ])
             bea.dogs.append(Dog(value: ["name": "Fido", "age": 1, "breed": "Pug"]))
             realm.add([ali, bea])
             for dog in ali.dogs { dog.owner = ali }
             bea.dogs[0].owner = bea
             let project = Project(value: ["name": "P"])
-            project.tasks.append(objectsIn: [Task(value: ["name": "t1", "priority": 9, "isComplete": true]),
-                                             Task(value: ["name": "t2", "priority": 3])])
+            project.tasks.append(objectsIn: [
+                Task(value: ["name": "t1", "priority": 9, "isComplete": true]),
+                Task(value: ["name": "t2", "priority": 3]),
+            ])
             realm.add(project)
         }
         return realm
@@ -26,7 +30,10 @@ import RealmSwift
     @Test func typeSafeQueries() throws {
         let realm = try seeded()
         let dogs = realm.objects(Dog.self)
-        #expect(dogs.where { $0.age > 2 && $0.name.starts(with: "r", options: .caseInsensitive) }.map(\.name).sorted() == ["Rex", "rover"])
+        #expect(
+            dogs.where { $0.age > 2 && $0.name.starts(with: "r", options: .caseInsensitive) }.map(\.name).sorted() == [
+                "Rex", "rover",
+            ])
         #expect(dogs.where { $0.name.contains("O", options: [.caseInsensitive]) }.count == 2)
         #expect(dogs.where { $0.name.ends(with: "do") || !($0.age < 7) }.count == 2)
         #expect(dogs.where { $0.name.like("R?x") }.count == 1)
@@ -96,8 +103,10 @@ import RealmSwift
         let realm = try seeded()
         let dogs = realm.objects(Dog.self)
         #expect(dogs.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["rover", "Rex", "Fido"])
-        #expect(dogs.sorted(by: [SortDescriptor(keyPath: "owner.name"), SortDescriptor(keyPath: "age", ascending: false)]).map(\.name)
-            == ["rover", "Rex", "Fido"])
+        #expect(
+            dogs.sorted(by: [SortDescriptor(keyPath: "owner.name"), SortDescriptor(keyPath: "age", ascending: false)])
+                .map(\.name)
+                == ["rover", "Rex", "Fido"])
         #expect(dogs.distinct(by: ["owner.name"]).count == 2)
         #expect(dogs.first != nil && dogs.sorted(byKeyPath: "age").last?.name == "rover")
         #expect(dogs.min(ofProperty: "age") as Int? == 1)

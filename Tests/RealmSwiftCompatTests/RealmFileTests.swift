@@ -49,15 +49,19 @@ private func expected(_ name: String) throws -> [String: Any] {
 @Suite struct RealmFileTests {
     @Test func everyClassAndEveryPropertyTypeMatchesRealmCoresDump() throws {
         let url = fixtures.appendingPathComponent("every-type.realm")
-        let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, schemaVersion: 7,
-                                                   objectTypes: everyTypes))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: url, readOnly: true, schemaVersion: 7,
+                objectTypes: everyTypes))
         try checkEveryType(realm)
     }
 
     @Test func encryptedFileWithItsKey() throws {
         let url = fixtures.appendingPathComponent("every-type-encrypted.realm")
-        let realm = try Realm(configuration: .init(fileURL: url, encryptionKey: fixtureKey, readOnly: true,
-                                                   schemaVersion: 7, objectTypes: everyTypes))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: url, encryptionKey: fixtureKey, readOnly: true,
+                schemaVersion: 7, objectTypes: everyTypes))
         try checkEveryType(realm)
     }
 
@@ -66,20 +70,28 @@ private func expected(_ name: String) throws -> [String: Any] {
         var wrong = fixtureKey
         wrong[0] ^= 1
         #expect(throws: (any Error).self) {
-            try Realm(configuration: .init(fileURL: url, encryptionKey: wrong, readOnly: true, schemaVersion: 7,
-                                           objectTypes: everyTypes))
+            try Realm(
+                configuration: .init(
+                    fileURL: url, encryptionKey: wrong, readOnly: true, schemaVersion: 7,
+                    objectTypes: everyTypes))
         }
         let short = Data(repeating: 1, count: 32)
-        #expect { try Realm(configuration: .init(fileURL: url, encryptionKey: short, readOnly: true, schemaVersion: 7,
-                                                objectTypes: everyTypes)) } throws: { error in
+        #expect {
+            try Realm(
+                configuration: .init(
+                    fileURL: url, encryptionKey: short, readOnly: true, schemaVersion: 7,
+                    objectTypes: everyTypes))
+        } throws: { error in
             "\(error)".contains("Encryption key must be 64 bytes long, got 32")
         }
     }
 
     @Test func queriesSortingAggregatesLinksAndLinkingObjects() throws {
         let url = fixtures.appendingPathComponent("every-type.realm")
-        let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, schemaVersion: 7,
-                                                   objectTypes: everyTypes))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: url, readOnly: true, schemaVersion: 7,
+                objectTypes: everyTypes))
         let every = realm.objects(Every.self)
         #expect(every.sorted(byKeyPath: "_id").map(\._id) == [-5, 1, 1000].sorted())
         #expect(every.where { $0.double == 1.0 }.map(\._id) == [1000])
@@ -101,8 +113,10 @@ private func expected(_ name: String) throws -> [String: Any] {
 
     @Test func aSubsetOfTheFilesClasses() throws {
         let url = fixtures.appendingPathComponent("every-type.realm")
-        let realm = try Realm(configuration: .init(fileURL: url, readOnly: true, schemaVersion: 7,
-                                                   objectTypes: [NoPk.self]))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: url, readOnly: true, schemaVersion: 7,
+                objectTypes: [NoPk.self]))
         #expect(realm.objects(NoPk.self).map(\.label) == ["first", nil])
     }
 
@@ -125,22 +139,34 @@ private func expected(_ name: String) throws -> [String: Any] {
 
     @Test func aModelThatDiffersFromTheFileNeedsAMigration() throws {
         let url = fixtures.appendingPathComponent("every-type.realm")
-        #expect { try Realm(configuration: .init(fileURL: url, readOnly: true, schemaVersion: 7,
-                                                objectTypes: [TargetWithStringN.self])) } throws: { error in
+        #expect {
+            try Realm(
+                configuration: .init(
+                    fileURL: url, readOnly: true, schemaVersion: 7,
+                    objectTypes: [TargetWithStringN.self]))
+        } throws: { error in
             let text = "\(error)"
             return text.contains("Migration is required due to the following errors:")
                 && text.contains("Target.n")
         }
-        #expect { try Realm(configuration: .init(fileURL: url, readOnly: true, schemaVersion: 7,
-                                                objectTypes: [TargetWithoutN.self])) } throws: { error in
+        #expect {
+            try Realm(
+                configuration: .init(
+                    fileURL: url, readOnly: true, schemaVersion: 7,
+                    objectTypes: [TargetWithoutN.self]))
+        } throws: { error in
             "\(error)".contains("Migration is required") && "\(error)".contains("Target.n")
         }
     }
 
     @Test func anOlderModelVersionIsRefused() throws {
         let url = fixtures.appendingPathComponent("every-type.realm")
-        #expect { try Realm(configuration: .init(fileURL: url, readOnly: true,
-                                                 objectTypes: everyTypes)) } throws: { error in
+        #expect {
+            try Realm(
+                configuration: .init(
+                    fileURL: url, readOnly: true,
+                    objectTypes: everyTypes))
+        } throws: { error in
             "\(error)".contains("Provided schema version 0 is less than last set version 7.")
         }
     }
@@ -149,8 +175,12 @@ private func expected(_ name: String) throws -> [String: Any] {
         let (folder, file) = try copiedFixture("every-type.realm")
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
-        #expect { try Realm(configuration: .init(fileURL: file, schemaVersion: 7,
-                                                 objectTypes: everyTypes)) } throws: { error in
+        #expect {
+            try Realm(
+                configuration: .init(
+                    fileURL: file, schemaVersion: 7,
+                    objectTypes: everyTypes))
+        } throws: { error in
             let text = "\(error)"
             return text.contains("readOnly: true") && text.contains("porter import") && text.contains(file.path)
         }
@@ -163,8 +193,10 @@ private func expected(_ name: String) throws -> [String: Any] {
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
         let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
-        let realm = try Realm(configuration: .init(fileURL: file, readOnly: true, schemaVersion: 7,
-                                                   objectTypes: everyTypes))
+        let realm = try Realm(
+            configuration: .init(
+                fileURL: file, readOnly: true, schemaVersion: 7,
+                objectTypes: everyTypes))
         #expect(realm.objects(Every.self).count == 3)
         #expect { try realm.write { realm.add(Target(value: ["name": "t3"])) } } throws: { error in
             "\(error)".contains("Can't perform transactions on read-only Realms.")
@@ -213,8 +245,9 @@ private struct EJSONComparer {
     func check(_ object: ObjectBase, _ json: [String: Any], _ location: String) {
         for (key, expected) in json where key != "_key" {
             let actual = object.value(forKey: key)
-            #expect(matches(actual, expected, property: key),
-                    "\(location).\(key): \(String(describing: actual)) vs \(expected)")
+            #expect(
+                matches(actual, expected, property: key),
+                "\(location).\(key): \(String(describing: actual)) vs \(expected)")
         }
     }
 
@@ -265,8 +298,10 @@ private struct EJSONComparer {
         case let target as Target: return expected as? String == target.name
         case let plain as NoPk:
             guard let key = ejsonInt(expected), key >= 0, key < noPk.count else { return false }
-            return matches(plain.n, noPk[key]["n"]!, property: "") && matches(plain.label, noPk[key]["label"]!,
-                                                                              property: "")
+            return matches(plain.n, noPk[key]["n"]!, property: "")
+                && matches(
+                    plain.label, noPk[key]["label"]!,
+                    property: "")
         default:
             guard let dict = expected as? [String: Any] else { return false }
             return dict.allSatisfy { key, value in matches(object.value(forKey: key), value, property: key) }
@@ -304,16 +339,19 @@ private struct EJSONComparer {
         case let d as Double: return sameDouble(d, dict?["$numberDouble"] as? String, float: false)
         case let d as Decimal128:
             guard let text = dict?["$numberDecimal"] as? String,
-                  let e = try? Decimal128(string: text) else { return false }
+                let e = try? Decimal128(string: text)
+            else { return false }
             return d == e || (d.isNaN && e.isNaN)
         case let o as ObjectId: return (dict?["$oid"] as? String) == o.stringValue
         case let u as UUID:
             guard let binary = dict?["$binary"] as? [String: Any], binary["subType"] as? String == "04",
-                  let data = Data(base64Encoded: binary["base64"] as! String) else { return false }
+                let data = Data(base64Encoded: binary["base64"] as! String)
+            else { return false }
             return withUnsafeBytes(of: u.uuid) { Data($0) } == data
         case let d as Data:
             guard let binary = dict?["$binary"] as? [String: Any],
-                  let data = Data(base64Encoded: binary["base64"] as! String) else { return false }
+                let data = Data(base64Encoded: binary["base64"] as! String)
+            else { return false }
             return d == data
         case let date as Date:
             guard let ms = ejsonInt((dict?["$date"] as? [String: Any]).map { $0 as Any }) else { return false }

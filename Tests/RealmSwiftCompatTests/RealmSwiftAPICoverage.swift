@@ -10,14 +10,17 @@ import Testing
 @Suite struct RealmSwiftAPICoverage {
     @Test func realmSwift() async throws {
         // RealmConfiguration.swift
-        var config = Realm.Configuration(fileURL: nil, inMemoryIdentifier: "coverage-\(UUID().uuidString)",
-                                         encryptionKey: nil, readOnly: false, schemaVersion: 1, migrationBlock: nil,
-                                         deleteRealmIfMigrationNeeded: false, shouldCompactOnLaunch: nil,
-                                         objectTypes: [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self])
+        var config = Realm.Configuration(
+            fileURL: nil, inMemoryIdentifier: "coverage-\(UUID().uuidString)",
+            encryptionKey: nil, readOnly: false, schemaVersion: 1, migrationBlock: nil,
+            deleteRealmIfMigrationNeeded: false, shouldCompactOnLaunch: nil,
+            objectTypes: [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self])
         config.schemaVersion = 1
-        _ = (config.fileURL, config.inMemoryIdentifier, config.encryptionKey, config.readOnly, config.objectTypes,
-             config.migrationBlock, config.deleteRealmIfMigrationNeeded, config.shouldCompactOnLaunch,
-             config.seedFilePath)
+        _ = (
+            config.fileURL, config.inMemoryIdentifier, config.encryptionKey, config.readOnly, config.objectTypes,
+            config.migrationBlock, config.deleteRealmIfMigrationNeeded, config.shouldCompactOnLaunch,
+            config.seedFilePath
+        )
         _ = Realm.Configuration.defaultConfiguration
         // Realm.swift: opening
         let realm = try await Realm(configuration: config)
@@ -26,8 +29,9 @@ import Testing
         #expect(!Realm.fileExists(for: config))
         _ = (realm.schema, realm.configuration, realm.isEmpty)
         // Writes
-        let id: Realm.AsyncTransactionId = realm.writeAsync({ realm.add(Friend(value: ["name": "a"])) },
-                                                            onComplete: nil)
+        let id: Realm.AsyncTransactionId = realm.writeAsync(
+            { realm.add(Friend(value: ["name": "a"])) },
+            onComplete: nil)
         _ = id
         let begun = realm.beginAsyncWrite { realm.add(Friend(value: ["name": "b"])) }
         realm.commitAsyncWrite(allowGrouping: false) { _ in }
@@ -64,8 +68,10 @@ import Testing
         try realm.write { realm.deleteAll() }
         #expect(try Realm.deleteFiles(for: config) == false)
         // ObjectId.swift
-        _ = (ObjectId(), ObjectId.generate(), try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e0f"),
-             ObjectId("5f1b2c3d4e5f6a7b8c9d0e0f"), ObjectId(timestamp: Date(), machineId: 1, processId: 2))
+        _ = (
+            ObjectId(), ObjectId.generate(), try ObjectId(string: "5f1b2c3d4e5f6a7b8c9d0e0f"),
+            ObjectId("5f1b2c3d4e5f6a7b8c9d0e0f"), ObjectId(timestamp: Date(), machineId: 1, processId: 2)
+        )
         _ = try JSONDecoder().decode([ObjectId].self, from: JSONEncoder().encode([ObjectId()]))
         #expect(ObjectId() <= ObjectId.generate() && ObjectId.generate() >= ObjectId() && !(ObjectId() > ObjectId()))
         // Map.swift: equality and merge
@@ -74,17 +80,22 @@ import Testing
         #expect(map == Map(["a": 1, "b": 3]))
         // SectionedResults.swift
         try realm.write { realm.add(Friend(value: ["name": "f", "group": "g"])) }
-        let sections: SectionedResults<String, Friend> = realm.objects(Friend.self).sectioned(by: \.group,
-                                                                                              ascending: true)
+        let sections: SectionedResults<String, Friend> = realm.objects(Friend.self).sectioned(
+            by: \.group,
+            ascending: true)
         let section: ResultsSection<String, Friend> = sections[0]
-        _ = (sections.allKeys, sections.realm, sections.isFrozen, sections.freeze(), sections.thaw(),
-             section.key, section.id, section[0], sections[IndexPath(item: 0, section: 0)])
+        _ = (
+            sections.allKeys, sections.realm, sections.isFrozen, sections.freeze(), sections.thaw(),
+            section.key, section.id, section[0], sections[IndexPath(item: 0, section: 0)]
+        )
         _ = realm.objects(Friend.self).sectioned(by: \.name, sortDescriptors: [SortDescriptor(keyPath: "name")])
         // Geospatial.swift
         let point = GeoPoint(latitude: 1, longitude: 2)!
-        _ = (point.latitude, point.longitude, GeoBox(bottomLeft: point, topRight: point),
-             GeoCircle(center: point, radiusInRadians: 0.1), GeoCircle(center: point, radius: .miles(3)!),
-             GeoPolygon(outerRing: [point, point, point, point], holes: []), Distance.degrees(1)!.asKilometers)
+        _ = (
+            point.latitude, point.longitude, GeoBox(bottomLeft: point, topRight: point),
+            GeoCircle(center: point, radiusInRadians: 0.1), GeoCircle(center: point, radius: .miles(3)!),
+            GeoPolygon(outerRing: [point, point, point, point], holes: []), Distance.degrees(1)!.asKilometers
+        )
         // ThreadSafeReference.swift
         let reference = ThreadSafeReference(to: realm.objects(Friend.self)[0])
         #expect(realm.resolve(reference)?.name == "f")
@@ -94,9 +105,11 @@ import Testing
 actor CoverageActor {
     func count(_ identifier: String) async throws -> Int {
         let types: [ObjectBase.Type] = [Friend.self, TaskList.self, ChecklistItem.self, Zeroed.self]
-        let realm = try await Realm(configuration: .init(inMemoryIdentifier: identifier, schemaVersion: 1,
-                                                         objectTypes: types),
-                                    actor: self)
+        let realm = try await Realm(
+            configuration: .init(
+                inMemoryIdentifier: identifier, schemaVersion: 1,
+                objectTypes: types),
+            actor: self)
         return realm.objects(ChecklistItem.self).count
     }
 }

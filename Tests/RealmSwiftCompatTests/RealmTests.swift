@@ -32,7 +32,9 @@ import RealmSwift
         try realm.write { jane.dogs.append(objectsIn: realm.objects(Dog.self)) }
         try realm.write { realm.create(Person.self, value: ["_id": jane._id, "age": 40], update: .modified) }
         #expect(jane.name == "Jane Doe" && jane.age == 40)
-        #expect(throws: (any Error).self) { try realm.write { realm.add(Person(value: ["_id": jane._id]), update: .error) } }
+        #expect(throws: (any Error).self) {
+            try realm.write { realm.add(Person(value: ["_id": jane._id]), update: .error) }
+        }
         try realm.write { realm.delete(jane.dogs) }
         #expect(realm.objects(Dog.self).isEmpty && jane.dogs.isEmpty)
         try realm.write { realm.deleteAll() }
@@ -70,18 +72,28 @@ import RealmSwift
         try realm.writeCopy(toFile: copyURL)
         let copy = try Realm(fileURL: copyURL)
         #expect(copy.objects(Dog.self).count == 1)
-        #expect(throws: (any Error).self) { try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: Data(count: 64))) }
-        #expect(try Realm.deleteFiles(for: Realm.Configuration(fileURL: dir.appendingPathComponent("none.realm"))) == false)
-        let readOnly = try Realm(configuration: Realm.Configuration(fileURL: copyURL, readOnly: true, objectTypes: [Dog.self, Person.self, Address.self]))
+        #expect(throws: (any Error).self) {
+            try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: Data(count: 64)))
+        }
+        #expect(
+            try Realm.deleteFiles(for: Realm.Configuration(fileURL: dir.appendingPathComponent("none.realm"))) == false)
+        let readOnly = try Realm(
+            configuration: Realm.Configuration(
+                fileURL: copyURL, readOnly: true, objectTypes: [Dog.self, Person.self, Address.self]))
         #expect(readOnly.objects(Dog.self).first?.name == "Rex")
         let scratch = dir.appendingPathComponent("scratch.realm")
-        do { _ = try Realm(configuration: Realm.Configuration(fileURL: scratch, objectTypes: [Dog.self, Person.self, Address.self])) }
+        do {
+            _ = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: scratch, objectTypes: [Dog.self, Person.self, Address.self]))
+        }
         #expect(try Realm.deleteFiles(for: Realm.Configuration(fileURL: scratch)) == true)
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
     @Test func realmsOfOneFileOnOneThreadActAsOne() throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "one-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "one-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
         func fetchRex() throws -> Dog? {
             let realm = try Realm(configuration: config)
             return realm.objects(Dog.self).where { $0.name == "Rex" }.first
@@ -91,7 +103,7 @@ import RealmSwift
         try Realm(configuration: config).write { try Realm(configuration: config).add(Dog(value: ["name": "Rex"])) }
         let rex = try #require(try fetchRex())
         try realm.write {
-            rex.age = 7                      // managed through another Realm() of the same file
+            rex.age = 7  // managed through another Realm() of the same file
             realm.delete(realm.objects(Dog.self).filter("name != 'Rex'"))
         }
         #expect(try fetchRex()?.age == 7 && rex.realm != nil)
@@ -100,9 +112,10 @@ import RealmSwift
     }
 
     @Test func configurationInRealmOrder() throws {
-        let config = Realm.Configuration(fileURL: nil, inMemoryIdentifier: "order-\(UUID())", encryptionKey: nil, readOnly: false,
-                                         schemaVersion: 2, migrationBlock: { _, _ in }, deleteRealmIfMigrationNeeded: false,
-                                         objectTypes: [Dog.self, Person.self, Address.self])
+        let config = Realm.Configuration(
+            fileURL: nil, inMemoryIdentifier: "order-\(UUID())", encryptionKey: nil, readOnly: false,
+            schemaVersion: 2, migrationBlock: { _, _ in }, deleteRealmIfMigrationNeeded: false,
+            objectTypes: [Dog.self, Person.self, Address.self])
         let realm = try Realm(configuration: config)
         #expect(realm.schema.version == 2)
         realm.invalidate()
@@ -176,7 +189,8 @@ import RealmSwift
 
 @Suite struct ThreadTests {
     @Test func threadSafeReferencesResolveOnAnotherThread() throws {
-        let config = Realm.Configuration(inMemoryIdentifier: "threads-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "threads-\(UUID())", objectTypes: [Dog.self, Person.self, Address.self])
         let realm = try Realm(configuration: config)
         let dog = Dog(value: ["name": "Rex", "age": 3])
         try realm.write { realm.add([dog, Dog(value: ["name": "Max", "age": 9])]) }

@@ -20,7 +20,7 @@ import RealmSwift
         let c = Decimal128(number: 0.25 as NSNumber)
         #expect((a + b).stringValue == "3.5")
         #expect((b - a).stringValue == "0.5")
-        #expect((a * b).stringValue == "3")            // results are normalized (Realm keeps "3.0")
+        #expect((a * b).stringValue == "3")  // results are normalized (Realm keeps "3.0")
         #expect((b / Decimal128(value: "4")).stringValue == "0.5")
         #expect(c.stringValue == "0.25")
         #expect(a < b && b > c && !(a > b))

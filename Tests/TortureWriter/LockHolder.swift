@@ -26,11 +26,14 @@ enum LockHolder {
 enum LimitExec {
     static func run(_ args: [String]) throws {
         guard let limit = option("--fsize", in: args).flatMap({ rlim_t($0) }),
-              let dash = args.firstIndex(of: "--"), dash + 1 < args.count else {
+            let dash = args.firstIndex(of: "--"), dash + 1 < args.count
+        else {
             fail("usage: limit-exec --fsize BYTES -- PROGRAM ARGS…")
         }
         var rl = rlimit(rlim_cur: limit, rlim_max: limit)
-        guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &rl) == 0 else { fail("setrlimit: \(String(cString: strerror(errno)))") }
+        guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &rl) == 0 else {
+            fail("setrlimit: \(String(cString: strerror(errno)))")
+        }
         signal(SIGXFSZ, SIG_IGN)
         let program = Array(args[(dash + 1)...])
         let argv = program.map { strdup($0) } + [nil]
@@ -47,7 +50,8 @@ enum LimitExec {
 /// process. Started from this small helper, the child's figure is its own plus a few MiB.
 enum Measure {
     static func run(_ args: [String]) throws {
-        guard let file = option("--rss-file", in: args), let dash = args.firstIndex(of: "--"), dash + 1 < args.count else {
+        guard let file = option("--rss-file", in: args), let dash = args.firstIndex(of: "--"), dash + 1 < args.count
+        else {
             fail("usage: measure --rss-file FILE -- PROGRAM ARGS…")
         }
         let program = Array(args[(dash + 1)...])

@@ -45,7 +45,10 @@ struct TortureWorkload {
         try createItems(db, count: 300, batch: t)
         let previous = (try db.allKeys("Item")).filter { $0.rawValue % 3 == Int64(t % 3) }
         for key in previous.prefix(120) {
-            try db.update("Item", key, ["label": .string("updated in \(t) #\(below(1000))"), "score": .double(Double(below(1 << 20)) / 7)], policy: .modified)
+            try db.update(
+                "Item", key,
+                ["label": .string("updated in \(t) #\(below(1000))"), "score": .double(Double(below(1 << 20)) / 7)],
+                policy: .modified)
             _ = try db.listAppend("Item", key, "parts", .object(part(t)))
             _ = try db.mapSet("Item", key, "counts", forKey: "t\(t)", .int(Int64(below(100))))
         }
@@ -65,7 +68,8 @@ struct TortureWorkload {
             let id = Int64(batch) * 1_000_000 + Int64(i)
             var values: [String: Value] = [
                 "id": .int(id), "label": .string("item \(id) " + String(repeating: "x", count: below(200))),
-                "flag": .bool(below(2) == 0), "ratio": .float(Float(below(1000)) / 8), "score": .double(Double(next() % 1_000_000) / 3),
+                "flag": .bool(below(2) == 0), "ratio": .float(Float(below(1000)) / 8),
+                "score": .double(Double(next() % 1_000_000) / 3),
                 "blob": .data(Data((0..<below(64)).map { _ in UInt8(truncatingIfNeeded: next()) })),
                 "when": below(4) == 0 ? .null : .date(Timestamp(microseconds: Int64(next() % 4_000_000_000_000_000))),
                 "oid": .objectId(ObjectId(bytes: (0..<12).map { _ in UInt8(truncatingIfNeeded: next()) })!),
@@ -79,14 +83,19 @@ struct TortureWorkload {
                 "byName": .map(["first": .object(part(batch)), "none": .null]),
             ]
             if let parent = created.last, below(2) == 0 { values["parent"] = .link(ObjectLink("Item", parent)) }
-            if !created.isEmpty { values["children"] = .list((0..<below(4)).map { _ in .link(ObjectLink("Item", created[below(created.count)])) }) }
+            if !created.isEmpty {
+                values["children"] = .list(
+                    (0..<below(4)).map { _ in .link(ObjectLink("Item", created[below(created.count)])) })
+            }
             created.append(try db.create("Item", values))
         }
     }
 
     /// An embedded Part, sometimes with a nested Sub.
     private mutating func part(_ batch: Int) -> [String: Value] {
-        var fields: [String: Value] = ["name": .string("part \(batch).\(below(100))"), "weight": .int(Int64(below(500)))]
+        var fields: [String: Value] = [
+            "name": .string("part \(batch).\(below(100))"), "weight": .int(Int64(below(500))),
+        ]
         if below(2) == 0 { fields["sub"] = .object(["code": .string("s\(below(99))")]) }
         return fields
     }
@@ -105,7 +114,9 @@ struct TortureWorkload {
     private mutating func uuidBytes() -> uuid_t {
         let a = next(), b = next()
         func byte(_ v: UInt64, _ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: v >> (8 * UInt64(i))) }
-        return (byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),
-                byte(b, 0), byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7))
+        return (
+            byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),
+            byte(b, 0), byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7)
+        )
     }
 }

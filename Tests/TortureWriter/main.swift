@@ -47,7 +47,8 @@ do {
             print("committed \(t)")
         }
     case "hold":
-        guard args.count > 1, let ready = option("--ready", in: args), let release = option("--release", in: args) else {
+        guard args.count > 1, let ready = option("--ready", in: args), let release = option("--release", in: args)
+        else {
             fail("hold needs DB --ready FILE --release FILE")
         }
         try LockHolder.hold(args[1], ready: ready, release: release)

@@ -5,7 +5,8 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = data else { return 0 }
-    FuzzHarness.importInput(Data(bytes: bytes, count: count), name: "AllTypes.bson", format: "bson", roundTripFormat: "bson")
+    FuzzHarness.importInput(
+        Data(bytes: bytes, count: count), name: "AllTypes.bson", format: "bson", roundTripFormat: "bson")
     return 0
 }
 

@@ -6,7 +6,8 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = data else { return 0 }
-    FuzzHarness.importInput(Data(bytes: bytes, count: count), name: "AllTypes.json", format: "ejson", roundTripFormat: "ejson-canonical")
+    FuzzHarness.importInput(
+        Data(bytes: bytes, count: count), name: "AllTypes.json", format: "ejson", roundTripFormat: "ejson-canonical")
     return 0
 }
 

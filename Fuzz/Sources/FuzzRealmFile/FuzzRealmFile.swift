@@ -59,13 +59,22 @@ private func rewrite(_ file: RealmFile) {
     let out = scratch + ".out"
     defer { unlink(out) }
     // A damaged file may name two tables or two columns alike: the first one wins.
-    let classes = Dictionary(file.tables.map { table in
-        (table.name, RealmClassRewrite(sourceClass: table.name, columns: Dictionary(table.properties
-            .filter { $0.type != .linkingObjects }.map { ($0.name, RealmColumnSource.copy($0.name)) }, uniquingKeysWith: { a, _ in a })))
-    }, uniquingKeysWith: { a, _ in a })
+    let classes = Dictionary(
+        file.tables.map { table in
+            (
+                table.name,
+                RealmClassRewrite(
+                    sourceClass: table.name,
+                    columns: Dictionary(
+                        table.properties
+                            .filter { $0.type != .linkingObjects }.map { ($0.name, RealmColumnSource.copy($0.name)) },
+                        uniquingKeysWith: { a, _ in a }))
+            )
+        }, uniquingKeysWith: { a, _ in a })
     do {
         let schema = file.schema
-        try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(to: out, from: file, classes: classes)
+        try RealmFileRewriter(schema: schema, schemaVersion: schema.version).write(
+            to: out, from: file, classes: classes)
         _ = try RealmFile(path: out).check()
     } catch is PorterError {
     } catch is RealmRewriteUnsupported {
@@ -89,7 +98,8 @@ private func writeAnew(_ file: RealmFile) {
     defer { unlink(out) }
     do {
         let schema = file.schema
-        try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(to: out, source: FileSource(file: file))
+        try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(
+            to: out, source: FileSource(file: file))
         _ = try RealmFile(path: out).check()
     } catch is PorterError {
     } catch {

@@ -9,7 +9,9 @@ enum BSONCorpusSeeds {
     static func files() -> [(testKey: String, json: JSONValue)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return names.sorted().filter { $0.hasSuffix(".json") }.compactMap { name in
-            guard let data = try? FuzzFiles.read(folder.appendingPathComponent(name).path), let json = try? JSONValue.parse(data) else { return nil }
+            guard let data = try? FuzzFiles.read(folder.appendingPathComponent(name).path),
+                let json = try? JSONValue.parse(data)
+            else { return nil }
             return (json["test_key"]?.stringValue ?? "", json)
         }
     }
@@ -20,7 +22,9 @@ enum BSONCorpusSeeds {
         for (key, json) in files() {
             for group in ["valid", "decodeErrors"] {
                 for entry in json[group]?.arrayValue ?? [] {
-                    guard let hex = entry["canonical_bson"]?.stringValue ?? entry["bson"]?.stringValue, let bytes = decodeHex(hex) else { continue }
+                    guard let hex = entry["canonical_bson"]?.stringValue ?? entry["bson"]?.stringValue,
+                        let bytes = decodeHex(hex)
+                    else { continue }
                     seeds.append(Data(bytes))
                     if let renamed = renameFirstField(bytes, from: key) { seeds.append(Data(renamed)) }
                 }
@@ -37,7 +41,9 @@ enum BSONCorpusSeeds {
                 for form in ["canonical_extjson", "relaxed_extjson", "degenerate_extjson"] {
                     guard let text = entry[form]?.stringValue else { continue }
                     seeds.append(Data(text.utf8))
-                    if case .object(var members)? = try? JSONValue.parse(text), let first = members.first, first.key == key {
+                    if case .object(var members)? = try? JSONValue.parse(text), let first = members.first,
+                        first.key == key
+                    {
                         members[0] = JSONMember("mixed", first.value)
                         seeds.append(Data(JSONValue.object(members).serialized(pretty: false).utf8))
                     }
@@ -53,7 +59,9 @@ enum BSONCorpusSeeds {
     /// The document with its first field's name `from` replaced by `mixed` (length fixed up).
     static func renameFirstField(_ bytes: [UInt8], from key: String) -> [UInt8]? {
         let keyBytes = Array(key.utf8)
-        guard bytes.count > 6 + keyBytes.count, Array(bytes[5..<5 + keyBytes.count]) == keyBytes, bytes[5 + keyBytes.count] == 0 else { return nil }
+        guard bytes.count > 6 + keyBytes.count, Array(bytes[5..<5 + keyBytes.count]) == keyBytes,
+            bytes[5 + keyBytes.count] == 0
+        else { return nil }
         let renamed = Array(bytes[0..<5]) + Array("mixed".utf8) + Array(bytes[(5 + keyBytes.count)...])
         let length = UInt32(renamed.count)
         return withUnsafeBytes(of: length.littleEndian) { Array($0) } + renamed[4...]

@@ -16,7 +16,9 @@ private func LLVMFuzzerRunDriver(
 public enum FuzzDriver {
     /// Writes the seeds when asked to (`PORTER_FUZZ_SEEDS=DIR`), else runs libFuzzer with the
     /// process's arguments and `callback`; never returns.
-    public static func run(_ seeds: FuzzSeeds.Kind, _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+    public static func run(_ seeds: FuzzSeeds.Kind, _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt)
+        -> Never
+    {
         FuzzSeeds.writeIfRequested(seeds)
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv

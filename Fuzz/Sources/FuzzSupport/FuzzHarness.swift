@@ -17,7 +17,8 @@ public enum FuzzHarness {
     /// primary keys of each kind, a class without one, linkingObjects and defaults.
     public static let schema: Schema = {
         do {
-            return try Schema(jsonBytes: FuzzFiles.read(root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path))
+            return try Schema(
+                jsonBytes: FuzzFiles.read(root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path))
         } catch {
             fatalError("cannot read the fuzz schema: \(error)")
         }
@@ -31,7 +32,8 @@ public enum FuzzHarness {
     public static func importInput(_ data: Data, name: String, format: String, roundTripFormat: String) {
         let db = empty ?? makeDatabase()
         empty = db
-        let importer = Importer(database: db, formats: InterchangeFormats.input, options: ImportOptions(mode: .upsert, maxErrors: 50))
+        let importer = Importer(
+            database: db, formats: InterchangeFormats.input, options: ImportOptions(mode: .upsert, maxErrors: 50))
         do {
             try importer.run(data: data, name: name, format: format)
         } catch {
@@ -41,13 +43,17 @@ public enum FuzzHarness {
         // Mutations often import the same objects again (an empty document is a valid AllTypes
         // object): the checks are deterministic in what was imported, so a database whose export
         // was checked before is not checked again.
-        guard let first = try? exportAll(db, format: roundTripFormat) else { fatalError("a successful import does not export") }
+        guard let first = try? exportAll(db, format: roundTripFormat) else {
+            fatalError("a successful import does not export")
+        }
         var hasher = Hasher()
         for file in first { hasher.combine(file.name); hasher.combine(file.bytes) }
         guard checked.insert(hasher.finalize()).inserted else { return }
         if checked.count > 200_000 { checked.removeAll() }
         let problems = (try? db.checkConsistency()) ?? ["checkConsistency threw"]
-        guard problems.isEmpty else { fatalError("the import left an inconsistent database:\n" + problems.joined(separator: "\n")) }
+        guard problems.isEmpty else {
+            fatalError("the import left an inconsistent database:\n" + problems.joined(separator: "\n"))
+        }
         roundTrip(first, db, format: roundTripFormat)
     }
 
@@ -63,16 +69,21 @@ public enum FuzzHarness {
             guard !first.isEmpty else { return }
             let second = makeDatabase()
             do {
-                try Importer(database: second, formats: InterchangeFormats.input).run(data: try reimportable(first, db, format: format),
-                                                                                     name: first.count == 1 && format != "json" ? first[0].name : "fixture.json")
+                try Importer(database: second, formats: InterchangeFormats.input).run(
+                    data: try reimportable(first, db, format: format),
+                    name: first.count == 1 && format != "json" ? first[0].name : "fixture.json")
             } catch {
                 fatalError("an export does not import again: \(error)")
             }
             let again = try exportAll(second, format: format)
             for (a, b) in zip(first, again) where a.bytes != b.bytes || a.name != b.name {
-                fatalError("round trip changed \(a.name):\n\(String(decoding: a.bytes.prefix(2000), as: UTF8.self))\n---\n\(String(decoding: b.bytes.prefix(2000), as: UTF8.self))")
+                fatalError(
+                    "round trip changed \(a.name):\n\(String(decoding: a.bytes.prefix(2000), as: UTF8.self))\n---\n\(String(decoding: b.bytes.prefix(2000), as: UTF8.self))"
+                )
             }
-            if first.count != again.count { fatalError("round trip changed the classes: \(first.map(\.name)) → \(again.map(\.name))") }
+            if first.count != again.count {
+                fatalError("round trip changed the classes: \(first.map(\.name)) → \(again.map(\.name))")
+            }
         } catch {
             fatalError("export or re-import failed after a successful import: \(error)")
         }
@@ -86,13 +97,19 @@ public enum FuzzHarness {
         for cls in db.schema.classes where try !cls.isEmbedded && db.count(cls.name) > 0 {
             let output = ByteOutput(memoryNamed: cls.name)
             _ = try exporter.export(className: cls.name, to: output)
-            files.append((ExportFileNames.fileName(forClass: cls.name, extension: outputFormat.fileExtension), cls.name, output.collected))
+            files.append(
+                (
+                    ExportFileNames.fileName(forClass: cls.name, extension: outputFormat.fileExtension), cls.name,
+                    output.collected
+                ))
         }
         return files
     }
 
     /// The exported files as one import input: the file itself, or a fixture of JSON arrays.
-    static func reimportable(_ files: [(name: String, className: String, bytes: Data)], _ db: Database, format: String) throws -> Data {
+    static func reimportable(_ files: [(name: String, className: String, bytes: Data)], _ db: Database, format: String)
+        throws -> Data
+    {
         if files.count == 1 && format != "json" { return files[0].bytes }
         guard format == "json" else { fatalError("several classes hold objects after a single-class import") }
         var fixture = Data("{\"schemaVersion\": \(db.schemaVersion)".utf8)

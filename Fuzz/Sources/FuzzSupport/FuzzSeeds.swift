@@ -31,7 +31,8 @@ public enum FuzzSeeds {
     static func make(_ kind: Kind) throws -> [Data] {
         switch kind {
         case .bson: return try exportSeeds("bson") + BSONCorpusSeeds.bson()
-        case .extendedJSON: return try exportSeeds("ejson") + exportSeeds("ejson-canonical") + BSONCorpusSeeds.extendedJSON()
+        case .extendedJSON:
+            return try exportSeeds("ejson") + exportSeeds("ejson-canonical") + BSONCorpusSeeds.extendedJSON()
         case .plainJSON: return try fixtureSeeds() + exportSeeds("json")
         case .schemaFile: return try schemaSeeds()
         case .realmFile: return try realmFileSeeds()
@@ -41,10 +42,13 @@ public enum FuzzSeeds {
     /// The fixture database exported in `format`: each AllTypes document alone, each class file whole.
     static func exportSeeds(_ format: String) throws -> [Data] {
         let db = try Database.inMemory(schema: FuzzHarness.schema)
-        try db.importFixtures(data: FuzzFiles.read(FuzzHarness.root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json").path), name: "fixture.json")
+        try db.importFixtures(
+            data: FuzzFiles.read(FuzzHarness.root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json").path),
+            name: "fixture.json")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-seeds-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format)).export(toDirectory: dir.path)
+        _ = try Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format)).export(
+            toDirectory: dir.path)
         var seeds: [Data] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name != "schema.json" {
             let file = try FuzzFiles.read(dir.appendingPathComponent(name).path)
@@ -61,7 +65,9 @@ public enum FuzzSeeds {
         var out: [Data] = []
         var offset = 0
         while offset + 4 <= bytes.count {
-            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            let length =
+                Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3])
+                << 24
             guard length >= 5, offset + length <= bytes.count else { break }
             out.append(Data(bytes[offset..<offset + length]))
             offset += length
@@ -74,11 +80,14 @@ public enum FuzzSeeds {
     static func realmFileSeeds() throws -> [Data] {
         var seeds: [Data] = []
         let shared = FuzzHarness.root.deletingLastPathComponent().appendingPathComponent("shared/realm-files")
-        var folders = [FuzzHarness.root.appendingPathComponent("Fixtures/realm"),
-                       FuzzHarness.root.appendingPathComponent("Fixtures/realm/written")]
+        var folders = [
+            FuzzHarness.root.appendingPathComponent("Fixtures/realm"),
+            FuzzHarness.root.appendingPathComponent("Fixtures/realm/written"),
+        ]
         if FileManager.default.fileExists(atPath: shared.path) { folders.append(shared) }
         for dir in folders {
-            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".realm") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            where name.hasSuffix(".realm") {
                 seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))
             }
         }

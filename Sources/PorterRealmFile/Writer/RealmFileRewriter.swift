@@ -31,8 +31,10 @@ public struct RealmFileRewriter {
     /// `path` (a backup of the old file is made there); when it throws, `path` is untouched.
     /// - Throws: ``RealmRewriteUnsupported`` (nothing written), ``PorterError`` for a value that
     ///   does not fit its property or a conversion's own error, or a damaged source.
-    public func write(to path: String, from source: RealmFile, classes: [String: RealmClassRewrite],
-                      encryptionKey: [UInt8]? = nil, beforeReplacing: () throws -> Void = {}) throws {
+    public func write(
+        to path: String, from source: RealmFile, classes: [String: RealmClassRewrite],
+        encryptionKey: [UInt8]? = nil, beforeReplacing: () throws -> Void = {}
+    ) throws {
         try RealmFileWriter.checkKey(encryptionKey, for: path)
         var plan = try WriterTablePlan(schema: schema)
         var tables = try RewritePlan(plan: plan, source: source, classes: classes)
@@ -43,21 +45,24 @@ public struct RealmFileRewriter {
             plan = try WriterTablePlan(schema: schema, mixedLinks: mixedLinks)
             tables = try RewritePlan(plan: plan, source: source, classes: classes)
         }
-        try RealmFileWriter.writeAtomically(to: path, encryptionKey: encryptionKey, beforeReplacing: beforeReplacing) { out in
+        try RealmFileWriter.writeAtomically(to: path, encryptionKey: encryptionKey, beforeReplacing: beforeReplacing) {
+            out in
             try out.append([UInt8](repeating: 0, count: 24))
             let leafEncoder = WriterLeafEncoder(out: out, tableKeys: plan.tableByClass)
             var copier = WriterNodeCopier(mem: source.mem, out: out)
             var tableRefs = Array(repeating: Int64(0), count: plan.tables.count)
             for t in 1..<plan.tables.count {
-                var table = WriterTableRewrite(plan: plan, tableIndex: t, rewrite: tables.tables[t], newNames: tables.newNames,
-                                               file: source, leafEncoder: leafEncoder)
+                var table = WriterTableRewrite(
+                    plan: plan, tableIndex: t, rewrite: tables.tables[t], newNames: tables.newNames,
+                    file: source, leafEncoder: leafEncoder)
                 do {
                     tableRefs[t] = try table.write(copier: &copier)
                 } catch {
                     throw source.porterError(error, place: plan.tables[t].objectSchema?.name)
                 }
             }
-            try WriterFileBuilder.finishGroup(plan: plan, out: out, leafEncoder: leafEncoder, tableRefs: tableRefs, schemaVersion: schemaVersion)
+            try WriterFileBuilder.finishGroup(
+                plan: plan, out: out, leafEncoder: leafEncoder, tableRefs: tableRefs, schemaVersion: schemaVersion)
         }
     }
 }

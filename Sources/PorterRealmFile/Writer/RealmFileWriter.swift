@@ -57,8 +57,10 @@ public struct RealmFileWriter {
     /// it over `path` (and fsyncs the directory): `path` is the complete new file, with the old
     /// one's permissions, or untouched.
     /// After a failure the temporary file is removed.
-    static func writeAtomically(to path: String, encryptionKey: [UInt8]?, beforeReplacing: () throws -> Void = {},
-                                _ body: (WriterOutput) throws -> Void) throws {
+    static func writeAtomically(
+        to path: String, encryptionKey: [UInt8]?, beforeReplacing: () throws -> Void = {},
+        _ body: (WriterOutput) throws -> Void
+    ) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = TemporaryFiles.besideName(for: path)
@@ -73,7 +75,8 @@ public struct RealmFileWriter {
             try output.sync()
             try beforeReplacing()
             guard rename(temporary, path) == 0 else {
-                throw PorterError(.io, "cannot move the written file into place: \(String(cString: strerror(errno)))", location: path)
+                throw PorterError(
+                    .io, "cannot move the written file into place: \(String(cString: strerror(errno)))", location: path)
             }
         } catch {
             unlink(temporary)

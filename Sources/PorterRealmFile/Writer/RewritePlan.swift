@@ -48,24 +48,31 @@ struct RewritePlan {
             guard let rewrite = classes[cls.name] else { throw unsupported("no rewrite for class \(cls.name)") }
             if let name = rewrite.sourceClass {
                 guard let info = infoByName[name] else { throw unsupported("the source has no class \(name)") }
-                guard info.tombstoneRoot == 0 else { throw unsupported("\(name) has tombstones (objects deleted while still linked)") }
-                guard (info.tableType == 1) == cls.isEmbedded else { throw unsupported("\(cls.name) changes between embedded and top-level") }
+                guard info.tombstoneRoot == 0 else {
+                    throw unsupported("\(name) has tombstones (objects deleted while still linked)")
+                }
+                guard (info.tableType == 1) == cls.isEmbedded else {
+                    throw unsupported("\(cls.name) changes between embedded and top-level")
+                }
                 sourceOf[cls.name] = info
                 newNames[name] = cls.name
                 tables[t].source = info
             }
         }
         // Mixed values and dictionaries of links carry table keys: stable when every class keeps its key.
-        let stableTableKeys = (1..<plan.tables.count).allSatisfy { t in
-            tables[t].source.map { Int($0.key) == t } ?? true
-        } && source.infos.allSatisfy { info in sourceOf.values.contains { $0.key == info.key } || info.isInternal }
+        let stableTableKeys =
+            (1..<plan.tables.count).allSatisfy { t in
+                tables[t].source.map { Int($0.key) == t } ?? true
+            } && source.infos.allSatisfy { info in sourceOf.values.contains { $0.key == info.key } || info.isInternal }
         for t in 1..<plan.tables.count {
             let table = plan.tables[t]
             let cls = table.objectSchema!
             let rewrite = classes[cls.name]!
             for column in table.columns where column.type != .backlink {
                 let property = column.property!
-                guard let how = rewrite.columns[property.name] else { throw unsupported("no source for \(cls.name).\(property.name)") }
+                guard let how = rewrite.columns[property.name] else {
+                    throw unsupported("no source for \(cls.name).\(property.name)")
+                }
                 func sourceColumn(_ name: String) throws -> ColumnInfo {
                     guard let info = tables[t].source, let c = info.columns.first(where: { $0.name == name }) else {
                         throw unsupported("the source has no property \(rewrite.sourceClass ?? "?").\(name)")
@@ -78,28 +85,37 @@ struct RewritePlan {
                     if property.type == .object {
                         // Links are only ever copied: their keys stay valid because every object keeps its key.
                         guard let target = property.objectType, let targetSource = sourceOf[target],
-                              c.type == ColumnInfo.Kind.link, c.targetTable == targetSource.key,
-                              Self.sameLayout(c, column) else {
-                            throw unsupported("\(cls.name).\(property.name) does not link to the rewritten source of its target")
+                            c.type == ColumnInfo.Kind.link, c.targetTable == targetSource.key,
+                            Self.sameLayout(c, column)
+                        else {
+                            throw unsupported(
+                                "\(cls.name).\(property.name) does not link to the rewritten source of its target")
                         }
                         // A dictionary's links are typed: they carry the target's table key, which
                         // may change (tables are laid out by name): then they are written anew.
-                        if property.collection == .map && (Int(targetSource.key) != plan.tableByClass[target] || format < 23) {
+                        if property.collection == .map
+                            && (Int(targetSource.key) != plan.tableByClass[target] || format < 23)
+                        {
                             guard targetSource.tableType != 1 else {
-                                throw unsupported("\(cls.name).\(property.name) is a dictionary of embedded objects whose table key or layout changes")
+                                throw unsupported(
+                                    "\(cls.name).\(property.name) is a dictionary of embedded objects whose table key or layout changes"
+                                )
                             }
                             tables[t].columns[column.leafIndex] = .computed(c, nil)
                         } else {
                             tables[t].columns[column.leafIndex] = .raw(c)
                         }
                     } else if c.type == Int(column.type.rawValue) && Self.sameLayout(c, column) && c.enumKeysRef == 0
-                                && (property.type != .mixed || stableTableKeys) && Self.sameLeaves(c, format: format) {
+                        && (property.type != .mixed || stableTableKeys) && Self.sameLeaves(c, format: format)
+                    {
                         tables[t].columns[column.leafIndex] = .raw(c)
                     } else {
                         tables[t].columns[column.leafIndex] = .computed(c, nil)
                     }
                 case .convert(let name, let convert):
-                    guard property.type != .object else { throw unsupported("\(cls.name).\(property.name) converts links") }
+                    guard property.type != .object else {
+                        throw unsupported("\(cls.name).\(property.name) converts links")
+                    }
                     tables[t].columns[column.leafIndex] = .computed(try sourceColumn(name), convert)
                 case .constant(let value):
                     if property.type == .object {
@@ -117,9 +133,11 @@ struct RewritePlan {
         for t in 1..<plan.tables.count {
             for column in plan.tables[t].columns where column.type == .backlink {
                 guard let source = tables[t].source, let opposite = column.opposite,
-                      let originColumn = tables[opposite.table].columns[opposite.leafIndex]?.unchangedSource,
-                      let originTable = tables[opposite.table].source,
-                      let copied = source.backlinks.first(where: { $0.targetTable == originTable.key && $0.oppositeColKey == originColumn.colKey })
+                    let originColumn = tables[opposite.table].columns[opposite.leafIndex]?.unchangedSource,
+                    let originTable = tables[opposite.table].source,
+                    let copied = source.backlinks.first(where: {
+                        $0.targetTable == originTable.key && $0.oppositeColKey == originColumn.colKey
+                    })
                 else { continue }
                 tables[t].backlinks[column.leafIndex] = copied
             }
@@ -138,7 +156,9 @@ struct RewritePlan {
                 guard let sourceColumn = tables[origin].columns[column.leafIndex]?.unchangedSource else { continue }
                 for target in 1..<plan.tables.count {
                     guard let targetSource = tables[target].source,
-                          targetSource.backlinks.contains(where: { $0.targetTable == originSource.key && $0.oppositeColKey == sourceColumn.colKey })
+                        targetSource.backlinks.contains(where: {
+                            $0.targetTable == originSource.key && $0.oppositeColKey == sourceColumn.colKey
+                        })
                     else { continue }
                     links.append(WriterMixedLink(origin: origin, originLeaf: column.leafIndex, target: target))
                 }

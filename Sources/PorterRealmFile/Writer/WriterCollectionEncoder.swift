@@ -11,8 +11,9 @@ struct WriterCollectionEncoder {
         case .list(let elements):
             return try writeElements(elements, column: column)
         case .set(let elements):
-            let sorted = WriterSetOrder.sortedUnique(elements, decimalColumn: column.type == .decimal,
-                                                     nanLast: column.type == .float || column.type == .double)
+            let sorted = WriterSetOrder.sortedUnique(
+                elements, decimalColumn: column.type == .decimal,
+                nanLast: column.type == .float || column.type == .double)
             return try writeElements(sorted, column: column)
         case .dictionary(let entries):
             return try WriterMixedEncoder(leaf: leaf).writeDictionary(entries)
@@ -40,15 +41,19 @@ enum WriterSetOrder {
     /// `nanLast`: a `float` or `double` set compares with the type's own `<` in realm-core, under
     /// which NaN is neither less nor greater than anything; its lookups (a binary search) find
     /// every other element only when NaNs come after them all. A `mixed` set orders NaN first.
-    static func sortedUnique(_ elements: [RealmValue], decimalColumn: Bool = false,
-                             nanLast: Bool = false) -> [RealmValue] {
+    static func sortedUnique(
+        _ elements: [RealmValue], decimalColumn: Bool = false,
+        nanLast: Bool = false
+    ) -> [RealmValue] {
         var sorted = elements.sorted { compare($0, $1) < 0 }
         if nanLast {
             let nans = sorted.filter(isNaN)
             if !nans.isEmpty { sorted = sorted.filter { !isNaN($0) } + nans }
         }
         if decimalColumn, sorted.first == .null {
-            let nans = sorted.dropFirst().prefix { if case .decimal128(let d) = $0 { return (d.high >> 58) & 0x1F == 0x1F } else { return false } }
+            let nans = sorted.dropFirst().prefix {
+                if case .decimal128(let d) = $0 { return (d.high >> 58) & 0x1F == 0x1F } else { return false }
+            }
             if !nans.isEmpty { sorted = Array(nans) + [.null] + sorted.dropFirst(1 + nans.count) }
         }
         var out: [RealmValue] = []
@@ -106,7 +111,8 @@ enum WriterSetOrder {
         case (.int(let x), .int(let y)): return ordered(x, y)
         case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
         case (.binary(let x), .binary(let y)): return bytes(x, y)
-        case (.timestamp(let s1, let n1), .timestamp(let s2, let n2)): return s1 != s2 ? ordered(s1, s2) : ordered(n1, n2)
+        case (.timestamp(let s1, let n1), .timestamp(let s2, let n2)):
+            return s1 != s2 ? ordered(s1, s2) : ordered(n1, n2)
         case (.objectId(let x), .objectId(let y)): return ordered(x, y)
         case (.uuid(let x), .uuid(let y)):
             return bytes(withUnsafeBytes(of: x.uuid) { Array($0) }, withUnsafeBytes(of: y.uuid) { Array($0) })

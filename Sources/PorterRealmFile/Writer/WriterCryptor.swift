@@ -37,7 +37,7 @@ final class WriterCryptor {
     /// Encrypts plaintext page `index` (4096 bytes); returns the ciphertext and its 64-byte IV table entry.
     func encrypt(page: UnsafeRawBufferPointer, index: Int) throws -> (cipher: [UInt8], ivTable: [UInt8]) {
         precondition(page.count == Self.pageSize)
-        let iv1: UInt32 = 1   // first version of the page (0 means "never written")
+        let iv1: UInt32 = 1  // first version of the page (0 means "never written")
         var iv = [UInt8](repeating: 0, count: 16)
         withUnsafeBytes(of: iv1.littleEndian) { iv.replaceSubrange(0..<4, with: $0) }
         withUnsafeBytes(of: UInt64(index * Self.pageSize).littleEndian) { iv.replaceSubrange(4..<12, with: $0) }
@@ -46,21 +46,24 @@ final class WriterCryptor {
         let ok = cipher.withUnsafeMutableBufferPointer { out in
             EVP_EncryptInit_ex(context, EVP_aes_256_cbc(), nil, aesKey, iv) == 1
                 && EVP_CIPHER_CTX_set_padding(context, 0) == 1
-                && EVP_EncryptUpdate(context, out.baseAddress, &outLength, page.bindMemory(to: UInt8.self).baseAddress,
-                                     Int32(Self.pageSize)) == 1
+                && EVP_EncryptUpdate(
+                    context, out.baseAddress, &outLength, page.bindMemory(to: UInt8.self).baseAddress,
+                    Int32(Self.pageSize)) == 1
                 && outLength == Int32(Self.pageSize)
         }
         guard ok else { throw PorterError(.io, "encryption failed (OpenSSL)") }
         var mac = [UInt8](repeating: 0, count: 32)
         var macLength: UInt32 = 0
-        guard HMAC(EVP_sha224(), hmacKey, Int32(hmacKey.count), cipher, cipher.count, &mac, &macLength) != nil, macLength == 28 else {
+        guard HMAC(EVP_sha224(), hmacKey, Int32(hmacKey.count), cipher, cipher.count, &mac, &macLength) != nil,
+            macLength == 28
+        else {
             throw PorterError(.io, "HMAC failed (OpenSSL)")
         }
         var entry = [UInt8]()
         entry.reserveCapacity(64)
         withUnsafeBytes(of: iv1.littleEndian) { entry.append(contentsOf: $0) }
         entry.append(contentsOf: mac[0..<28])
-        entry.append(contentsOf: [UInt8](repeating: 0, count: 32))   // iv2/hmac2: no earlier version
+        entry.append(contentsOf: [UInt8](repeating: 0, count: 32))  // iv2/hmac2: no earlier version
         return (cipher, entry)
     }
 }

@@ -9,7 +9,9 @@ enum WriterDecimal {
 
     /// Sign, unbiased exponent and coefficient of a finite BID128 in its usual form; nil for
     /// infinities, NaNs and the non-canonical large-coefficient form.
-    static func unpack(_ d: Decimal128) -> (negative: Bool, exponent: Int, coefficientHigh: UInt64, coefficientLow: UInt64)? {
+    static func unpack(_ d: Decimal128) -> (
+        negative: Bool, exponent: Int, coefficientHigh: UInt64, coefficientLow: UInt64
+    )? {
         if (d.high >> 61) & 3 == 3 { return nil }
         let exponent = Int((d.high >> 49) & 0x3FFF) - 6176
         return (d.high >> 63 == 1, exponent, d.high & 0x1_FFFF_FFFF_FFFF, d.low)
@@ -30,7 +32,8 @@ enum WriterDecimal {
         if ra != rb { return ra < rb ? -1 : 1 }
         if ra != 0 { return 0 }
         let ua = unpack(a) ?? (a.high >> 63 == 1, 0, 0, 0), ub = unpack(b) ?? (b.high >> 63 == 1, 0, 0, 0)
-        let za = ua.coefficientHigh == 0 && ua.coefficientLow == 0, zb = ub.coefficientHigh == 0 && ub.coefficientLow == 0
+        let za = ua.coefficientHigh == 0 && ua.coefficientLow == 0,
+            zb = ub.coefficientHigh == 0 && ub.coefficientLow == 0
         if za && zb { return 0 }
         let signA = za ? 0 : (ua.negative ? -1 : 1), signB = zb ? 0 : (ub.negative ? -1 : 1)
         if signA != signB { return signA < signB ? -1 : 1 }
@@ -79,14 +82,16 @@ enum WriterDecimal {
     /// The BID32 encoding when `d` converts exactly.
     static func bid32(_ d: Decimal128) -> UInt32? {
         guard let u = unpack(d), u.coefficientHigh == 0, u.coefficientLow < (1 << 23),
-              u.exponent >= -101, u.exponent <= 90 else { return nil }
+            u.exponent >= -101, u.exponent <= 90
+        else { return nil }
         return (u.negative ? 0x8000_0000 : 0) | UInt32(u.exponent + 101) << 23 | UInt32(u.coefficientLow)
     }
 
     /// The BID64 encoding when `d` converts exactly.
     static func bid64(_ d: Decimal128) -> UInt64? {
         guard let u = unpack(d), u.coefficientHigh == 0, u.coefficientLow < (1 << 53),
-              u.exponent >= -398, u.exponent <= 369 else { return nil }
+            u.exponent >= -398, u.exponent <= 369
+        else { return nil }
         return (u.negative ? 1 << 63 : 0) | UInt64(u.exponent + 398) << 53 | u.coefficientLow
     }
 
@@ -109,7 +114,9 @@ enum WriterDecimal {
         }
         var payload = [UInt8]()
         payload.reserveCapacity(decimals.count * width)
-        func append<T: FixedWidthInteger>(_ x: T) { withUnsafeBytes(of: x.littleEndian) { payload.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ x: T) {
+            withUnsafeBytes(of: x.littleEndian) { payload.append(contentsOf: $0) }
+        }
         for d in decimals {
             switch width {
             case 4: append(d.map { bid32($0)! } ?? 0x7C00_00AA)

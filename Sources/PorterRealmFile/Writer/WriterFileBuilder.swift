@@ -31,7 +31,8 @@ struct WriterFileBuilder {
         try out.append([UInt8](repeating: 0, count: 24))
         try resolveKeys()
         var linkPass = WriterValuePreparer(plan: plan, resolver: resolver, collectEmbedded: false)
-        for t in topLevelTables where plan.tables[t].properties.contains(where: { $0.type == .object || $0.type == .mixed }) {
+        for t in topLevelTables
+        where plan.tables[t].properties.contains(where: { $0.type == .object || $0.type == .mixed }) {
             try forEachObject(table: t) { key, sourceKey, values in
                 _ = try linkPass.prepare(table: t, key: key, values: values, sourceKey: sourceKey)
             }
@@ -48,34 +49,42 @@ struct WriterFileBuilder {
         var writePass = WriterValuePreparer(plan: plan, resolver: resolver, collectEmbedded: true)
         var tableRefs = Array(repeating: Int64(0), count: plan.tables.count)
         for t in topLevelTables {
-            var builder = WriterTableBuilder(plan: plan, tableIndex: t, leaf: leafEncoder,
-                                             compact: plan.tables[t].primaryKeyColumn != nil || sequential.contains(t),
-                                             backlinks: linkPass.backlinks[t])
+            var builder = WriterTableBuilder(
+                plan: plan, tableIndex: t, leaf: leafEncoder,
+                compact: plan.tables[t].primaryKeyColumn != nil || sequential.contains(t),
+                backlinks: linkPass.backlinks[t])
             linkPass.backlinks[t] = [:]
             try forEachObject(table: t) { key, sourceKey, values in
-                try builder.add(key: key, values: try writePass.prepare(table: t, key: key, values: values, sourceKey: sourceKey))
+                try builder.add(
+                    key: key, values: try writePass.prepare(table: t, key: key, values: values, sourceKey: sourceKey))
             }
             if let expected = counts[t], expected != builder.objectCount {
-                throw PorterError(.invalidInput, "the source gave \(expected) objects, then \(builder.objectCount): it must give the same objects on every call",
-                                  location: plan.tables[t].objectSchema!.name)
+                throw PorterError(
+                    .invalidInput,
+                    "the source gave \(expected) objects, then \(builder.objectCount): it must give the same objects on every call",
+                    location: plan.tables[t].objectSchema!.name)
             }
             tableRefs[t] = try builder.finish()
         }
         // Embedded objects were all met while writing their parents (nested ones too).
         for t in 1..<plan.tables.count where plan.tables[t].isEmbedded {
-            var builder = WriterTableBuilder(plan: plan, tableIndex: t, leaf: leafEncoder, compact: true,
-                                             backlinks: writePass.backlinks[t].merging(linkPass.backlinks[t]) { $0 + $1 })
+            var builder = WriterTableBuilder(
+                plan: plan, tableIndex: t, leaf: leafEncoder, compact: true,
+                backlinks: writePass.backlinks[t].merging(linkPass.backlinks[t]) { $0 + $1 })
             for object in writePass.embedded[t] { try builder.add(key: object.key, values: object.values) }
             writePass.embedded[t] = []
             tableRefs[t] = try builder.finish()
         }
-        try Self.finishGroup(plan: plan, out: out, leafEncoder: leafEncoder, tableRefs: tableRefs, schemaVersion: schemaVersion)
+        try Self.finishGroup(
+            plan: plan, out: out, leafEncoder: leafEncoder, tableRefs: tableRefs, schemaVersion: schemaVersion)
     }
 
     /// Writes the `metadata` table (the schema version), the group's top array and the header,
     /// once every class table is written (`tableRefs`, slot 0 for `metadata`).
-    static func finishGroup(plan: WriterTablePlan, out: WriterOutput, leafEncoder: WriterLeafEncoder, tableRefs: [Int64],
-                            schemaVersion: UInt64) throws {
+    static func finishGroup(
+        plan: WriterTablePlan, out: WriterOutput, leafEncoder: WriterLeafEncoder, tableRefs: [Int64],
+        schemaVersion: UInt64
+    ) throws {
         var tableRefs = tableRefs
         var metadata = WriterTableBuilder(plan: plan, tableIndex: 0, leaf: leafEncoder, compact: true, backlinks: [:])
         try metadata.add(key: 0, values: [.int(Int64(bitPattern: schemaVersion))])
@@ -88,7 +97,9 @@ struct WriterFileBuilder {
         // so that its own size is known before it is written.
         let topRef = out.position
         let fileSize = topRef + 8 + 3 * 8
-        try out.append(WriterNode.integers([namesRef, tablesRef, WriterNode.tagged(fileSize)], width: 64, flags: .init(hasRefs: true)))
+        try out.append(
+            WriterNode.integers(
+                [namesRef, tablesRef, WriterNode.tagged(fileSize)], width: 64, flags: .init(hasRefs: true)))
         var header = [UInt8]()
         withUnsafeBytes(of: UInt64(topRef).littleEndian) { header.append(contentsOf: $0) }
         header.append(contentsOf: [UInt8](repeating: 0, count: 8))
@@ -138,7 +149,8 @@ struct WriterFileBuilder {
                     keys.sort()
                     unsorted.insert(t)
                     for i in keys.indices.dropFirst() where keys[i] == keys[i - 1] {
-                        throw PorterError(.invalidInput, "two objects have the object key \(keys[i])", location: className)
+                        throw PorterError(
+                            .invalidInput, "two objects have the object key \(keys[i])", location: className)
                     }
                 }
                 if keys.last.map({ $0 == Int64(keys.count - 1) }) ?? true { sequential.insert(t) }

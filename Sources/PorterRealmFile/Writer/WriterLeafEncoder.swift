@@ -10,13 +10,21 @@ struct WriterLeafEncoder {
     let tableKeys: [String: Int]
 
     /// Writes a leaf for `values` of `type`. `inCollection`: list/set leaves store link keys as is.
-    func write(_ values: ArraySlice<RealmValue>, type: WriterColumnType, nullable: Bool, inCollection: Bool = false) throws -> Int64 {
+    func write(_ values: ArraySlice<RealmValue>, type: WriterColumnType, nullable: Bool, inCollection: Bool = false)
+        throws -> Int64
+    {
         switch type {
-        case .int: return try out.append(nullable ? Self.intNull(values.map(\.writerInt)) : WriterNode.integers(values.map { $0.writerInt ?? 0 }))
-        case .bool: return try out.append(WriterNode.integers(values.map { v in
-                if case .bool(let b) = v { return b ? 1 : 0 }
-                return nullable ? 3 : 0
-            }))
+        case .int:
+            return try out.append(
+                nullable ? Self.intNull(values.map(\.writerInt)) : WriterNode.integers(values.map { $0.writerInt ?? 0 })
+            )
+        case .bool:
+            return try out.append(
+                WriterNode.integers(
+                    values.map { v in
+                        if case .bool(let b) = v { return b ? 1 : 0 }
+                        return nullable ? 3 : 0
+                    }))
         case .float: return try out.append(Self.floats(values))
         case .double: return try out.append(Self.doubles(values))
         case .string: return try writeBlobs(values.map(\.writerBytes), isString: true)
@@ -26,10 +34,12 @@ struct WriterLeafEncoder {
         case .objectId: return try out.append(Self.fixedBytes(values, width: 12))
         case .uuid: return try out.append(Self.fixedBytes(values, width: 16))
         case .link:
-            return try out.append(WriterNode.integers(values.map { v in
-                if case .link(_, let key) = v { return inCollection ? key : key + 1 }
-                return 0
-            }))
+            return try out.append(
+                WriterNode.integers(
+                    values.map { v in
+                        if case .link(_, let key) = v { return inCollection ? key : key + 1 }
+                        return 0
+                    }))
         case .mixed: return try WriterMixedEncoder(leaf: self).write(values)
         case .typedLink, .backlink:
             preconditionFailure("no leaf of this type is written from values")
@@ -134,9 +144,11 @@ struct WriterLeafEncoder {
                 }
                 ends.append(Int64(blob.count))
             }
-            let refs = [try out.append(WriterNode.integers(ends)),
-                        try out.append(WriterNode.bytes(blob, widthType: .ignore, width: 1, size: blob.count)),
-                        try out.append(WriterNode.integers(nulls))]
+            let refs = [
+                try out.append(WriterNode.integers(ends)),
+                try out.append(WriterNode.bytes(blob, widthType: .ignore, width: 1, size: blob.count)),
+                try out.append(WriterNode.integers(nulls)),
+            ]
             return try out.append(WriterNode.integers(refs, flags: .init(hasRefs: true)))
         }
         var refs = [Int64]()

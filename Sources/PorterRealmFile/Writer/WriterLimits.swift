@@ -9,20 +9,25 @@ enum WriterLimits {
 
     /// realm-core's `Timestamp` invariant: |nanoseconds| < 1e9 with the sign of the seconds.
     static func validTimestamp(_ seconds: Int64, _ nanoseconds: Int32) -> Bool {
-        abs(Int64(nanoseconds)) < 1_000_000_000 && !(seconds > 0 && nanoseconds < 0) && !(seconds < 0 && nanoseconds > 0)
+        abs(Int64(nanoseconds)) < 1_000_000_000 && !(seconds > 0 && nanoseconds < 0)
+            && !(seconds < 0 && nanoseconds > 0)
     }
 
     static func check(_ value: RealmValue, location: WriterLocation) -> PorterError? {
         switch value {
         case .string(let s) where s.utf8.count > maxString:
-            return PorterError(.constraintViolation, "a string of \(s.utf8.count) bytes is longer than Realm's limit of \(maxString)",
-                               location: location.text)
+            return PorterError(
+                .constraintViolation, "a string of \(s.utf8.count) bytes is longer than Realm's limit of \(maxString)",
+                location: location.text)
         case .binary(let d) where d.count > maxBinary:
-            return PorterError(.constraintViolation, "data of \(d.count) bytes is longer than Realm's limit of \(maxBinary)",
-                               location: location.text)
+            return PorterError(
+                .constraintViolation, "data of \(d.count) bytes is longer than Realm's limit of \(maxBinary)",
+                location: location.text)
         case .timestamp(let seconds, let nanoseconds) where !validTimestamp(seconds, nanoseconds):
-            return PorterError(.invalidValue, "timestamp \(seconds) s \(nanoseconds) ns: nanoseconds must be within ±999999999 and carry the sign of the seconds",
-                               location: location.text)
+            return PorterError(
+                .invalidValue,
+                "timestamp \(seconds) s \(nanoseconds) ns: nanoseconds must be within ±999999999 and carry the sign of the seconds",
+                location: location.text)
         default:
             return nil
         }

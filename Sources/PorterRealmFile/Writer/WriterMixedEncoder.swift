@@ -107,7 +107,9 @@ struct WriterMixedEncoder {
         refs.append(ints.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(ints)))
         refs.append(pairs.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(pairs)))
         refs.append(strings.isEmpty ? 0 : try leaf.writeBlobs(strings, isString: true))
-        refs.append(collections.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(collections, flags: .init(hasRefs: true))))
+        refs.append(
+            collections.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(collections, flags: .init(hasRefs: true)))
+        )
         keys.append(contentsOf: repeatElement(0, count: keys.isEmpty ? 0 : composite.count - keys.count))
         refs.append(keys.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(keys)))
         return try leaf.out.append(WriterNode.integers(refs, flags: .init(hasRefs: true)))

@@ -109,7 +109,9 @@ enum WriterNode {
     }
 
     /// A node of raw bytes: `multiply` records of `width` bytes, or `ignore` (a blob of `size` bytes).
-    static func bytes(_ payload: [UInt8], widthType: WidthType, width: Int, size: Int, flags: Flags = Flags()) -> [UInt8] {
+    static func bytes(_ payload: [UInt8], widthType: WidthType, width: Int, size: Int, flags: Flags = Flags())
+        -> [UInt8]
+    {
         var out = [UInt8]()
         out.reserveCapacity(16 + payload.count)
         // For `multiply` the header's width is in bytes per record; blobs conventionally say 1.

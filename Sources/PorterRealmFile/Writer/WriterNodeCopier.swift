@@ -23,16 +23,23 @@ struct WriterNodeCopier {
     }
 
     private mutating func copy(_ ref: Int64, depth: Int) throws -> Int64 {
-        guard depth <= maximumDepth else { throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels") }
+        guard depth <= maximumDepth else {
+            throw RealmFault("the node at \(hex(ref)) nests deeper than \(maximumDepth) levels")
+        }
         let node = try mem.node(ref)
         let length = 8 + ((node.byteCount + 7) & ~7)
         budget -= length
-        guard budget >= 0 else { throw RealmFault("the node at \(hex(ref)) is reached more than once (a cycle or shared subtree)") }
+        guard budget >= 0 else {
+            throw RealmFault("the node at \(hex(ref)) is reached more than once (a cycle or shared subtree)")
+        }
         guard node.hasRefs else {
             // The payload's padding is part of the node in the file (nodes are 8-aligned).
-            return try out.append(raw: UnsafeRawBufferPointer(start: mem.base + node.ref, count: min(length, mem.size - node.ref)))
+            return try out.append(
+                raw: UnsafeRawBufferPointer(start: mem.base + node.ref, count: min(length, mem.size - node.ref)))
         }
-        guard node.widthType == 0 else { throw RealmFault("the array at \(hex(ref)) has refs but is not an integer array") }
+        guard node.widthType == 0 else {
+            throw RealmFault("the array at \(hex(ref)) has refs but is not an integer array")
+        }
         var slots: [Int64] = []
         slots.reserveCapacity(node.count)
         for i in 0..<node.count {
@@ -40,6 +47,7 @@ struct WriterNodeCopier {
             // In a has-refs array an even non-zero slot is a ref, an odd one a tagged integer.
             slots.append(slot != 0 && slot & 1 == 0 ? try copy(slot, depth: depth + 1) : slot)
         }
-        return try out.append(WriterNode.integers(slots, flags: .init(isInner: node.isInner, hasRefs: true, context: node.context)))
+        return try out.append(
+            WriterNode.integers(slots, flags: .init(isInner: node.isInner, hasRefs: true, context: node.context)))
     }
 }

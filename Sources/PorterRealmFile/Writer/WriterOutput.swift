@@ -54,7 +54,8 @@ final class WriterOutput {
     private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int64?) throws {
         var done = 0
         while done < bytes.count {
-            let n = offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0) + off_t(done)) }
+            let n =
+                offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0) + off_t(done)) }
                 ?? Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -93,7 +94,11 @@ final class WriterOutput {
     func overwrite(at offset: Int64, _ bytes: [UInt8]) throws {
         if cryptor != nil {
             let range = Int(offset)..<Int(offset) + bytes.count
-            if firstPage != nil { firstPage!.replaceSubrange(range, with: bytes) } else { buffer.replaceSubrange(range, with: bytes) }
+            if firstPage != nil {
+                firstPage!.replaceSubrange(range, with: bytes)
+            } else {
+                buffer.replaceSubrange(range, with: bytes)
+            }
             return
         }
         try flush()
@@ -105,7 +110,9 @@ final class WriterOutput {
     func sync() throws {
         if let cryptor {
             let size = WriterCryptor.pageSize
-            if buffer.count % size != 0 { buffer.append(contentsOf: [UInt8](repeating: 0, count: size - buffer.count % size)) }
+            if buffer.count % size != 0 {
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: size - buffer.count % size))
+            }
             try flush()
             let (cipher, entry) = try firstPage!.withUnsafeBytes { try cryptor.encrypt(page: $0, index: 0) }
             try cipher.withUnsafeBytes { try writeAll($0, at: WriterCryptor.physicalOffset(ofPage: 0)) }

@@ -28,11 +28,23 @@ enum WriterIndexValue: Equatable {
             // Seconds (8 bytes) then nanoseconds (4 bytes), little-endian (verified against realm-core 14).
             self = .bytes(raw(seconds.littleEndian) + raw(nanoseconds.littleEndian), kind: 4)
         case .float(let f):
-            if let i = Int32(exactly: f) { self = .int(Int64(i)) } else { self = .bytes(raw(f.bitPattern.littleEndian), kind: 5) }
+            if let i = Int32(exactly: f) {
+                self = .int(Int64(i))
+            } else {
+                self = .bytes(raw(f.bitPattern.littleEndian), kind: 5)
+            }
         case .double(let d):
-            if let i = Int64(exactly: d) { self = .int(i) } else { self = .bytes(raw(d.bitPattern.littleEndian), kind: 6) }
+            if let i = Int64(exactly: d) {
+                self = .int(i)
+            } else {
+                self = .bytes(raw(d.bitPattern.littleEndian), kind: 6)
+            }
         case .decimal128(let d):
-            if let i = WriterDecimal.truncatedInt(d) { self = .int(i) } else { self = .bytes(raw(d.low.littleEndian) + raw(d.high.littleEndian), kind: 7) }
+            if let i = WriterDecimal.truncatedInt(d) {
+                self = .int(i)
+            } else {
+                self = .bytes(raw(d.low.littleEndian) + raw(d.high.littleEndian), kind: 7)
+            }
         case .link(let className, let key):
             guard let table = tableKeys[className] else { return nil }
             self = .bytes(raw(UInt32(truncatingIfNeeded: table).littleEndian) + raw(key.littleEndian), kind: 8)
@@ -154,25 +166,35 @@ struct WriterSearchIndex {
             keys.append(Int64(k))
             if exact {
                 if group.allSatisfy({ entries[$0].value.isLastKey(at: offset) }) {
-                    slots.append(group.count == 1 ? WriterNode.tagged(entries[group[0]].key)
-                                                   : try WriterBPlusTree.integers(group.map { entries[$0].key }.sorted(), out: out))
+                    slots.append(
+                        group.count == 1
+                            ? WriterNode.tagged(entries[group[0]].key)
+                            : try WriterBPlusTree.integers(group.map { entries[$0].key }.sorted(), out: out))
                 } else {
                     slots.append(try node(group, offset: offset + 4, unique: unique, location: location))
                 }
             } else if group.count == 1 {
                 slots.append(WriterNode.tagged(entries[group[0]].key))
-            } else if group.allSatisfy({ entries[$0].value == first }) || group.allSatisfy({ entries[$0].value.isExhausted(at: offset + 4) })
-                        || offset + 4 > Self.maxOffset {
+            } else if group.allSatisfy({ entries[$0].value == first })
+                || group.allSatisfy({ entries[$0].value.isExhausted(at: offset + 4) })
+                || offset + 4 > Self.maxOffset
+            {
                 if unique && group.allSatisfy({ entries[$0].value == first }) {
-                    throw PorterError(.duplicatePrimaryKey, "\(group.count) objects share the primary key \(first.text)", location: location)
+                    throw PorterError(
+                        .duplicatePrimaryKey, "\(group.count) objects share the primary key \(first.text)",
+                        location: location)
                 }
                 if unique, let (a, _) = duplicate(in: group) {
-                    throw PorterError(.duplicatePrimaryKey, "2 objects share the primary key \(entries[a].value.text)", location: location)
+                    throw PorterError(
+                        .duplicatePrimaryKey, "2 objects share the primary key \(entries[a].value.text)",
+                        location: location)
                 }
                 // Sorted by value, then key (equal values are then in key order).
                 var list = group
                 list.sort { a, b in
-                    let c = originals.map { WriterSetOrder.compare($0[a], $0[b]) } ?? entries[a].value.compare(entries[b].value)
+                    let c =
+                        originals.map { WriterSetOrder.compare($0[a], $0[b]) }
+                        ?? entries[a].value.compare(entries[b].value)
                     return c != 0 ? c < 0 : entries[a].key < entries[b].key
                 }
                 slots.append(try WriterBPlusTree.integers(list.map { entries[$0].key }, out: out))
@@ -192,7 +214,8 @@ struct WriterSearchIndex {
         var start = 0
         repeat {
             let end = min(start + size, keys.count)
-            levelRefs.append(try writeNode(keys: Array(keys[start..<end]), slots: Array(slots[start..<end]), inner: false))
+            levelRefs.append(
+                try writeNode(keys: Array(keys[start..<end]), slots: Array(slots[start..<end]), inner: false))
             levelKeys.append(end > start ? keys[end - 1] : 0)
             start = end
         } while start < keys.count
@@ -202,7 +225,8 @@ struct WriterSearchIndex {
             var s = 0
             while s < levelRefs.count {
                 let e = min(s + size, levelRefs.count)
-                nextRefs.append(try writeNode(keys: Array(levelKeys[s..<e]), slots: Array(levelRefs[s..<e]), inner: true))
+                nextRefs.append(
+                    try writeNode(keys: Array(levelKeys[s..<e]), slots: Array(levelRefs[s..<e]), inner: true))
                 nextKeys.append(levelKeys[e - 1])
                 s = e
             }
@@ -214,6 +238,7 @@ struct WriterSearchIndex {
 
     private func writeNode(keys: [Int64], slots: [Int64], inner: Bool) throws -> Int64 {
         let keysRef = try out.append(WriterNode.integers(keys, width: 32))
-        return try out.append(WriterNode.integers([keysRef] + slots, flags: .init(isInner: inner, hasRefs: true, context: true)))
+        return try out.append(
+            WriterNode.integers([keysRef] + slots, flags: .init(isInner: inner, hasRefs: true, context: true)))
     }
 }

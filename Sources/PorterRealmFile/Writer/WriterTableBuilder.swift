@@ -30,8 +30,10 @@ struct WriterTableBuilder {
     private let indexed: [(leaf: Int, property: Int)]
     var out: WriterOutput { leaf.out }
 
-    init(plan: WriterTablePlan, tableIndex: Int, leaf: WriterLeafEncoder, compact: Bool,
-         backlinks: [Int: [(target: Int64, origin: Int64)]]) {
+    init(
+        plan: WriterTablePlan, tableIndex: Int, leaf: WriterLeafEncoder, compact: Bool,
+        backlinks: [Int: [(target: Int64, origin: Int64)]]
+    ) {
         self.plan = plan
         self.tableIndex = tableIndex
         self.leaf = leaf
@@ -54,8 +56,10 @@ struct WriterTableBuilder {
     mutating func add(key: Int64, values: [RealmValue]) throws {
         guard key > lastKey else {
             // Only an inconsistent source gets here (the first pass saw another order).
-            throw PorterError(.invalidInput, "the source gave object key \(key) after \(lastKey): it must give the same objects in the same order on every call",
-                              location: table.objectSchema?.name ?? table.name)
+            throw PorterError(
+                .invalidInput,
+                "the source gave object key \(key) after \(lastKey): it must give the same objects in the same order on every call",
+                location: table.objectSchema?.name ?? table.name)
         }
         lastKey = key
         for (leafIndex, propertyIndex) in indexed {
@@ -78,8 +82,9 @@ struct WriterTableBuilder {
         for element in elements {
             guard let indexValue = WriterIndexValue(element, tableKeys: leaf.tableKeys) else {
                 let property = table.properties[propertyIndex]
-                throw PorterError(.invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
-                                  location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
+                throw PorterError(
+                    .invalidSchema, "the writer cannot index a \(property.typeShorthand) property",
+                    location: "\(table.objectSchema?.name ?? table.name).\(property.name)")
             }
             indexEntries[leafIndex]!.append((indexValue, key))
             if table.properties[propertyIndex].type == .mixed {
@@ -128,10 +133,12 @@ struct WriterTableBuilder {
                 for row in rows { refs.append(try collections.write(row[p], column: column)) }
                 slots.append(try out.append(WriterNode.integers(refs, flags: .init(hasRefs: true))))
             } else {
-                slots.append(try leaf.write(ArraySlice(rows.map { $0[p] }), type: column.type, nullable: column.isNullable))
+                slots.append(
+                    try leaf.write(ArraySlice(rows.map { $0[p] }), type: column.type, nullable: column.isNullable))
             }
         }
-        leaves.append((try out.append(WriterNode.integers(slots, flags: .init(hasRefs: true))), first, Int64(keys.count)))
+        leaves.append(
+            (try out.append(WriterNode.integers(slots, flags: .init(hasRefs: true))), first, Int64(keys.count)))
         keys.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
     }
@@ -153,7 +160,8 @@ struct WriterTableBuilder {
                 let size = chunk.reduce(0) { $0 + $1.count }
                 var node = [offsets, WriterNode.tagged(depth), WriterNode.tagged(size)]
                 node.append(contentsOf: chunk.map(\.ref))
-                next.append((try out.append(WriterNode.integers(node, flags: .init(isInner: true, hasRefs: true))), base, size))
+                next.append(
+                    (try out.append(WriterNode.integers(node, flags: .init(isInner: true, hasRefs: true))), base, size))
                 start += Self.clusterSize
             }
             level = next
@@ -175,7 +183,8 @@ struct WriterTableBuilder {
                 continue
             }
             let location = "\(t.objectSchema?.name ?? t.name).\(column.property!.name)"
-            var index = WriterSearchIndex(out: out, entries: indexEntries[column.leafIndex]!, originals: mixedIndexValues[column.leafIndex])
+            var index = WriterSearchIndex(
+                out: out, entries: indexEntries[column.leafIndex]!, originals: mixedIndexValues[column.leafIndex])
             index.exact = column.property!.collection == .list
             indexRefs[column.leafIndex] = try index.write(unique: column.isPrimaryKey, location: location)
             indexEntries[column.leafIndex] = nil

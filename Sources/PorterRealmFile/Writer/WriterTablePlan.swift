@@ -91,25 +91,33 @@ struct WriterTablePlan {
         for objectSchema in schema.classes {
             // A damaged source file can name two classes, or two properties of one, alike.
             guard byClass[objectSchema.name] == nil else {
-                throw PorterError(.invalidSchema, "two classes are named '\(objectSchema.name)'", location: objectSchema.name)
+                throw PorterError(
+                    .invalidSchema, "two classes are named '\(objectSchema.name)'", location: objectSchema.name)
             }
             var names = Set<String>()
             for property in objectSchema.persistedProperties where !names.insert(property.name).inserted {
-                throw PorterError(.invalidSchema, "two properties are named '\(property.name)'", location: "\(objectSchema.name).\(property.name)")
+                throw PorterError(
+                    .invalidSchema, "two properties are named '\(property.name)'",
+                    location: "\(objectSchema.name).\(property.name)")
             }
             byClass[objectSchema.name] = tables.count
-            tables.append(WriterTable(name: "class_" + objectSchema.name, objectSchema: objectSchema, key: tables.count))
+            tables.append(
+                WriterTable(name: "class_" + objectSchema.name, objectSchema: objectSchema, key: tables.count))
         }
         var publicColumns = Array(repeating: [WriterColumn](), count: tables.count)
         var backlinkColumns = Array(repeating: [WriterColumn](), count: tables.count)
         var nextLeaf = Array(repeating: 0, count: tables.count)
-        publicColumns[0].append(WriterColumn(property: Property(name: "version", type: .int), propertyIndex: 0, leafIndex: 0,
-                                             type: .int, attributes: 0, indexed: false, isPrimaryKey: false))
+        publicColumns[0].append(
+            WriterColumn(
+                property: Property(name: "version", type: .int), propertyIndex: 0, leafIndex: 0,
+                type: .int, attributes: 0, indexed: false, isPrimaryKey: false))
         nextLeaf[0] = 1
 
         func makeColumn(_ property: Property, index: Int, table: Int, isPrimaryKey: Bool) throws -> WriterColumn {
             var attributes: Int64 = 0
-            let nullable = property.type == .object ? (property.collection == .none || property.collection == .map) : property.isOptional
+            let nullable =
+                property.type == .object
+                ? (property.collection == .none || property.collection == .map) : property.isOptional
             if nullable { attributes |= 16 }
             switch property.collection {
             case .none: break
@@ -123,14 +131,20 @@ struct WriterTablePlan {
                 // What the object store accepts (`Property::type_is_indexable`, lists of strings).
                 let indexable: Set<PropertyType> = [.int, .bool, .string, .date, .objectId, .uuid, .mixed]
                 guard indexable.contains(property.type),
-                      property.collection == .none || (property.collection == .list && property.type == .string && !isPrimaryKey) else {
-                    throw PorterError(.invalidSchema, "Realm cannot index a \(property.typeShorthand) property",
-                                      location: "\(tables[table].objectSchema!.name).\(property.name)")
+                    property.collection == .none
+                        || (property.collection == .list && property.type == .string && !isPrimaryKey)
+                else {
+                    throw PorterError(
+                        .invalidSchema, "Realm cannot index a \(property.typeShorthand) property",
+                        location: "\(tables[table].objectSchema!.name).\(property.name)")
                 }
             }
-            return WriterColumn(property: property, propertyIndex: index, leafIndex: leaf, type: WriterColumnType(property.type),
-                                attributes: attributes, indexed: isPrimaryKey || (property.isIndexed && (property.collection == .none || property.collection == .list)),
-                                isPrimaryKey: isPrimaryKey)
+            return WriterColumn(
+                property: property, propertyIndex: index, leafIndex: leaf, type: WriterColumnType(property.type),
+                attributes: attributes,
+                indexed: isPrimaryKey
+                    || (property.isIndexed && (property.collection == .none || property.collection == .list)),
+                isPrimaryKey: isPrimaryKey)
         }
 
         for t in 1..<tables.count {
@@ -142,18 +156,22 @@ struct WriterTablePlan {
         }
         for t in 1..<tables.count {
             let objectSchema = tables[t].objectSchema!
-            for (index, property) in objectSchema.persistedProperties.enumerated() where property.name != objectSchema.primaryKey {
+            for (index, property) in objectSchema.persistedProperties.enumerated()
+            where property.name != objectSchema.primaryKey {
                 var column = try makeColumn(property, index: index, table: t, isPrimaryKey: false)
                 if property.type == .object {
                     guard let target = property.objectType.flatMap({ byClass[$0] }) else {
-                        throw PorterError(.invalidSchema, "link to unknown class '\(property.objectType ?? "")'",
-                                          location: "\(objectSchema.name).\(property.name)")
+                        throw PorterError(
+                            .invalidSchema, "link to unknown class '\(property.objectType ?? "")'",
+                            location: "\(objectSchema.name).\(property.name)")
                     }
                     let backLeaf = nextLeaf[target]
                     nextLeaf[target] += 1
-                    backlinkColumns[target].append(WriterColumn(property: nil, propertyIndex: nil, leafIndex: backLeaf, type: .backlink,
-                                                                attributes: 0, indexed: false, isPrimaryKey: false,
-                                                                opposite: (t, column.leafIndex)))
+                    backlinkColumns[target].append(
+                        WriterColumn(
+                            property: nil, propertyIndex: nil, leafIndex: backLeaf, type: .backlink,
+                            attributes: 0, indexed: false, isPrimaryKey: false,
+                            opposite: (t, column.leafIndex)))
                     column.opposite = (target, backLeaf)
                 }
                 publicColumns[t].append(column)
@@ -163,9 +181,11 @@ struct WriterTablePlan {
         for link in mixedLinks.sorted() {
             let backLeaf = nextLeaf[link.target]
             nextLeaf[link.target] += 1
-            backlinkColumns[link.target].append(WriterColumn(property: nil, propertyIndex: nil, leafIndex: backLeaf, type: .backlink,
-                                                             attributes: 0, indexed: false, isPrimaryKey: false,
-                                                             opposite: (link.origin, link.originLeaf)))
+            backlinkColumns[link.target].append(
+                WriterColumn(
+                    property: nil, propertyIndex: nil, leafIndex: backLeaf, type: .backlink,
+                    attributes: 0, indexed: false, isPrimaryKey: false,
+                    opposite: (link.origin, link.originLeaf)))
             mixedBacklinks[link] = backLeaf
         }
         self.mixedBacklinks = mixedBacklinks
@@ -173,14 +193,17 @@ struct WriterTablePlan {
             var columns = publicColumns[t] + backlinkColumns[t]
             for i in columns.indices {
                 let c = columns[i]
-                columns[i].colKey = Int64(c.leafIndex) | c.type.rawValue << 16 | c.attributes << 22 | Int64(tables[t].key) << 30
+                columns[i].colKey =
+                    Int64(c.leafIndex) | c.type.rawValue << 16 | c.attributes << 22 | Int64(tables[t].key) << 30
             }
             var byLeaf = Array(repeating: 0, count: nextLeaf[t])
             for (i, c) in columns.enumerated() { byLeaf[c.leafIndex] = i }
             tables[t].columns = columns
             tables[t].columnByLeaf = byLeaf
-            tables[t].properties = tables[t].objectSchema?.persistedProperties ?? [Property(name: "version", type: .int)]
-            tables[t].propertyColumns = tables[t].properties.indices.map { i in columns.first { $0.propertyIndex == i }! }
+            tables[t].properties =
+                tables[t].objectSchema?.persistedProperties ?? [Property(name: "version", type: .int)]
+            tables[t].propertyColumns = tables[t].properties.indices.map { i in columns.first { $0.propertyIndex == i }!
+            }
         }
         self.tables = tables
         self.tableByClass = byClass

@@ -13,8 +13,10 @@ struct WriterTableRewrite {
     let leafEncoder: WriterLeafEncoder
     private var preparer: WriterValuePreparer
 
-    init(plan: WriterTablePlan, tableIndex: Int, rewrite: RewritePlan.Table, newNames: [String: String], file: RealmFile,
-         leafEncoder: WriterLeafEncoder) {
+    init(
+        plan: WriterTablePlan, tableIndex: Int, rewrite: RewritePlan.Table, newNames: [String: String], file: RealmFile,
+        leafEncoder: WriterLeafEncoder
+    ) {
         self.plan = plan
         self.tableIndex = tableIndex
         self.rewrite = rewrite
@@ -30,15 +32,18 @@ struct WriterTableRewrite {
     private var className: String { table.objectSchema!.name }
 
     mutating func write(copier: inout WriterNodeCopier) throws -> Int64 {
-        var builder = WriterTableBuilder(plan: plan, tableIndex: tableIndex, leaf: leafEncoder,
-                                         compact: try isCompact(), backlinks: [:])
+        var builder = WriterTableBuilder(
+            plan: plan, tableIndex: tableIndex, leaf: leafEncoder,
+            compact: try isCompact(), backlinks: [:])
         // Indexes of copied columns of a format-24 file are copied whole; the others are built from the values.
         var copiedIndexes: [Int: Int64] = [:]
         for column in table.columns where column.indexed {
             // A full-text index is another structure: the new column gets a plain one, built.
-            if file.fileFormat == 24, case .raw(let c)? = rewrite.columns[column.leafIndex], c.hasSearchIndex, c.indexRef != 0,
-               c.attrs & ColumnInfo.Attr.fullText == 0,
-               (c.attrs & ColumnInfo.Attr.list != 0) == (column.property?.collection == .list) {
+            if file.fileFormat == 24, case .raw(let c)? = rewrite.columns[column.leafIndex], c.hasSearchIndex,
+                c.indexRef != 0,
+                c.attrs & ColumnInfo.Attr.fullText == 0,
+                (c.attrs & ColumnInfo.Attr.list != 0) == (column.property?.collection == .list)
+            {
                 copiedIndexes[column.leafIndex] = try copier.copy(c.indexRef)
             }
         }
@@ -49,7 +54,8 @@ struct WriterTableRewrite {
             try file.mem.forEachClusterLeaf(source.clusterRoot) { leaf in
                 leafCount += 1
                 if leafCount % 128 == 0 { file.mapping.releaseResidentPages() }
-                try writeLeaf(leaf, source: source, builder: &builder, copier: &copier, copiedIndexes: copiedIndexes, walk: walk)
+                try writeLeaf(
+                    leaf, source: source, builder: &builder, copier: &copier, copiedIndexes: copiedIndexes, walk: walk)
             }
         }
         return try builder.finish(copiedIndexes: copiedIndexes)
@@ -61,7 +67,9 @@ struct WriterTableRewrite {
         var expected: Int64 = 0, compact = true, lastWasShort = false
         try file.mem.forEachClusterLeaf(source.clusterRoot) { leaf in
             guard compact else { return }
-            if lastWasShort || leaf.count == 0 || leaf.key(0) != expected || leaf.key(leaf.count - 1) != expected + Int64(leaf.count - 1) {
+            if lastWasShort || leaf.count == 0 || leaf.key(0) != expected
+                || leaf.key(leaf.count - 1) != expected + Int64(leaf.count - 1)
+            {
                 compact = false
                 return
             }
@@ -71,19 +79,25 @@ struct WriterTableRewrite {
         return compact
     }
 
-    private mutating func writeLeaf(_ leaf: ClusterLeaf, source: TableInfo, builder: inout WriterTableBuilder,
-                                    copier: inout WriterNodeCopier, copiedIndexes: [Int: Int64], walk: Walk) throws {
+    private mutating func writeLeaf(
+        _ leaf: ClusterLeaf, source: TableInfo, builder: inout WriterTableBuilder,
+        copier: inout WriterNodeCopier, copiedIndexes: [Int: Int64], walk: Walk
+    ) throws {
         guard leaf.count > 0 else { return }
         let keys = (0..<leaf.count).map(leaf.key)
-        guard keys[0] > builder.lastKey else { throw RealmFault("object keys are out of order (\(keys[0]) after \(builder.lastKey))") }
+        guard keys[0] > builder.lastKey else {
+            throw RealmFault("object keys are out of order (\(keys[0]) after \(builder.lastKey))")
+        }
         var slots = Array(repeating: Int64(0), count: table.leafCount)
         for column in table.columns {
             if column.type == .backlink {
                 if let copied = rewrite.backlinks[column.leafIndex] {
                     let ref = try leaf.columnRef(copied.leafIndex)
-                    slots[column.leafIndex] = file.fileFormat == 24 ? try copier.copy(ref) : try copyLegacyBacklinks(ref, copier: &copier)
+                    slots[column.leafIndex] =
+                        file.fileFormat == 24 ? try copier.copy(ref) : try copyLegacyBacklinks(ref, copier: &copier)
                 } else {
-                    slots[column.leafIndex] = try leafEncoder.out.append(WriterNode.integers(Array(repeating: 0, count: leaf.count), flags: .init(hasRefs: true)))
+                    slots[column.leafIndex] = try leafEncoder.out.append(
+                        WriterNode.integers(Array(repeating: 0, count: leaf.count), flags: .init(hasRefs: true)))
                 }
                 continue
             }
@@ -110,7 +124,8 @@ struct WriterTableRewrite {
             }
             if column.indexed, copiedIndexes[column.leafIndex] == nil, let values {
                 for (value, key) in zip(values, keys) {
-                    try builder.addIndexEntries(value, leafIndex: column.leafIndex, propertyIndex: column.propertyIndex!, key: key)
+                    try builder.addIndexEntries(
+                        value, leafIndex: column.leafIndex, propertyIndex: column.propertyIndex!, key: key)
                 }
             }
         }
@@ -120,7 +135,11 @@ struct WriterTableRewrite {
         } else {
             slots.insert(try leafEncoder.out.append(WriterNode.integers(keys.map { $0 - first })), at: 0)
         }
-        builder.leaves.append((try leafEncoder.out.append(WriterNode.integers(slots, flags: .init(hasRefs: true))), first, Int64(keys.count)))
+        builder.leaves.append(
+            (
+                try leafEncoder.out.append(WriterNode.integers(slots, flags: .init(hasRefs: true))), first,
+                Int64(keys.count)
+            ))
         builder.objectCount += Int64(keys.count)
         builder.lastKey = keys[keys.count - 1]
     }
@@ -150,18 +169,23 @@ struct WriterTableRewrite {
     /// holding fewer values than the cluster's objects is refused), with the column's position.
     private func sourceLeaf(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo) throws -> (Int, Leaf) {
         guard let index = source.columns.firstIndex(where: { $0.colKey == c.colKey }),
-              let decoded = try file.columnLeaves(source, leaf, only: index)[index] else {
+            let decoded = try file.columnLeaves(source, leaf, only: index)[index]
+        else {
             throw RealmFault("the column \(c.name) is missing").located(source.name)
         }
         return (index, decoded)
     }
 
     /// The values of a source column in one leaf, as the reader gives them.
-    private func sourceValues(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo, walk: Walk) throws -> [RealmValue] {
+    private func sourceValues(_ c: ColumnInfo, _ leaf: ClusterLeaf, source: TableInfo, walk: Walk) throws
+        -> [RealmValue]
+    {
         let (index, decoded) = try sourceLeaf(c, leaf, source: source)
         var values: [RealmValue] = []
         values.reserveCapacity(leaf.count)
-        for row in 0..<leaf.count { values.append(renamed(try file.columnValue(source, index, decoded, row, walk: walk))) }
+        for row in 0..<leaf.count {
+            values.append(renamed(try file.columnValue(source, index, decoded, row, walk: walk)))
+        }
         return values
     }
 
@@ -171,17 +195,22 @@ struct WriterTableRewrite {
         case .link(let className, let key): return .link(className: newNames[className] ?? className, key: key)
         case .list(let items): return .list(items.map(renamed))
         case .set(let items): return .set(items.map(renamed))
-        case .dictionary(let entries): return .dictionary(entries.map { RealmDictionaryEntry(key: $0.key, value: renamed($0.value)) })
+        case .dictionary(let entries):
+            return .dictionary(entries.map { RealmDictionaryEntry(key: $0.key, value: renamed($0.value)) })
         default: return value
         }
     }
 
     /// Checks the values against the new property (as the writer checks a source's) and writes the column's leaf.
-    private mutating func encode(_ values: inout [RealmValue], column: WriterColumn, keys: [Int64], slots: inout [Int64]) throws {
+    private mutating func encode(
+        _ values: inout [RealmValue], column: WriterColumn, keys: [Int64], slots: inout [Int64]
+    ) throws {
         let property = column.property!
-        for i in values.indices where !(property.collection == .none && WriterValuePreparer.isPlainMatch(values[i], property.type)) {
+        for i in values.indices
+        where !(property.collection == .none && WriterValuePreparer.isPlainMatch(values[i], property.type)) {
             let location = WriterLocation(className: className, sourceKey: keys[i], property: property.name)
-            values[i] = try preparer.prepare(values[i], property: property, column: column, table: tableIndex, key: keys[i], location: location)
+            values[i] = try preparer.prepare(
+                values[i], property: property, column: column, table: tableIndex, key: keys[i], location: location)
         }
         if property.isCollection {
             let collections = WriterCollectionEncoder(leaf: leafEncoder)
@@ -190,7 +219,8 @@ struct WriterTableRewrite {
             for value in values { refs.append(try collections.write(value, column: column)) }
             slots[column.leafIndex] = try leafEncoder.out.append(WriterNode.integers(refs, flags: .init(hasRefs: true)))
         } else {
-            slots[column.leafIndex] = try leafEncoder.write(ArraySlice(values), type: column.type, nullable: column.isNullable)
+            slots[column.leafIndex] = try leafEncoder.write(
+                ArraySlice(values), type: column.type, nullable: column.isNullable)
         }
     }
 }

@@ -32,22 +32,27 @@ struct WriterValuePreparer {
     mutating func prepare(table: Int, key: Int64, values: [RealmValue], sourceKey: Int64) throws -> [RealmValue] {
         let t = plan.tables[table]
         guard values.count == t.properties.count else {
-            throw PorterError(.invalidValue, "expected \(t.properties.count) values (the persisted properties), got \(values.count)",
-                              location: "\(t.objectSchema!.name)[\(sourceKey)]")
+            throw PorterError(
+                .invalidValue, "expected \(t.properties.count) values (the persisted properties), got \(values.count)",
+                location: "\(t.objectSchema!.name)[\(sourceKey)]")
         }
         var result = values
         for i in t.properties.indices {
             let column = t.propertyColumns[i]
             // Scalars of the right type pass unchanged: the common case costs one switch.
             if column.property!.collection == .none, Self.isPlainMatch(values[i], column.property!.type) { continue }
-            let location = WriterLocation(className: t.objectSchema!.name, sourceKey: sourceKey, property: t.properties[i].name)
-            result[i] = try prepare(values[i], property: t.properties[i], column: column, table: table, key: key, location: location)
+            let location = WriterLocation(
+                className: t.objectSchema!.name, sourceKey: sourceKey, property: t.properties[i].name)
+            result[i] = try prepare(
+                values[i], property: t.properties[i], column: column, table: table, key: key, location: location)
         }
         return result
     }
 
-    mutating func prepare(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
-                                  location: WriterLocation) throws -> RealmValue {
+    mutating func prepare(
+        _ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+        location: WriterLocation
+    ) throws -> RealmValue {
         func element(_ v: RealmValue) throws -> RealmValue {
             try self.element(v, property: property, column: column, table: table, key: key, location: location)
         }
@@ -66,35 +71,43 @@ struct WriterValuePreparer {
             try Self.checkKeys(entries, location: location)
             return .dictionary(try entries.map { RealmDictionaryEntry(key: $0.key, value: try element($0.value)) })
         default:
-            throw PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
+            throw PorterError(
+                .invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
         }
     }
 
-    mutating func element(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
-                                  location: WriterLocation) throws -> RealmValue {
+    mutating func element(
+        _ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+        location: WriterLocation
+    ) throws -> RealmValue {
         var mismatch: PorterError {
-            PorterError(.invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
+            PorterError(
+                .invalidValue, "expected a \(property.typeShorthand), got \(value.writerKind)", location: location.text)
         }
         if case .null = value {
             guard column.isNullable else {
-                throw PorterError(.invalidValue, "null in a required \(property.typeShorthand)", location: location.text)
+                throw PorterError(
+                    .invalidValue, "null in a required \(property.typeShorthand)", location: location.text)
             }
             return .null
         }
         if let limitError = WriterLimits.check(value, location: location) { throw limitError }
         switch (property.type, value) {
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.data, .binary),
-             (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            (.date, .timestamp), (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return value
         case (.mixed, .link(let className, let sourceKey)):
             guard let target = plan.tableByClass[className], !plan.tables[target].isEmbedded else {
-                throw PorterError(.invalidValue, "a mixed value can only link to a top-level class, got \(className)", location: location.text)
+                throw PorterError(
+                    .invalidValue, "a mixed value can only link to a top-level class, got \(className)",
+                    location: location.text)
             }
             guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
                 throw PorterError(.notFound, "no \(className) object with key \(sourceKey)", location: location.text)
             }
             if !collectEmbedded {
-                mixedEdges[WriterMixedLink(origin: table, originLeaf: column.leafIndex, target: target), default: []].append((targetKey, key))
+                mixedEdges[WriterMixedLink(origin: table, originLeaf: column.leafIndex, target: target), default: []]
+                    .append((targetKey, key))
             }
             return .link(className: className, key: targetKey)
         case (.mixed, .embedded):
@@ -102,15 +115,21 @@ struct WriterValuePreparer {
         case (.mixed, .list), (.mixed, .dictionary):
             if column.indexed {
                 // realm-core indexes scalars; what it would make of a collection in the index is not a layout to guess.
-                throw PorterError(.invalidValue, "an indexed mixed property cannot hold a list or dictionary in a Realm file", location: location.text)
+                throw PorterError(
+                    .invalidValue, "an indexed mixed property cannot hold a list or dictionary in a Realm file",
+                    location: location.text)
             }
-            return try nested(value, property: property, column: column, table: table, key: key, location: location, depth: 1)
+            return try nested(
+                value, property: property, column: column, table: table, key: key, location: location, depth: 1)
         case (.mixed, .set):
-            throw PorterError(.invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
+            throw PorterError(
+                .invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
         case (.mixed, _):
             return value
         case (.object, .link(let className, let sourceKey)):
-            guard className == property.objectType, let target = plan.tableByClass[className], !plan.tables[target].isEmbedded else {
+            guard className == property.objectType, let target = plan.tableByClass[className],
+                !plan.tables[target].isEmbedded
+            else {
                 throw mismatch
             }
             guard let targetKey = resolver.resolve(table: target, sourceKey: sourceKey) else {
@@ -121,7 +140,9 @@ struct WriterValuePreparer {
             }
             return .link(className: className, key: targetKey)
         case (.object, .embedded(let className, _, let values)):
-            guard className == property.objectType, let target = plan.tableByClass[className], plan.tables[target].isEmbedded else {
+            guard className == property.objectType, let target = plan.tableByClass[className],
+                plan.tables[target].isEmbedded
+            else {
                 throw mismatch
             }
             let embeddedKey = embeddedCounters[target]
@@ -149,7 +170,7 @@ extension WriterValuePreparer {
         case (.data, .binary(let d)): return d.count <= WriterLimits.maxBinary
         case (.date, .timestamp(let seconds, let nanoseconds)): return WriterLimits.validTimestamp(seconds, nanoseconds)
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double),
-             (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
             return true
         default:
             return false
@@ -164,7 +185,9 @@ extension WriterValuePreparer {
         var seen = Set<String>()
         for entry in entries {
             guard !entry.key.contains("."), !entry.key.hasPrefix("$") else {
-                throw PorterError(.invalidValue, "dictionary key '\(entry.key)' contains '.' or starts with '$'", location: location.text)
+                throw PorterError(
+                    .invalidValue, "dictionary key '\(entry.key)' contains '.' or starts with '$'",
+                    location: location.text)
             }
             guard seen.insert(entry.key).inserted else {
                 throw PorterError(.invalidValue, "dictionary key '\(entry.key)' appears twice", location: location.text)
@@ -177,19 +200,26 @@ extension WriterValuePreparer {
 
     /// A list or dictionary nested in a mixed value: its elements are checked (and links
     /// resolved, recorded against the mixed column) as the mixed value itself would be.
-    mutating func nested(_ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
-                         location: WriterLocation, depth: Int) throws -> RealmValue {
+    mutating func nested(
+        _ value: RealmValue, property: Property, column: WriterColumn, table: Int, key: Int64,
+        location: WriterLocation, depth: Int
+    ) throws -> RealmValue {
         guard depth <= Self.maximumNesting else {
-            throw PorterError(.invalidValue, "collections nest deeper than \(Self.maximumNesting) levels in a mixed value", location: location.text)
+            throw PorterError(
+                .invalidValue, "collections nest deeper than \(Self.maximumNesting) levels in a mixed value",
+                location: location.text)
         }
         func element(_ v: RealmValue) throws -> RealmValue {
             switch v {
             case .list, .dictionary:
-                return try nested(v, property: property, column: column, table: table, key: key, location: location, depth: depth + 1)
+                return try nested(
+                    v, property: property, column: column, table: table, key: key, location: location, depth: depth + 1)
             case .set:
-                throw PorterError(.invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
+                throw PorterError(
+                    .invalidValue, "a mixed value can hold a list or a dictionary, not a set", location: location.text)
             default:
-                return try self.element(v, property: property, column: column, table: table, key: key, location: location)
+                return try self.element(
+                    v, property: property, column: column, table: table, key: key, location: location)
             }
         }
         switch value {

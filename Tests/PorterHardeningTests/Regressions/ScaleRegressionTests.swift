@@ -19,7 +19,9 @@ import Testing
     /// linearly (O(n²) for n classes).
     @Test func aSchemaWithTwentyThousandClassesValidates() throws {
         let classes = (0..<20_000).map { i in
-            ObjectSchema(name: "C\(i)", properties: [Property(name: "next", type: .object, objectType: "C\((i + 1) % 20_000)", optional: true)])
+            ObjectSchema(
+                name: "C\(i)",
+                properties: [Property(name: "next", type: .object, objectType: "C\((i + 1) % 20_000)", optional: true)])
         }
         let schema = Schema(version: 1, classes: classes)
         #expect(schema.validationErrors().isEmpty)
@@ -33,13 +35,23 @@ import Testing
     @Test func longChainsAndRingsOfEmbeddedClassesValidateQuickly() throws {
         let n = 5_000
         func name(_ i: Int) -> String { "E" + String(100_000 + i) }
-        let chain = (0..<n).map { i in
-            ObjectSchema(name: name(i), properties: i + 1 < n ? [Property(name: "next", type: .object, objectType: name(i + 1), optional: true)]
-                                                               : [Property(name: "x", type: .int)], embedded: true)
-        } + [ObjectSchema(name: "Root", properties: [Property(name: "first", type: .object, objectType: name(0), optional: true)])]
+        let chain =
+            (0..<n).map { i in
+                ObjectSchema(
+                    name: name(i),
+                    properties: i + 1 < n
+                        ? [Property(name: "next", type: .object, objectType: name(i + 1), optional: true)]
+                        : [Property(name: "x", type: .int)], embedded: true)
+            } + [
+                ObjectSchema(
+                    name: "Root",
+                    properties: [Property(name: "first", type: .object, objectType: name(0), optional: true)])
+            ]
         #expect(Schema(version: 1, classes: chain).validationErrors().isEmpty)
         var ring = chain
-        ring[n - 1] = ObjectSchema(name: name(n - 1), properties: [Property(name: "next", type: .object, objectType: name(0), optional: true)], embedded: true)
+        ring[n - 1] = ObjectSchema(
+            name: name(n - 1), properties: [Property(name: "next", type: .object, objectType: name(0), optional: true)],
+            embedded: true)
         let errors = Schema(version: 1, classes: ring).validationErrors()
         #expect(errors.count == 1)
         #expect(errors.first?.hasPrefix("\(name(0)): embedded classes form a cycle: \(name(0)).next.next.") == true)

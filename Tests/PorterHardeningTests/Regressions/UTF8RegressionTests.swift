@@ -11,7 +11,8 @@ import Testing
 /// the import succeeds and stores different text than the input held.
 /// (Sources/PorterBSON/BSONValueDecoder.swift:80 and :170, Sources/PorterJSON/JSONCParser.swift:85.)
 @Suite struct UTF8RegressionTests {
-    static let schema = #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "label": "string", "extra": "mixed"}}]}"#
+    static let schema =
+        #"{"schemaVersion": 1, "classes": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "label": "string", "extra": "mixed"}}]}"#
 
     /// Imports `bytes` into a fresh in-memory database; returns the error lines (empty on success).
     private func importLines(_ bytes: [UInt8], name: String) throws -> [String] {
@@ -32,7 +33,9 @@ import Testing
         return le32(4 + id.count + string.count + 1) + id + string + [0]
     }
 
-    static let invalidSequences: [[UInt8]] = [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]]
+    static let invalidSequences: [[UInt8]] = [
+        [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
+    ]
 
     @Test(arguments: invalidSequences)
     func invalidUTF8InABSONStringIsRejected(_ sequence: [UInt8]) throws {
