@@ -9,7 +9,8 @@ public struct ExportCommand: OutputCommand {
     public static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export a Porter database or a Realm file as BSON, Extended JSON or plain JSON (schema.json plus one file per top-level class), or as a Realm file.",
+            "Export a Porter database or a Realm file as BSON, Extended JSON, plain JSON or CSV (one file per "
+            + "top-level class), as one relational SQLite file, or as a Realm file.",
         discussion: """
             BSON exports are mongodump folders: <Class>.bson and <Class>.metadata.json (the indexes of \
             indexed properties) per class, gzipped with --gzip; --archive=FILE writes one mongodump archive \
