@@ -126,7 +126,7 @@ final class CSVDecoder: DocumentDecoder {
                 throw CSVCellError(text: "expected JSON text, found '\(csvAbbreviated(text))' (\(error.message))")
             }
             do {
-                return try ExtendedJSON.decode(Self.raw(raw))
+                return try ExtendedJSON.decode(raw.documentTree)
             } catch {
                 throw CSVCellError(text: "invalid Extended JSON in '\(csvAbbreviated(text))': \(error.message)")
             }
@@ -151,20 +151,6 @@ final class CSVDecoder: DocumentDecoder {
                 // their text forms (and names the field when one does not parse).
                 return .string(text)
             }
-        }
-    }
-
-    /// A parsed JSON value as the raw tree Extended JSON decoding takes.
-    static func raw(_ json: JSONValue) -> DocumentValue {
-        switch json {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .number(let text):
-            if let i = Int64(text) { return .int64(i) }
-            return .double(Double(text) ?? .nan)
-        case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map(raw))
-        case .object(let members): return .document(Document(members.map { (key: $0.key, value: raw($0.value)) }))
         }
     }
 

@@ -290,7 +290,7 @@ final class RelationalReader {
         case ("list", .text(let json)), ("dictionary", .text(let json)):
             let decoded: DocumentValue
             do {
-                decoded = try ExtendedJSON.decode(Self.raw(try JSONValue.parse(json)))
+                decoded = try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
             } catch let error as ExtendedJSON.Failure {
                 throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
             } catch let error as PorterError {
@@ -326,20 +326,6 @@ final class RelationalReader {
             throw CellError(path: path, message: "expected an integer key after 'Class:', found '\(abbreviated(s))'")
         }
         return .int64(i)
-    }
-
-    /// A parsed JSON value as the raw tree Extended JSON decoding takes.
-    static func raw(_ json: JSONValue) -> DocumentValue {
-        switch json {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .number(let text):
-            if let i = Int64(text) { return .int64(i) }
-            return .double(Double(text) ?? .nan)
-        case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map(raw))
-        case .object(let members): return .document(Document(members.map { (key: $0.key, value: raw($0.value)) }))
-        }
     }
 
     /// A cell for messages: `INTEGER 7`, `TEXT 'abc'`, `a BLOB of 3 bytes`, `NULL`.
