@@ -144,7 +144,7 @@ struct RealmFileInPlace {
                 guard let original = try source.object(in: table, key: object.key) else {
                     throw failed("\(table.name) key \(object.key) is not in the original")
                 }
-                for (i, (a, b)) in zip(original.values, object.values).enumerated() where !Self.same(a, b) {
+                for (i, (a, b)) in zip(original.values, object.values).enumerated() where !a.isSameStoredValue(as: b) {
                     throw failed("\(table.name)[key \(object.key)].\(table.properties[i].name) differs")
                 }
             }
@@ -152,21 +152,6 @@ struct RealmFileInPlace {
         }
         guard written.tables.count == source.tables.count else { throw failed("the class count differs") }
         return counts
-    }
-
-    /// Whether two values are the same stored value (NaN equals NaN here: it is the same bits' meaning).
-    static func same(_ a: RealmValue, _ b: RealmValue) -> Bool {
-        switch (a, b) {
-        case (.float(let x), .float(let y)): return x == y || (x.isNaN && y.isNaN)
-        case (.double(let x), .double(let y)): return x == y || (x.isNaN && y.isNaN)
-        case (.list(let x), .list(let y)), (.set(let x), .set(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.dictionary(let x), .dictionary(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && same($0.value, $1.value) }
-        case (.embedded(let c1, _, let x), .embedded(let c2, _, let y)):
-            return c1 == c2 && x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        default: return a == b
-        }
     }
 
     /// `DIR/.NAME.porter-care-PID.tmp`: hidden, beside the file (same file system, so the rename is atomic).

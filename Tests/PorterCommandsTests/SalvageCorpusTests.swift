@@ -119,21 +119,6 @@ import Testing
         return false
     }
 
-    /// Equal values, NaN equal to NaN, embedded objects compared by their values.
-    static func same(_ a: RealmValue, _ b: RealmValue) -> Bool {
-        switch (a, b) {
-        case (.float(let x), .float(let y)): return x == y || (x.isNaN && y.isNaN)
-        case (.double(let x), .double(let y)): return x == y || (x.isNaN && y.isNaN)
-        case (.list(let x), .list(let y)), (.set(let x), .set(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.dictionary(let x), .dictionary(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && same($0.value, $1.value) }
-        case (.embedded(let c1, _, let x), .embedded(let c2, _, let y)):
-            return c1 == c2 && x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        default: return a == b
-        }
-    }
-
     /// Lost key ranges ("a...b", "a...end", "k") contain `key`.
     static func covers(_ lost: [String], _ key: Int64) -> Bool {
         lost.contains { range in
@@ -212,7 +197,7 @@ import Testing
                     return
                 }
                 for (i, value) in object.values.enumerated()
-                where !replaced.contains(i) && !Self.same(value, original.values[i]) {
+                where !replaced.contains(i) && !value.isSameStoredValue(as: original.values[i]) {
                     differing += 1
                     break
                 }
