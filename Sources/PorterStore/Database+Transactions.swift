@@ -20,7 +20,7 @@ extension Database {
             throw Database.otherWriterError(path)
         }
         do {
-            try refreshSchemaUnderWriteLock()
+            try refreshSchemaFromSnapshot()
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -72,11 +72,15 @@ extension Database {
     }
 
     /// Runs `body` against one consistent snapshot of the file (a read transaction), unless a
-    /// transaction is already open, whose view it then shares.
+    /// transaction is already open, whose view it then shares. The stored schema is read again
+    /// inside the snapshot when another connection committed since it was last read, so `body`
+    /// never pairs the tables of one state with the schema of another (a migration that commits
+    /// between this connection's open and its read).
     public func read<T>(_ body: () throws -> T) throws -> T {
         if connection.inTransaction { return try body() }
         try connection.execute("BEGIN DEFERRED")
         defer { try? connection.execute("COMMIT") }
+        try refreshSchemaFromSnapshot()
         return try body()
     }
 

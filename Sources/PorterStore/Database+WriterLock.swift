@@ -23,11 +23,12 @@ extension Database {
         try connection.execute("PRAGMA temp_store=MEMORY")
     }
 
-    /// Called with the write lock just taken: when another connection committed since this one
-    /// last read the stored schema (a migration in another process, say), the schema is read
-    /// again, so the transaction works on the tables as they now are rather than failing with a
-    /// raw SQLite error about a column that was renamed meanwhile.
-    func refreshSchemaUnderWriteLock() throws {
+    /// Called at the start of a transaction (with the write lock just taken, or a read snapshot
+    /// just begun): when another connection committed since this one last read the stored schema
+    /// (a migration in another process, say), the schema is read again, so the transaction works
+    /// on the tables as they now are rather than failing with a raw SQLite error, or a false
+    /// finding of `check`, about a column that was renamed meanwhile.
+    func refreshSchemaFromSnapshot() throws {
         guard case .integer(let version)? = try connection.scalar("PRAGMA data_version") else { return }
         if schemaDataVersion == version { return }
         let stored = try Database.readStoredSchema(connection)

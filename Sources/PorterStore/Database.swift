@@ -43,7 +43,7 @@ public final class Database {
     @exclusivity(unchecked) var cachedStamp = DatabaseStateStamp(localChanges: 0, dataVersion: 0, epoch: 0)
     @exclusivity(unchecked) var cachedStampSteps = UInt64.max
     /// SQLite's `data_version` when the stored schema was last read under the write lock (nil:
-    /// not yet); see ``refreshSchemaUnderWriteLock()``.
+    /// not yet); see ``refreshSchemaFromSnapshot()``.
     var schemaDataVersion: Int64?
 
     /// The schema version stored in the file.

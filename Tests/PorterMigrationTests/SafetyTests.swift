@@ -23,6 +23,20 @@ import PorterStore
         }
     }
 
+    /// A reader opened before another connection's migration reads the tables and the schema of
+    /// one state: `check` found "column belongs to no property" when the schema read at open met
+    /// the tables of the migrated file (a concurrent `import` was refused for it).
+    @Test func aReaderOpenedBeforeAMigrationChecksTheMigratedState() throws {
+        let dir = try MigTempDir()
+        let path = try file(dir, count: 20)
+        let reader = try Database.open(at: path, readOnly: true)
+        #expect(reader.schema.version == 1)
+        try migrate(path, to: v2)
+        #expect(try reader.checkConsistency() == [])
+        #expect(reader.schema.version == 2)
+        #expect(try reader.read { try reader.count("Dog") } == 20)
+    }
+
     @Test func dryRunLeavesTheFileBytesUnchanged() throws {
         let dir = try MigTempDir()
         let path = try file(dir)
