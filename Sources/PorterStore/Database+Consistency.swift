@@ -43,16 +43,15 @@ extension Database {
     /// collection owners, parents of embedded objects.
     func objectProblems(_ cls: ObjectSchema) throws -> [String] {
         let s = ConsistencyReport.plural, sample = ConsistencyReport.sample
-        let storage = MigrationStorage(self)
         var lines: [String] = []
         if let pk = cls.primaryKeyProperty, !pk.isCollection {
-            let duplicates = try duplicateValues(cls.name, pk, sampleLimit: MigrationStorage.sampleLimit)
+            let duplicates = try duplicateValues(cls.name, pk, sampleLimit: Database.sampleLimit)
             if duplicates.count > 0 {
                 lines.append(
                     "\(cls.name).\(pk.name): primary key has \(duplicates.count) duplicate value\(s(duplicates.count)): \(sample(duplicates))"
                 )
             }
-            if try !storage.hasPrimaryKeyIndex(cls.name) {
+            if try !hasPrimaryKeyIndex(cls.name) {
                 lines.append("\(cls.name).\(pk.name): the unique index that enforces the primary key is missing")
             }
         }
@@ -65,7 +64,7 @@ extension Database {
                 !property.isOptional
                 && (property.type != .object || property.collection == .list || property.collection == .set)
             if nullsForbidden {
-                let nulls = try storage.nullValues(cls.name, property)
+                let nulls = try nullValues(cls.name, property)
                 if nulls.count > 0 {
                     let what =
                         property.isCollection
@@ -81,7 +80,7 @@ extension Database {
                 )
             }
             if property.type == .object || property.type == .mixed {
-                let dangling = try storage.danglingLinks(cls.name, property)
+                let dangling = try danglingLinks(cls.name, property)
                 if dangling.count > 0 {
                     lines.append(
                         "\(path): \(dangling.count) link\(s(dangling.count)) to objects that do not exist: \(sample(dangling))"
@@ -104,7 +103,7 @@ extension Database {
                 }
                 .map { LinkSource(className: source.name, property: $0) }
             }
-            let counts = try embeddingCounts(cls.name, sources: sources, sampleLimit: MigrationStorage.sampleLimit)
+            let counts = try embeddingCounts(cls.name, sources: sources, sampleLimit: Database.sampleLimit)
             if counts.orphans > 0 || counts.multiplyLinked > 0 {
                 lines.append(
                     "\(cls.name): embedded objects must have exactly one parent, but \(counts.orphans) \(counts.orphans == 1 ? "has" : "have") none and \(counts.multiplyLinked) more than one"

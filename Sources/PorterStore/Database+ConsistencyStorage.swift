@@ -106,7 +106,7 @@ extension Database {
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit {
+            if result.sample.count < Database.sampleLimit {
                 result.sample.append("\(className)(\(stmt.int64(0))) holds \(stmt.text(1))")
             }
         }
@@ -123,7 +123,7 @@ extension Database {
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit {
+            if result.sample.count < Database.sampleLimit {
                 result.sample.append("\(className)(\(stmt.int64(0)))")
             }
         }

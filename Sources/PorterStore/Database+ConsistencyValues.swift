@@ -28,7 +28,7 @@ extension Database {
                 guard let description = problem(raw) else { continue }
                 found.count += 1
                 first = first ?? description
-                if found.sample.count < MigrationStorage.sampleLimit {
+                if found.sample.count < Database.sampleLimit {
                     found.sample.append("\(className)(\(stmt.int64(0)))")
                 }
             }
@@ -87,7 +87,7 @@ extension Database {
             var found = SampledCount(count: 0)
             while try stmt.step() {
                 found.count += 1
-                if found.sample.count < MigrationStorage.sampleLimit {
+                if found.sample.count < Database.sampleLimit {
                     found.sample.append("\(className)(\(stmt.int64(0)))")
                 }
             }

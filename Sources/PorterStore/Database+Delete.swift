@@ -26,7 +26,7 @@ extension Database {
     }
 
     /// Deletes objects and, depth first, the embedded objects they own.
-    func deleteObjects(_ links: [ObjectLink]) throws {
+    package func deleteObjects(_ links: [ObjectLink]) throws {
         for link in links {
             let plan = try plan(for: link.className)
             var children: [ObjectLink] = []

@@ -102,7 +102,7 @@ extension Database: SchemaDataInspector {
     /// `+e._key` strips the INTEGER affinity of the rowid: compared with a column that has none,
     /// it would make SQLite convert the column's values, which rules out the index on them and
     /// turns each count into a scan (quadratic in the class size).
-    func incomingCountTerm(_ source: LinkSource) throws -> String? {
+    package func incomingCountTerm(_ source: LinkSource) throws -> String? {
         if source.property.isCollection {
             let table = StorageLayout.collectionTable(source.className, source.property.name)
             guard try storageTableExists(table) else { return nil }
@@ -114,7 +114,9 @@ extension Database: SchemaDataInspector {
     }
 
     /// Adds the `mixed` values of `source` that link to objects of `className` to `result`.
-    func mixedLinks(to className: String, from source: LinkSource, into result: inout SampledCount, sampleLimit: Int)
+    package func mixedLinks(
+        to className: String, from source: LinkSource, into result: inout SampledCount, sampleLimit: Int
+    )
         throws
     {
         let (table, owner, column) =
@@ -175,7 +177,7 @@ extension Database: SchemaDataInspector {
     }
 
     /// Whether an SQLite table exists.
-    func storageTableExists(_ table: String) throws -> Bool {
+    package func storageTableExists(_ table: String) throws -> Bool {
         let stmt = try connection.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
         stmt.bind(1, text: table)
         defer { stmt.reset() }
@@ -183,7 +185,7 @@ extension Database: SchemaDataInspector {
     }
 
     /// The physical columns of a class table, without `_key`; empty when there is no table.
-    func storageColumns(_ className: String) throws -> [String] {
+    package func storageColumns(_ className: String) throws -> [String] {
         let stmt = try connection.prepare("SELECT name FROM pragma_table_info(?) WHERE name <> '_key' ORDER BY cid")
         stmt.bind(1, text: StorageLayout.table(className))
         var names: [String] = []
@@ -192,7 +194,7 @@ extension Database: SchemaDataInspector {
     }
 
     /// Runs a query returning one integer.
-    func integer(_ sql: String) throws -> Int64 {
+    package func integer(_ sql: String) throws -> Int64 {
         let stmt = try connection.prepare(sql)
         return try stmt.step() ? stmt.int64(0) : 0
     }

@@ -5,8 +5,17 @@ import PorterModel
 /// Links held inside lists and dictionaries nested in `mixed` values: found with SQL's `instr` on
 /// the blob (``NestedMixedCodec``), then decoded and rewritten in Swift, a batch at a time.
 extension Database {
+    /// Where a property's values live: table, the columns that identify one value, the value column,
+    /// and the column naming the owning object.
+    package struct ValueSlot {
+        package let table: String
+        package let identity: [String]
+        package let column: String
+        package let owner: String
+    }
+
     /// Where a property's values live: its table, the columns naming one value, the value column.
-    func valueSlot(_ className: String, _ property: Property) -> MigrationStorage.ValueSlot {
+    package func valueSlot(_ className: String, _ property: Property) -> ValueSlot {
         switch property.collection {
         case .none:
             return .init(
@@ -29,7 +38,7 @@ extension Database {
     /// Rewrites the nested collections of `mixed` property `property` of `className` whose blob
     /// contains `needle`: every link goes through `transform` (nil removes the list element or
     /// dictionary entry). Rows are visited once, in identity order, in bounded batches.
-    func rewriteNestedLinks(
+    package func rewriteNestedLinks(
         _ className: String, _ property: Property, containing needle: [UInt8],
         _ transform: (ObjectLink) -> Value?
     ) throws {
@@ -48,7 +57,7 @@ extension Database {
         let select = try connection.prepare(
             """
             SELECT \(ids), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(after) AND \(nested)
-              ORDER BY \(ids) LIMIT \(MigrationStorage.batchSize)
+              ORDER BY \(ids) LIMIT \(Database.batchSize)
             """)
         let condition = slot.identity.map { "\($0) = ?" }.joined(separator: " AND ")
         let update = try connection.prepare(

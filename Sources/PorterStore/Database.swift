@@ -30,7 +30,7 @@ public final class Database {
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
 
-    let connection: SQLiteConnection
+    package let connection: SQLiteConnection
     var writeDepth = 0
     /// Whether the open write transaction replaced the stored schema (a rollback must restore it).
     var schemaReplacedInWrite = false

@@ -14,7 +14,7 @@ import PorterModel
 /// Counts and lengths are big-endian. Why one blob: a nested value is read and written whole, as
 /// Realm's `AnyRealmValue` is, and a link inside keeps one exact byte pattern
 /// (``linkPattern(_:)``) that SQL's `instr` finds when its target is deleted or renamed.
-enum NestedMixedCodec {
+package enum NestedMixedCodec {
     typealias Tag = StorageCodec.MixedTag
 
     /// How deep collections may nest inside one `mixed` value (the importers' document limit is
@@ -94,7 +94,7 @@ enum NestedMixedCodec {
     }
 
     /// Every link inside a nested value, depth first.
-    static func links(in value: Value) -> [ObjectLink] {
+    package static func links(in value: Value) -> [ObjectLink] {
         switch value {
         case .link(let link): return [link]
         case .list(let items): return items.flatMap(links(in:))

@@ -9,7 +9,7 @@ let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 ///
 /// Every result code goes through ``check(_:_:)`` so that failures become ``PorterError`` values
 /// carrying SQLite's message and the file path, never a crash.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
@@ -106,13 +106,13 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more SQL statements that return no rows.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         steps &+= 1
         try check(sqlite3_exec(handle, sql, nil, nil, nil), "running '\(sql.prefix(80))'")
     }
 
     /// A new prepared statement (not cached).
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
         try check(
             sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil),
@@ -122,7 +122,7 @@ final class SQLiteConnection {
     }
 
     /// A prepared statement from the cache, reset and with its bindings cleared.
-    func cached(_ sql: String) throws -> SQLiteStatement {
+    package func cached(_ sql: String) throws -> SQLiteStatement {
         if let stmt = cache[sql] {
             stmt.reset()
             return stmt
@@ -136,16 +136,16 @@ final class SQLiteConnection {
     func clearCache() { cache.removeAll() }
 
     /// Rows changed by the last statement.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The rowid of the last insert.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Whether a transaction is open.
-    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs a query and returns the first column of the first row, if any.
-    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
         let stmt = try cached(sql)
         for (i, v) in bindings.enumerated() { stmt.bind(Int32(i + 1), v) }
         defer { stmt.reset() }
@@ -154,7 +154,7 @@ final class SQLiteConnection {
 }
 
 /// SQL quoting of an identifier (table, column, index name).
-func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
     // Names almost never contain a quote; skip Foundation's replace on the common path.
     guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
     return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

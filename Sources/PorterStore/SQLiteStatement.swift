@@ -2,7 +2,7 @@ import PorterCSQLite
 import Foundation
 
 /// A value as SQLite stores it.
-enum SQLValue: Equatable {
+package enum SQLValue: Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -11,7 +11,7 @@ enum SQLValue: Equatable {
 }
 
 /// One prepared statement, finalized in `deinit`.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
 
@@ -23,13 +23,13 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Resets the statement and clears its bindings so it can run again.
-    func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Binds `value` to parameter `index` (1-based).
-    func bind(_ index: Int32, _ value: SQLValue) {
+    package func bind(_ index: Int32, _ value: SQLValue) {
         switch value {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let v): sqlite3_bind_int64(handle, index, v)
@@ -40,7 +40,7 @@ final class SQLiteStatement {
     }
 
     /// Binds a string as UTF-8 (embedded NULs kept).
-    func bind(_ index: Int32, text: String) {
+    package func bind(_ index: Int32, text: String) {
         var s = text
         s.withUTF8 { buf in
             buf.withMemoryRebound(to: CChar.self) { chars in
@@ -66,7 +66,7 @@ final class SQLiteStatement {
     }
 
     /// Binds raw bytes as a blob (copied by SQLite; zero-length blobs stay blobs).
-    func bind(_ index: Int32, rawBlob buf: UnsafeRawBufferPointer) {
+    package func bind(_ index: Int32, rawBlob buf: UnsafeRawBufferPointer) {
         if buf.count == 0 {
             _ = sqlite3_bind_zeroblob(handle, index, 0)
         } else {
@@ -75,10 +75,10 @@ final class SQLiteStatement {
     }
 
     /// Binds an integer.
-    func bind(_ index: Int32, int: Int64) { sqlite3_bind_int64(handle, index, int) }
+    package func bind(_ index: Int32, int: Int64) { sqlite3_bind_int64(handle, index, int) }
 
     /// Steps once: true when a row is available, false when done.
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         connection.steps &+= 1
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
@@ -90,42 +90,45 @@ final class SQLiteStatement {
     }
 
     /// Runs to completion, ignoring rows.
-    func run() throws {
+    package func run() throws {
         defer { reset() }
         while try step() {}
     }
 
     /// Number of result columns.
-    var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The SQLite storage class of column `i` in the current row.
-    func type(_ i: Int32) -> Int32 { sqlite3_column_type(handle, i) }
+    package func type(_ i: Int32) -> Int32 { sqlite3_column_type(handle, i) }
 
     /// Column `i` as an integer.
-    func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+    /// Whether column `i` of the current row is SQL NULL.
+    package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+
+    package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
 
     /// Column `i` as a double.
-    func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+    package func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
 
     /// Column `i` as a string.
-    func text(_ i: Int32) -> String {
+    package func text(_ i: Int32) -> String {
         guard let p = sqlite3_column_text(handle, i) else { return "" }
         let n = Int(sqlite3_column_bytes(handle, i))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
     /// Column `i` as raw bytes, handed to `body` without copying.
-    func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let p = sqlite3_column_blob(handle, i)
         let n = Int(sqlite3_column_bytes(handle, i))
         return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : n))
     }
 
     /// Column `i` as bytes.
-    func blob(_ i: Int32) -> [UInt8] { withBlob(i) { Array($0) } }
+    package func blob(_ i: Int32) -> [UInt8] { withBlob(i) { Array($0) } }
 
     /// Column `i` as an ``SQLValue``.
-    func value(_ i: Int32) -> SQLValue {
+    package func value(_ i: Int32) -> SQLValue {
         switch type(i) {
         case SQLITE_INTEGER: return .integer(int64(i))
         case SQLITE_FLOAT: return .real(double(i))

@@ -14,7 +14,7 @@ import PorterModel
 /// in an 8-byte blob. A `mixed` column needs the type too: int, double and string stay
 /// native; everything else is a blob whose first byte is a ``MixedTag`` (a nested list or dictionary
 /// is one blob too, see ``NestedMixedCodec``).
-enum StorageCodec {
+package enum StorageCodec {
     /// First byte of a tagged blob in a `mixed` column.
     enum MixedTag: UInt8 {
         case bool = 1, float = 2, data = 3, date = 4, decimal128 = 5, objectId = 6, uuid = 7, doubleBits = 8, link = 9
@@ -54,7 +54,7 @@ enum StorageCodec {
     }
 
     /// Binds a validated value of property type `type` (links already resolved to keys).
-    static func bind(_ value: Value, type: PropertyType, to stmt: SQLiteStatement, at i: Int32) {
+    package static func bind(_ value: Value, type: PropertyType, to stmt: SQLiteStatement, at i: Int32) {
         switch value {
         case .null: sqlite3_bind_null(stmt.handle, i)
         case .bool(let b):
@@ -128,7 +128,9 @@ enum StorageCodec {
     }
 
     /// Reads column `i` as a value of property type `type`; `objectType` names a link's target.
-    static func read(_ stmt: SQLiteStatement, _ i: Int32, type: PropertyType, objectType: String?) throws -> Value {
+    package static func read(_ stmt: SQLiteStatement, _ i: Int32, type: PropertyType, objectType: String?) throws
+        -> Value
+    {
         let storage = stmt.type(i)
         if storage == SQLITE_NULL { return .null }
         switch type {

@@ -6,28 +6,35 @@ import PorterModel
 /// never reused) and one column per non-collection stored property. A list, set or map property `p`
 /// is a table `class_C.p` (`_owner`, then `_pos` or `_key` for lists and maps, then `value`). Class
 /// names cannot contain `.`, so these names never collide.
-enum StorageLayout {
+package enum StorageLayout {
     /// Table of a class.
-    static func table(_ className: String) -> String { "class_" + className }
+    package static func table(_ className: String) -> String { "class_" + className }
     /// Table of a collection property.
-    static func collectionTable(_ className: String, _ property: String) -> String {
+    package static func collectionTable(_ className: String, _ property: String) -> String {
         "class_" + className + "." + property
     }
     /// Index on a column (or on a collection table's values).
-    static func index(_ className: String, _ property: String) -> String { "index:" + className + "." + property }
+    package static func index(_ className: String, _ property: String) -> String {
+        "index:" + className + "." + property
+    }
     /// The unique index that enforces a primary key.
-    static func primaryKeyIndex(_ className: String) -> String { "pk:" + className }
+    package static func primaryKeyIndex(_ className: String) -> String { "pk:" + className }
     /// Index from a collection table's owner.
-    static func ownerIndex(_ className: String, _ property: String) -> String { "owner:" + className + "." + property }
+    package static func ownerIndex(_ className: String, _ property: String) -> String {
+        "owner:" + className + "." + property
+    }
 }
 
 /// DDL for classes and properties, shared by database creation, automatic schema changes and the
 /// migration runtime.
-struct SchemaDDL {
+package struct SchemaDDL {
     let connection: SQLiteConnection
 
+    /// DDL run on `connection`.
+    package init(connection: SQLiteConnection) { self.connection = connection }
+
     /// Creates the table, collection tables and indexes of one class.
-    func createClass(_ cls: ObjectSchema) throws {
+    package func createClass(_ cls: ObjectSchema) throws {
         let columns = cls.persistedProperties.filter { !$0.isCollection }.map { quoteIdentifier($0.name) }
         let body = (["_key INTEGER PRIMARY KEY AUTOINCREMENT"] + columns).joined(separator: ", ")
         try connection.execute("CREATE TABLE \(quoteIdentifier(StorageLayout.table(cls.name))) (\(body))")
@@ -38,7 +45,7 @@ struct SchemaDDL {
     }
 
     /// The side table of a list, set or map property.
-    func createCollectionTable(_ className: String, _ property: Property) throws {
+    package func createCollectionTable(_ className: String, _ property: Property) throws {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
         switch property.collection {
         case .list:
@@ -59,7 +66,7 @@ struct SchemaDDL {
 
     /// Indexes of a collection table (those missing): owner+value for sets (uniqueness checks), and values for
     /// links, mixed and indexed lists (reverse lookups when a target is deleted, linkingObjects).
-    func createCollectionIndexes(_ className: String, _ property: Property) throws {
+    package func createCollectionIndexes(_ className: String, _ property: Property) throws {
         let table = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
         if property.collection == .set {
             try connection.execute(
@@ -74,14 +81,14 @@ struct SchemaDDL {
     }
 
     /// Drops a collection table's indexes (before a rename, so the names follow the property).
-    func dropCollectionIndexes(_ className: String, _ property: Property) throws {
+    package func dropCollectionIndexes(_ className: String, _ property: Property) throws {
         try connection.execute(
             "DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.ownerIndex(className, property.name)))")
         try connection.execute("DROP INDEX IF EXISTS \(quoteIdentifier(StorageLayout.index(className, property.name)))")
     }
 
     /// Indexes of a class: the unique primary-key index, declared indexes, and link columns.
-    func createIndexes(_ cls: ObjectSchema) throws {
+    package func createIndexes(_ cls: ObjectSchema) throws {
         let table = quoteIdentifier(StorageLayout.table(cls.name))
         if let pk = cls.primaryKey {
             try connection.execute(
@@ -102,7 +109,7 @@ struct SchemaDDL {
     }
 
     /// Adds a stored property to an existing class (existing objects read NULL until filled).
-    func addProperty(_ className: String, _ property: Property) throws {
+    package func addProperty(_ className: String, _ property: Property) throws {
         if property.isCollection {
             try createCollectionTable(className, property)
         } else {

@@ -1,26 +1,45 @@
-import PorterCSQLite
 import Foundation
 import PorterModel
+import PorterStore
 
 /// Link-level migration primitives: `mixed` links that name a class, embedded objects owned by a
 /// property that goes away, and deleting a class's objects.
 extension MigrationStorage {
     /// Where a property's values live: table, the columns that identify one value, the value column.
-    struct ValueSlot {
-        let table: String
-        let identity: [String]
-        let column: String
-        let owner: String
-    }
+    typealias ValueSlot = Database.ValueSlot
 
     func slot(_ className: String, _ property: Property) -> ValueSlot { database.valueSlot(className, property) }
 
     /// Whether the slot has storage.
     func exists(_ slot: ValueSlot, collection: Bool, className: String) throws -> Bool {
-        guard try database.storageTableExists(slot.table) else { return false }
-        if collection { return true }
-        return try columns(className).contains(slot.column)
+        try database.slotExists(slot, collection: collection, className: className)
     }
+
+    /// Whether the class table has a row with this key (no schema needed).
+    func rowExists(_ className: String, _ key: Int64) throws -> Bool { try database.rowExists(className, key) }
+
+    // MARK: - Checks run before a migration commits (shared with the consistency check)
+
+    /// Objects whose single-value property is null (or, for a collection, that hold a null element).
+    /// `byIdentity` names objects as conversion failures do (`_id 'a'`, `_key 3`), else `Class(3)`.
+    package func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount
+    {
+        try database.nullValues(
+            className, property, name: byIdentity ? { identity(className, $0, looked: true) } : nil)
+    }
+
+    /// Null counts of several single-value properties of a class, in one pass over its table.
+    package func nullCounts(_ className: String, _ properties: [Property]) throws -> [Int] {
+        try database.nullCounts(className, properties)
+    }
+
+    /// Links of a property (link, collection of links, or `mixed`) whose target object does not exist.
+    package func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
+        try database.danglingLinks(className, property)
+    }
+
+    /// `PRAGMA integrity_check` problems (empty when the file is sound).
+    package func integrityProblems() throws -> [String] { try database.sqliteIntegrityCheck() }
 
     /// Rewrites the `mixed` values of `source` that link to objects of `className` with
     /// `transform` (a new link, or `.null`), a batch at a time until none is left.
@@ -128,7 +147,7 @@ extension MigrationStorage {
         let ownsEmbedded = cls.persistedProperties.contains {
             $0.type == .object && schema[$0.objectType ?? ""]?.isEmbedded == true
         }
-        let referenced = try !database.incomingReferences(to: className).isEmpty
+        let referenced = try database.hasIncomingReferences(to: className)
         if ownsEmbedded || referenced {
             // Links to these objects must be cleared and embedded objects deleted with them.
             try database.deleteAll(className)

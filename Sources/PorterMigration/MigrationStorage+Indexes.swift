@@ -1,6 +1,6 @@
-import PorterCSQLite
 import Foundation
 import PorterModel
+import PorterStore
 
 /// Index primitives of the migration runtime. SQLite cannot drop or rename an indexed column,
 /// and Porter's index names carry class and property names, so a migration drops the indexes a
@@ -42,16 +42,10 @@ extension MigrationStorage {
     }
 
     /// Whether an index with this name exists.
-    package func hasIndex(_ name: String) throws -> Bool {
-        let stmt = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
-        stmt.bind(1, text: name)
-        return try stmt.step()
-    }
+    package func hasIndex(_ name: String) throws -> Bool { try database.hasIndex(name) }
 
     /// Whether the class's unique primary-key index exists.
-    package func hasPrimaryKeyIndex(_ className: String) throws -> Bool {
-        try hasIndex(StorageLayout.primaryKeyIndex(className))
-    }
+    package func hasPrimaryKeyIndex(_ className: String) throws -> Bool { try database.hasPrimaryKeyIndex(className) }
 
     /// The names of the indexes of `table` that include `column`.
     func indexes(onColumn column: String, of table: String) throws -> [String] {

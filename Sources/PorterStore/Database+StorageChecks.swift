@@ -2,14 +2,21 @@ import PorterCSQLite
 import Foundation
 import PorterModel
 
-/// The checks a migration runs before it commits, as streaming SQL over the final tables.
-extension MigrationStorage {
-    /// Objects whose single-value property is null (or, for a collection, that hold a null element).
-    /// `byIdentity` names objects as conversion failures do (`_id 'a'`, `_key 3`), else `Class(3)`.
-    package func nullValues(_ className: String, _ property: Property, byIdentity: Bool = false) throws -> SampledCount
-    {
-        let slot = slot(className, property)
-        guard try exists(slot, collection: property.isCollection, className: className) else {
+/// Checks of stored values as streaming SQL over the tables as they physically are: shared by the
+/// consistency check and by the checks a migration runs before it commits (PorterMigration).
+extension Database {
+    /// How many examples failures and checks keep.
+    package static let sampleLimit = 10
+    /// Rows per batch when a primitive reads and rewrites the same table.
+    package static let batchSize = 2_000
+
+    /// Objects whose single-value property is null (or, for a collection, that hold a null element),
+    /// each named by `name` (its key given; default `Class(3)`).
+    package func nullValues(
+        _ className: String, _ property: Property, name: ((Int64) -> String)? = nil
+    ) throws -> SampledCount {
+        let slot = valueSlot(className, property)
+        guard try slotExists(slot, collection: property.isCollection, className: className) else {
             return SampledCount(count: 0)
         }
         let stmt = try connection.prepare(
@@ -18,9 +25,8 @@ extension MigrationStorage {
         var result = SampledCount(count: 0)
         while try stmt.step() {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit {
-                result.sample.append(
-                    byIdentity ? identity(className, stmt.int64(0), looked: true) : "\(className)(\(stmt.int64(0)))")
+            if result.sample.count < Database.sampleLimit {
+                result.sample.append(name?(stmt.int64(0)) ?? "\(className)(\(stmt.int64(0)))")
             }
         }
         return result
@@ -28,7 +34,7 @@ extension MigrationStorage {
 
     /// Null counts of several single-value properties of a class, in one pass over its table.
     package func nullCounts(_ className: String, _ properties: [Property]) throws -> [Int] {
-        let present = Set(try columns(className))
+        let present = Set(try storageColumns(className))
         let wanted = properties.filter { !$0.isCollection && present.contains($0.name) }
         guard !wanted.isEmpty else { return properties.map { _ in 0 } }
         let sums = wanted.map { "coalesce(sum(\(quoteIdentifier($0.name)) IS NULL), 0)" }.joined(separator: ", ")
@@ -41,18 +47,18 @@ extension MigrationStorage {
 
     /// Links of a property (link, collection of links, or `mixed`) whose target object does not exist.
     package func danglingLinks(_ className: String, _ property: Property) throws -> SampledCount {
-        let slot = slot(className, property)
+        let slot = valueSlot(className, property)
         var result = SampledCount(count: 0)
-        guard try exists(slot, collection: property.isCollection, className: className) else { return result }
+        guard try slotExists(slot, collection: property.isCollection, className: className) else { return result }
         let column = quoteIdentifier(slot.column)
         func note(_ owner: Int64, _ target: String) {
             result.count += 1
-            if result.sample.count < MigrationStorage.sampleLimit {
+            if result.sample.count < Database.sampleLimit {
                 result.sample.append("\(className)(\(owner)).\(property.name) -> \(target)")
             }
         }
         if property.type == .object, let target = property.objectType {
-            guard try hasTable(target) else {
+            guard try storageTableExists(StorageLayout.table(target)) else {
                 let stmt = try connection.prepare(
                     "SELECT \(slot.owner), \(column) FROM \(quoteIdentifier(slot.table)) WHERE \(column) IS NOT NULL")
                 while try stmt.step() { note(stmt.int64(0), "\(target)(\(stmt.int64(1)))") }
@@ -71,7 +77,9 @@ extension MigrationStorage {
             )
             while try stmt.step() {
                 for link in NestedMixedCodec.links(in: try StorageCodec.read(stmt, 1, type: .mixed, objectType: nil)) {
-                    let found = try hasTable(link.className) && rowExists(link.className, link.key.rawValue)
+                    let found =
+                        try storageTableExists(StorageLayout.table(link.className))
+                        && rowExists(link.className, link.key.rawValue)
                     if !found { note(stmt.int64(0), link.description) }
                 }
             }
@@ -80,7 +88,7 @@ extension MigrationStorage {
     }
 
     /// Whether the class table has a row with this key (no schema needed).
-    func rowExists(_ className: String, _ key: Int64) throws -> Bool {
+    package func rowExists(_ className: String, _ key: Int64) throws -> Bool {
         let stmt = try connection.cached(
             "SELECT 1 FROM \(quoteIdentifier(StorageLayout.table(className))) WHERE _key = ?")
         stmt.bind(1, int: key)
@@ -88,6 +96,27 @@ extension MigrationStorage {
         return try stmt.step()
     }
 
-    /// `PRAGMA integrity_check` problems (empty when the file is sound).
-    package func integrityProblems() throws -> [String] { try database.sqliteIntegrityCheck() }
+    /// Whether an index with this name exists.
+    package func hasIndex(_ name: String) throws -> Bool {
+        let stmt = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
+        stmt.bind(1, text: name)
+        return try stmt.step()
+    }
+
+    /// Whether the class's unique primary-key index exists.
+    package func hasPrimaryKeyIndex(_ className: String) throws -> Bool {
+        try hasIndex(StorageLayout.primaryKeyIndex(className))
+    }
+
+    /// Whether any property of the schema can point at objects of `className` (a link to it, or a `mixed`).
+    package func hasIncomingReferences(to className: String) throws -> Bool {
+        try !incomingReferences(to: className).isEmpty
+    }
+
+    /// Whether a value slot has storage: its table, and for a single value its column.
+    package func slotExists(_ slot: ValueSlot, collection: Bool, className: String) throws -> Bool {
+        guard try storageTableExists(slot.table) else { return false }
+        if collection { return true }
+        return try storageColumns(className).contains(slot.column)
+    }
 }

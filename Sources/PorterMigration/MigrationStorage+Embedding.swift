@@ -1,6 +1,6 @@
-import PorterCSQLite
 import Foundation
 import PorterModel
+import PorterStore
 
 /// What turning a class embedded did.
 package struct EmbeddingOutcome: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import PorterCSQLite
 import Foundation
 import PorterModel
+import PorterStore
 
 /// Storage-level primitives for the migration runtime (PorterMigration), kept apart from the
 /// object API: they work on tables and columns as they physically are, which during a migration
@@ -11,7 +11,7 @@ package struct MigrationStorage {
     /// The database the primitives work on.
     package let database: Database
     /// Rows per batch when a primitive reads and rewrites the same table.
-    package static let batchSize = 2_000
+    package static let batchSize = Database.batchSize
 
     /// Wraps a database.
     package init(_ database: Database) { self.database = database }
@@ -80,7 +80,7 @@ package struct MigrationStorage {
     /// The largest object key of a class, if it has objects.
     package func maxKey(_ className: String) throws -> Int64? {
         let stmt = try connection.prepare("SELECT max(_key) FROM \(quoteIdentifier(StorageLayout.table(className)))")
-        guard try stmt.step(), stmt.type(0) != SQLITE_NULL else { return nil }
+        guard try stmt.step(), !stmt.isNull(0) else { return nil }
         return stmt.int64(0)
     }
 

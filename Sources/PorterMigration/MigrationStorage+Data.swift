@@ -1,6 +1,6 @@
-import PorterCSQLite
 import Foundation
 import PorterModel
+import PorterStore
 
 /// Values that could not be converted: how many, and which objects (a bounded sample).
 package struct ConversionFailures: Sendable, Equatable {
@@ -33,7 +33,7 @@ package struct ConversionFailures: Sendable, Equatable {
 
 extension MigrationStorage {
     /// How many examples failures and checks keep.
-    package static let sampleLimit = 10
+    package static let sampleLimit = Database.sampleLimit
 
     /// Reports `(done, total)` while a primitive works through a class.
     package typealias Progress = (_ done: Int, _ total: Int) -> Void
