@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Parses predicate strings in Realm Query Language, the NSPredicate format most Realm code uses:
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// (`{…}` or an array argument), `BETWEEN {low, high}`, key paths through links and collections,
 /// `@count`, `@min`, `@max`, `@sum`, `@avg`, `ANY`/`SOME`/`ALL`/`NONE`, `nil`/`NULL`,
 /// `TRUEPREDICATE`/`FALSEPREDICATE`, `%@` (a value) and `%K` (a key path) arguments.
-struct QueryParser {
+package struct QueryParser {
     private let text: [Character]
     private var position = 0
     private var arguments: [Any?]
@@ -20,7 +21,7 @@ struct QueryParser {
 
     /// Parses `format` with its `%@`/`%K` arguments.
     /// - Throws: ``PorterError/Code/parseError`` naming the position (1-based) and what was expected.
-    static func parse(_ format: String, _ arguments: [Any?]) throws -> QueryPredicate {
+    package static func parse(_ format: String, _ arguments: [Any?] = []) throws -> QueryPredicate {
         var parser = QueryParser(text: Array(format), arguments: arguments)
         let predicate = try parser.orExpression()
         parser.skipSpace()
@@ -164,16 +165,17 @@ struct QueryParser {
     /// `name`, `owner.name`, `dogs.@count`, `dogs.@avg.age`, `dogs.age.@avg`, or `%K`.
     private mutating func keyPath() throws -> QueryPath {
         skipSpace()
+        let start = position + 1
         var raw: String
         if symbol("%K") {
             guard let name = takeArgument() as? String else { throw error("%K needs a String key path argument") }
             raw = name
         } else {
-            let start = position
+            let first = position
             while position < text.count,
                 text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position])
             { position += 1 }
-            raw = String(text[start..<position])
+            raw = String(text[first..<position])
             guard !raw.isEmpty else { throw error("expected a property name") }
         }
         var components: [String] = []
@@ -192,7 +194,7 @@ struct QueryParser {
             }
         }
         guard !components.isEmpty else { throw error("a key path needs a property name") }
-        return QueryPath(components, aggregate: aggregate)
+        return QueryPath(components, aggregate: aggregate, position: start)
     }
 
     /// `{a, b}` or an array argument.
@@ -208,7 +210,7 @@ struct QueryParser {
             guard let array = takeArgument() as? [Any] else {
                 throw error("IN and BETWEEN need an array argument for %@")
             }
-            return array.map { QueryArgument(any: $0) }
+            return array.map { .given($0) }
         }
         throw error("expected '{' or %@")
     }
@@ -216,7 +218,7 @@ struct QueryParser {
     /// A literal or a `%@` argument.
     private mutating func operand() throws -> QueryArgument {
         skipSpace()
-        if symbol("%@") { return QueryArgument(any: takeArgument()) }
+        if symbol("%@") { return .given(takeArgument()) }
         guard position < text.count else { throw error("expected a value") }
         let c = text[position]
         if c == "'" || c == "\"" {
@@ -229,7 +231,7 @@ struct QueryParser {
             }
             guard position < text.count else { throw error("unterminated string") }
             position += 1
-            return QueryArgument(stored: .string(out))
+            return .literal(.string(out))
         }
         if c.isNumber || c == "-" || c == "+" || c == "." {
             let start = position
@@ -239,8 +241,8 @@ struct QueryParser {
                     || ((text[position] == "-" || text[position] == "+") && "eE".contains(text[position - 1]))
             { position += 1 }
             let literal = String(text[start..<position])
-            if let int = Int64(literal) { return QueryArgument(stored: .int(int)) }
-            if let double = Double(literal) { return QueryArgument(stored: .double(double)) }
+            if let int = Int64(literal) { return .literal(.int(int)) }
+            if let double = Double(literal) { return .literal(.double(double)) }
             position = start
             throw error("invalid number '\(literal)'")
         }
@@ -249,7 +251,7 @@ struct QueryParser {
             ("true", .bool(true)), ("TRUE", .bool(true)), ("YES", .bool(true)),
             ("false", .bool(false)), ("FALSE", .bool(false)), ("NO", .bool(false)),
         ] where keyword(word, caseSensitive: true) {
-            return QueryArgument(stored: value)
+            return .literal(value)
         }
         if keyword("oid"), symbol("(") {
             let start = position
@@ -258,7 +260,7 @@ struct QueryParser {
             guard symbol(")"), let id = try? ObjectId(string: hex) else {
                 throw error("expected oid(24 hexadecimal digits)")
             }
-            return QueryArgument(stored: .objectId(id))
+            return .literal(.objectId(id))
         }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
     }
