@@ -18,20 +18,35 @@ package struct QueryParser {
     private var position = 0
     private var arguments: [Any?]
     private var nextArgument = 0
+    /// Messages quote the predicate (the typed API's); the command line's say only where.
+    private var repeatsText = true
 
     /// Parses `format` with its `%@`/`%K` arguments.
     /// - Throws: ``PorterError/Code/parseError`` naming the position (1-based) and what was expected.
     package static func parse(_ format: String, _ arguments: [Any?] = []) throws -> QueryPredicate {
         var parser = QueryParser(text: Array(format), arguments: arguments)
-        let predicate = try parser.orExpression()
-        parser.skipSpace()
-        guard parser.position == parser.text.count else {
-            throw parser.error("expected AND, OR or the end of the predicate")
+        return try parser.whole()
+    }
+
+    /// Parses a query given on the command line (no arguments): errors say what was expected and
+    /// where, without repeating the query (`expected a value at 7 near '> 3'`).
+    /// - Throws: ``PorterError/Code/parseError``.
+    package static func parseQuery(_ text: String) throws -> QueryPredicate {
+        var parser = QueryParser(text: Array(text), arguments: [])
+        parser.repeatsText = false
+        return try parser.whole()
+    }
+
+    private mutating func whole() throws -> QueryPredicate {
+        let predicate = try orExpression()
+        skipSpace()
+        guard position == text.count else {
+            throw error("expected AND, OR or the end of the predicate")
         }
-        guard parser.nextArgument == arguments.count else {
+        guard nextArgument == arguments.count else {
             throw PorterError(
                 .parseError,
-                "predicate '\(format)' uses \(parser.nextArgument) argument(s) but \(arguments.count) were given")
+                "predicate '\(String(text))' uses \(nextArgument) argument(s) but \(arguments.count) were given")
         }
         return predicate
     }
@@ -46,6 +61,7 @@ package struct QueryParser {
         let near =
             position < text.count
             ? " near '\(String(text[position..<Swift.min(text.count, position + 12)]))'" : " at the end"
+        guard repeatsText else { return PorterError(.parseError, "\(expected) at \(position + 1)\(near)") }
         return PorterError(.parseError, "invalid predicate '\(shown)': \(expected) at position \(position + 1)\(near)")
     }
 

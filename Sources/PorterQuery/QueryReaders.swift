@@ -77,19 +77,19 @@ package final class RealmFileQueryReader: QueryObjectReader {
 
 /// A reader that answers single stored values of the object being streamed from the values the
 /// stream already holds, and everything else (links, collections, other objects) from `base`.
-package struct StreamedObjectReader<Base: QueryObjectReader>: QueryObjectReader {
-    package let base: Base
+package final class StreamedObjectReader: QueryObjectReader {
+    package let base: any QueryObjectReader
+    /// The object being streamed and its values (parallel to the properties given at creation).
     package var object: ObjectLink
-    package var values: [Value]
+    package var values: [Value] = []
     /// The index in `values` of each property answered from them.
     private let indexes: [String: Int]
 
     /// `properties` are parallel to the streamed values; only scalars (not links, embedded
     /// objects, mixed or collections) are answered from them.
-    package init(base: Base, className: String, properties: [Property]) {
+    package init(base: any QueryObjectReader, className: String, properties: [Property]) {
         self.base = base
         object = ObjectLink(className, ObjectKey(0))
-        values = []
         var indexes: [String: Int] = [:]
         for (i, property) in properties.enumerated()
         where property.collection == .none && property.type != .object && property.type != .mixed
@@ -98,6 +98,12 @@ package struct StreamedObjectReader<Base: QueryObjectReader>: QueryObjectReader 
             indexes[property.name] = i
         }
         self.indexes = indexes
+    }
+
+    /// Makes `key` with `values` the streamed object.
+    package func move(to key: ObjectKey, values: [Value]) {
+        object.key = key
+        self.values = values
     }
 
     package func value(_ property: Property, of object: ObjectLink) throws -> Value {
