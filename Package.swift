@@ -58,9 +58,12 @@ let package = Package(
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
         // Operations: diff reports and plans; the migration runtime; import and export.
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
+        // Realm Query Language: one parser and one object-by-object evaluator over Porter databases,
+        // Realm files and streamed objects (the typed API's `filter`, `porter export --query`).
+        .target(name: "PorterQuery", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: [
-            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON",
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterQuery",
         ]),
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [
@@ -70,7 +73,7 @@ let package = Package(
         // Faces: the typed API (and RealmSwift, its Realm-named twin), the commands, the executable.
         .target(name: "Porter", dependencies: [
             "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterDiff",
-            "PorterMigration", "PorterInterchange", "PorterRealm",
+            "PorterMigration", "PorterInterchange", "PorterRealm", "PorterQuery",
         ]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         .target(name: "PorterCommands", dependencies: [

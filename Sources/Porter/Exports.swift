@@ -9,3 +9,4 @@
 @_exported import PorterBSON
 @_exported import PorterJSON
 @_exported import PorterRealm
+@_exported import PorterQuery

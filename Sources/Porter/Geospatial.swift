@@ -1,4 +1,5 @@
 import Foundation
+import PorterQuery
 
 // Realm's geospatial queries (Realm Swift 10.47+): points stored as GeoJSON-shaped embedded
 // objects (`type` "Point", `coordinates` [longitude, latitude]) and `geoWithin` a box, circle or
@@ -173,8 +174,15 @@ extension Query where T: _QueryGeoOptional {
     /// `coordinates` [longitude, latitude]) lies within `shape` (Realm's `geoWithin`). An object
     /// whose point is nil or not such an object does not match.
     public func geoWithin<U: GeoShape>(_ shape: U) -> Query<Bool> {
-        withPath { .geoWithin($0, shape) }
+        withPath { .opaque($0, GeoWithin(shape: shape)) }
     }
+}
+
+/// Realm's `geoWithin` as a query condition: the point stored at the path lies within `shape`
+/// (evaluated by the typed API, through its objects).
+struct GeoWithin: QueryOpaqueCondition {
+    let shape: any GeoShape
+    var description: String { "geoWithin" }
 }
 
 /// Optional embedded objects, the properties `geoWithin` applies to.

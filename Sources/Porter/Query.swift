@@ -1,4 +1,6 @@
 import Foundation
+import PorterModel
+import PorterQuery
 
 /// A type-safe query on a model's properties, as in Realm's `where { }`:
 ///
@@ -85,18 +87,6 @@ extension Optional: _QueryObjectPath where Wrapped: ObjectBase { public typealia
 extension List: _QueryObjectPath where Element: ObjectBase { public typealias _QueryElement = Element }
 extension MutableSet: _QueryObjectPath where Element: ObjectBase { public typealias _QueryElement = Element }
 extension LinkingObjects: _QueryObjectPath { public typealias _QueryElement = Element }
-
-/// Options of string comparisons, as Realm's `StringOptions` (`[c]`, `[d]`, `[cd]` in a predicate string).
-public struct StringOptions: OptionSet, Sendable, Hashable {
-    /// The raw bits.
-    public let rawValue: Int8
-    /// Creates options from raw bits.
-    public init(rawValue: Int8) { self.rawValue = rawValue }
-    /// `a` matches `A`.
-    public static let caseInsensitive = StringOptions(rawValue: 1)
-    /// `e` matches `é`.
-    public static let diacriticInsensitive = StringOptions(rawValue: 2)
-}
 
 extension Query where T: _Persistable {
     /// The property equals `rhs` (uses the index when there is one).
@@ -278,64 +268,16 @@ enum QueryNode {
     case invalid(String)
 }
 
-/// Property names from the queried class, through links and collections, and an optional
-/// aggregate over the collection the path ends in or goes through.
-struct QueryPath: CustomStringConvertible {
-    var components: [String]
-    var aggregate: QueryAggregate?
+extension QueryArgument {
+    /// A typed query's value.
+    init<V: _Persistable>(_ value: V) { self = .given(value) }
 
-    init(_ components: [String], aggregate: QueryAggregate? = nil) {
-        self.components = components
-        self.aggregate = aggregate
-    }
-
-    func appending(_ name: String) -> QueryPath { QueryPath(components + [name], aggregate: aggregate) }
-
-    /// `owner.name`, `dogs.@count`.
-    var description: String { (components + (aggregate.map { ["@\($0)"] } ?? [])).joined(separator: ".") }
-}
-
-/// Collection aggregates.
-enum QueryAggregate: String {
-    case count, min, max, sum, avg
-}
-
-/// How a condition on a path through a collection treats its elements.
-enum QueryQuantifier {
-    case any, all, noneOf
-}
-
-/// A condition on stored properties.
-indirect enum QueryPredicate {
-    case compare(QueryPath, QueryOperator, QueryArgument, StringOptions, QueryQuantifier = .any)
-    case between(QueryPath, QueryArgument, QueryArgument)
-    case `in`(QueryPath, [QueryArgument])
-    case and(QueryPredicate, QueryPredicate)
-    case or(QueryPredicate, QueryPredicate)
-    case not(QueryPredicate)
-    case constant(Bool)
-    case invalid(String)
-    /// Realm's `geoWithin` (Geospatial.swift): the point stored at the path is within the shape.
-    case geoWithin(QueryPath, any GeoShape)
-}
-
-/// Comparison and string operators.
-enum QueryOperator {
-    case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-    case beginsWith, endsWith, contains, like
-}
-
-/// A query value, encoded when the query runs (objects must be managed by then).
-struct QueryArgument {
-    let encode: (_PorterWriter) throws -> Value
-
-    init<V: _Persistable>(_ value: V) { encode = { try value._porterEncode($0) } }
-
-    init(stored: Value) { encode = { _ in stored } }
-
-    /// A loosely typed argument of a predicate string (`%@`): any supported value, nil or NSNull.
-    init(any value: Any?) {
-        encode = { writer in
+    /// The stored value: a literal as written, a given value encoded by `writer` (objects become
+    /// links, so they must be managed by then).
+    func encode(_ writer: _PorterWriter) throws -> Value {
+        switch self {
+        case .literal(let value): return value
+        case .given(let value):
             guard let value, !(value is NSNull) else { return .null }
             if let optional = value as? _OptionalValue, optional._isNil { return .null }
             if let persistable = value as? _Persistable { return try persistable._porterEncode(writer) }

@@ -1,4 +1,5 @@
 import Foundation
+import PorterQuery
 
 /// Realm's aggregates and lookups on query results.
 extension Results {
@@ -9,8 +10,8 @@ extension Results {
             var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
             let current = keys
             let column = try evaluator.sortColumn(property, current)
-            return try QueryEvaluator.aggregate(
-                aggregate, current.map { column[$0] ?? .null }, path: QueryPath([property]), schema: schema)
+            return try QueryValues.aggregate(
+                aggregate, current.map { column[$0] ?? .null }, path: QueryPath([property]), className: schema.name)
         }
     }
 

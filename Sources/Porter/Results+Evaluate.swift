@@ -1,4 +1,5 @@
 import Foundation
+import PorterQuery
 
 extension Results {
     /// Runs the query: conditions, then closure filters, then sorting.
@@ -125,73 +126,30 @@ struct QueryEvaluator {
                 let equal = Set(try database.keys(schema.name, where: property.name, equals: value))
                 return op == .equal ? equal : try all().subtracting(equal)
             }
-            return try matching(path, quantifier: quantifier) { QueryEvaluator.holds($0, op, value, options) }
+            return try matching(path, quantifier: quantifier) { QueryValues.holds($0, op, value, options) }
         case .between(let path, let low, let high):
             let (lowValue, highValue) = (try encode(low, for: path), try encode(high, for: path))
-            return try matching(path, quantifier: .any) {
-                guard let a = ValueOrder.compare($0, lowValue), let b = ValueOrder.compare($0, highValue) else {
-                    return false
-                }
-                return a >= 0 && b <= 0
-            }
+            return try matching(path, quantifier: .any) { QueryValues.between($0, lowValue, highValue) }
         case .in(let path, let arguments):
             let values = try arguments.map { try encode($0, for: path) }
             return try matching(path, quantifier: .any) { candidate in
-                values.contains { QueryEvaluator.holds(candidate, .equal, $0, []) }
+                values.contains { QueryValues.holds(candidate, .equal, $0, []) }
             }
         case .and(let lhs, let rhs): return try keys(lhs).intersection(try keys(rhs))
         case .or(let lhs, let rhs): return try keys(lhs).union(try keys(rhs))
         case .not(let operand): return try all().subtracting(try keys(operand))
         case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
-        case .geoWithin(let path, let shape):
+        case .opaque(let path, let condition):
+            guard let shape = (condition as? GeoWithin)?.shape else {
+                throw PorterError(.usage, "\(condition.description) cannot run here", location: schema.name)
+            }
             // Object by object through the typed objects (Geospatial.swift): points are embedded objects.
             try validate(path, purpose: "query")
             let keyPath = path.components.joined(separator: ".")
             return try all().filter { key in
                 let object = try? realm.managedObject(for: ObjectLink(schema.name, key))
                 return geoPoint(of: object?.value(forKeyPath: keyPath)).map(shape.contains) ?? false
-            }
-        }
-    }
-
-    /// Whether `candidate op argument` holds.
-    static func holds(_ candidate: Value, _ op: QueryOperator, _ argument: Value, _ options: StringOptions) -> Bool {
-        switch op {
-        case .equal, .notEqual:
-            let equal: Bool
-            if case .string(let a) = candidate, case .string(let b) = argument, !options.isEmpty {
-                equal = a.compare(b, options: options.foundation) == .orderedSame
-            } else if candidate.isNull || argument.isNull {
-                equal = candidate.isNull && argument.isNull
-            } else {
-                equal = candidate == argument || ValueOrder.compare(candidate, argument) == 0
-            }
-            return op == .equal ? equal : !equal
-        case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = ValueOrder.compare(candidate, argument) else { return false }
-            switch op {
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            default: return order >= 0
-            }
-        case .beginsWith, .endsWith, .contains, .like:
-            guard case .string(let text) = candidate, case .string(let needle) = argument else {
-                if case .data(let bytes) = candidate, case .data(let pattern) = argument, op == .contains {
-                    return pattern.isEmpty || bytes.range(of: pattern) != nil
-                }
-                return false
-            }
-            let foundation = options.foundation
-            switch op {
-            case .beginsWith:
-                return needle.isEmpty || text.range(of: needle, options: foundation.union(.anchored)) != nil
-            case .endsWith:
-                return needle.isEmpty
-                    || text.range(of: needle, options: foundation.union([.anchored, .backwards])) != nil
-            case .contains: return needle.isEmpty || text.range(of: needle, options: foundation) != nil
-            default: return WildcardPattern(needle, options: options).matches(text)
             }
         }
     }
@@ -227,7 +185,7 @@ struct QueryEvaluator {
             let resolved = try resolve(path, from: key)
             let candidates: [Value]
             if let aggregate = path.aggregate {
-                candidates = [try QueryEvaluator.aggregate(aggregate, resolved.values, path: path, schema: schema)]
+                candidates = [try QueryValues.aggregate(aggregate, resolved.values, path: path, className: schema.name)]
             } else {
                 candidates = resolved.values
             }
@@ -368,38 +326,6 @@ struct QueryEvaluator {
         return out
     }
 
-    /// The value of an aggregate over `values`.
-    static func aggregate(_ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, schema: ObjectSchema) throws
-        -> Value
-    {
-        let present = values.filter { !$0.isNull }
-        switch aggregate {
-        case .count: return .int(Int64(values.count))
-        case .min: return present.min { ValueOrder.sortCompare($0, $1) < 0 } ?? .null
-        case .max: return present.max { ValueOrder.sortCompare($0, $1) < 0 } ?? .null
-        case .sum, .avg:
-            var total = 0.0
-            var allInts = true
-            var intTotal: Int64 = 0
-            for value in present {
-                switch value {
-                case .int(let i):
-                    total += Double(i)
-                    intTotal = intTotal &+ i
-                case .float(let f): total += Double(f); allInts = false
-                case .double(let d): total += d; allInts = false
-                case .decimal128(let d): total += d.doubleValue; allInts = false
-                default:
-                    throw PorterError(
-                        .usage, "'\(path)': @\(aggregate) needs numbers, not \(value.kindName) values",
-                        location: "\(schema.name).\(path)")
-                }
-            }
-            if aggregate == .sum { return allInts ? .int(intTotal) : .double(total) }
-            return present.isEmpty ? .null : .double(total / Double(present.count))
-        }
-    }
-
     private mutating func all() throws -> Set<ObjectKey> {
         if let allKeys { return allKeys }
         let keys = Set(try database.allKeys(schema.name))
@@ -424,57 +350,5 @@ struct QueryEvaluator {
                 location: "\(cls.name).\(name)")
         }
         return property
-    }
-}
-
-extension StringOptions {
-    /// The Foundation comparison options.
-    var foundation: String.CompareOptions {
-        var out: String.CompareOptions = []
-        if contains(.caseInsensitive) { out.insert(.caseInsensitive) }
-        if contains(.diacriticInsensitive) { out.insert(.diacriticInsensitive) }
-        return out
-    }
-}
-
-/// A `LIKE` pattern: `*` matches any run of characters, `?` exactly one.
-struct WildcardPattern {
-    let pattern: [Character]
-    let options: StringOptions
-
-    init(_ pattern: String, options: StringOptions) {
-        self.pattern = Array(pattern)
-        self.options = options
-    }
-
-    /// Whether all of `text` matches.
-    func matches(_ text: String) -> Bool {
-        let chars = Array(text)
-        // Classic two-pointer wildcard match with backtracking to the last `*`.
-        var (p, t) = (0, 0)
-        var star: Int?
-        var resume = 0
-        while t < chars.count {
-            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && same(pattern[p], chars[t])) {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p
-                resume = t
-                p += 1
-            } else if let s = star {
-                p = s + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
-    }
-
-    private func same(_ a: Character, _ b: Character) -> Bool {
-        options.isEmpty ? a == b : String(a).compare(String(b), options: options.foundation) == .orderedSame
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PorterQuery
 
 /// The objects of one class that match a query, in a given order: lazy and live, as Realm's
 /// `Results`. Nothing is read until the results are used (`count`, iteration, `first`,

@@ -27,7 +27,7 @@ extension ExportCommand {
             }
         }
         let options = ExportOptions(classes: classes, gzip: gzip)
-        let format = CSVFormat(fields: csvFields)
+        let format = CSVFormat(fields: csvFields, followsLinks: selection != nil)
         let store = try StoreFile.open(database, encryption: encryption)
         let exporter: Exporter
         switch store {
@@ -37,6 +37,7 @@ extension ExportCommand {
                 realmFile: file, schema: store.schema(models: try loadModels(models), notes: output.err),
                 format: format, options: options)
         }
+        try select(exporter)
         let url = URL(fileURLWithPath: path)
         let temp = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"

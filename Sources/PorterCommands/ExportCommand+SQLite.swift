@@ -22,6 +22,7 @@ extension ExportCommand {
                 realmFile: file, schema: schema, format: try InterchangeFormats.outputFormat(named: "bson"),
                 options: options)
         }
+        try select(exporter)
         let progress = ProgressLine.make(verb: "exported", quiet: quiet)
         exporter.progress = progress.map { line in { line.update($0) } }
         let report: ExportReport

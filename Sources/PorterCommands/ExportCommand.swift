@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Porter
 
-/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical] [--class C …] [--array]
-/// [--gzip] [--archive[=FILE]] [--db NAME] [--quiet]`.
+/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical|csv|sqlite|realm] [--class C …]
+/// [--query Q] [--sort KEYS] [--skip N] [--limit N] [--fields F] [--array] [--gzip] [--archive[=FILE]]
+/// [--db NAME] [--quiet]`.
 public struct ExportCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
@@ -15,18 +16,20 @@ public struct ExportCommand: OutputCommand {
             BSON exports are mongodump folders: <Class>.bson and <Class>.metadata.json (the indexes of \
             indexed properties) per class, gzipped with --gzip; --archive=FILE writes one mongodump archive \
             instead ('--archive' alone: stdout). mongorestore reads both; collections are named after classes.
+            With one --class: --query (Realm Query Language, as Results.filter), --sort, --skip and --limit \
+            select the objects and --fields the fields, for every format but realm, applied while streaming.
             """)
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The output folder, or `-` for standard output (with exactly one --class).
     @Option(name: .long, help: "The output folder (created when missing), or '-' to stream one --class to stdout.")
     public var out: String?
-    /// The format name.
+    /// The format.
     @Option(
         name: .long,
         help:
-            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file of file format 24 at --out) or sqlite (one relational SQLite file at --out)."
-    ) public var format: String = "bson"
+            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, csv, sqlite (one relational SQLite file at --out) or realm (one Realm file of file format 24 at --out)."
+    ) public var format: ExportFormat = .bson
     /// Classes to export.
     @Option(
         name: .customLong("class"), help: "A top-level class to export (repeatable); default: every top-level class.")
@@ -60,11 +63,31 @@ public struct ExportCommand: OutputCommand {
         help: ArgumentHelp(
             "--format realm: encrypt the written Realm file with this 64-byte key (128 hex digits).", valueName: "hex"))
     public var outEncryptionKey: String?
-    /// `--fields`: the CSV columns.
+    /// `--query`: the objects of `--class` to export.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With one --class: export the objects matching this Realm Query Language predicate (as Results.filter): 'age > 3 AND owner.name BEGINSWITH[c] \"a\"'.",
+            valueName: "predicate")) public var query: String?
+    /// `--sort`: the order of the exported objects.
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "With one --class: sort by these properties, comma-separated, '-' for descending: 'name,-age,owner.name' (default: object-key order).",
+            valueName: "keys")) public var sort: String?
+    /// `--skip`: objects left out first.
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "With one --class: leave out the first N selected objects (after --query and --sort).")
+    public var skip: Int?
+    /// `--limit`: at most this many objects.
+    @Option(name: .long, parsing: .unconditional, help: "With one --class: export at most N objects (after --skip).")
+    public var limit: Int?
+    /// `--fields`: the kept fields.
     @Option(
         name: .long,
         help:
-            "--format csv: the columns, comma-separated (dotted paths through embedded objects: address.city); default: every property."
+            "The fields to keep, comma-separated, dotted paths through links and embedded objects (owner.name, address.city); the primary key is always kept. csv: the columns; other formats but realm: with one --class."
     ) public var fields: String?
     /// Replace an existing output file (`--format sqlite`).
     @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
@@ -84,7 +107,8 @@ public struct ExportCommand: OutputCommand {
 
     /// The checks of the arguments alone (no file is opened).
     private func checkArguments() throws {
-        if format == "realm" {
+        try checkSelection()
+        if format == .realm {
             guard let out, out != "-" else {
                 throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
             }
@@ -96,7 +120,7 @@ public struct ExportCommand: OutputCommand {
             _ = try outputKey()
             return
         }
-        if format == "sqlite" {
+        if format == .sqlite {
             guard let out, out != "-" else {
                 throw PorterError(.usage, "--format sqlite writes one file: pass --out FILE.sqlite")
             }
@@ -109,7 +133,7 @@ public struct ExportCommand: OutputCommand {
             }
             return
         }
-        if format == "csv", let out, out.lowercased().hasSuffix(".csv") {
+        if format == .csv, let out, out.lowercased().hasSuffix(".csv") {
             guard classes.count == 1 else {
                 throw PorterError(
                     .usage,
@@ -127,11 +151,9 @@ public struct ExportCommand: OutputCommand {
                 "--force applies to --format sqlite and to one --format csv file "
                     + "(export folders are never overwritten file by file)")
         }
-        if fields != nil && format != "csv" { throw PorterError(.usage, "--fields applies to --format csv") }
-        let outputFormat = try InterchangeFormats.outputFormat(named: format)
-        if array && outputFormat.fileExtension != "json" {
+        if array && !format.isJSON {
             throw PorterError(
-                .usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format)")
+                .usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format.rawValue)")
         }
         if archive != nil, out != nil { throw PorterError(.usage, "--archive writes one file: leave out --out") }
         if archive == nil, out == nil {
@@ -144,15 +166,14 @@ public struct ExportCommand: OutputCommand {
 
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
-        writer.apply(sweeping: format == "realm" ? out : archive)
+        writer.apply(sweeping: format == .realm ? out : archive)
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
-        if format == "realm" { return try exportRealmFile(output: output) }
-        if format == "sqlite" { return try exportSQLite(output: output) }
-        if format == "csv", let out, out.lowercased().hasSuffix(".csv") {
+        if format == .realm { return try exportRealmFile(output: output) }
+        if format == .sqlite { return try exportSQLite(output: output) }
+        if format == .csv, let out, out.lowercased().hasSuffix(".csv") {
             return try exportCSVFile(to: out, output: output)
         }
-        let outputFormat =
-            format == "csv" ? CSVFormat(fields: csvFields) : try InterchangeFormats.outputFormat(named: format)
+        let outputFormat = try format.documentFormat(csvFields: csvFields, followsLinks: selection != nil)
         let exportOptions = ExportOptions(classes: classes, array: array, gzip: gzip)
         let exporter: Exporter
         let count: (String) throws -> Int
@@ -166,6 +187,7 @@ public struct ExportCommand: OutputCommand {
             exporter = Exporter(realmFile: file, schema: schema, format: outputFormat, options: exportOptions)
             count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
+        try select(exporter)
         let progress = ProgressLine.make(verb: "exported", quiet: quiet)
         if let progress {
             progress.total = try exporter.exportedClasses().reduce(0) { $0 + (try count($1.name)) }
@@ -193,7 +215,8 @@ public struct ExportCommand: OutputCommand {
         }
         let report = try exporter.export(toDirectory: out)
         let total = report.files.reduce(0) { $0 + $1.documents }
-        output.out("Exported \(total) document\(total == 1 ? "" : "s") from \(database) as \(format) to \(out):")
+        output.out(
+            "Exported \(total) document\(total == 1 ? "" : "s") from \(database) as \(format.rawValue) to \(out):")
         for file in report.files {
             output.out("  \(file.path)  \(file.documents) \(file.className)")
         }

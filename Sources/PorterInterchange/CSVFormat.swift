@@ -19,8 +19,15 @@ public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
     /// `--fields`: the columns to export (dotted paths through embedded objects); empty: all.
     public var fields: [String]
 
+    /// Whether `fields` may go through links to top-level objects (the export projects the
+    /// documents then: `owner.name` is a nested document the column picks its value from).
+    public var followsLinks: Bool
+
     /// Creates the format; `fields` as `--fields` gives them.
-    public init(fields: [String] = []) { self.fields = fields }
+    public init(fields: [String] = [], followsLinks: Bool = false) {
+        self.fields = fields
+        self.followsLinks = followsLinks
+    }
 
     public var name: String { "csv" }
     public var fileExtension: String { "csv" }
@@ -37,7 +44,9 @@ public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
     public func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws
         -> DocumentEncoder
     {
-        try CSVEncoder(output: output, columns: try CSVColumns.columns(of: cls, schema: schema, fields: fields))
+        try CSVEncoder(
+            output: output,
+            columns: try CSVColumns.columns(of: cls, schema: schema, fields: fields, followsLinks: followsLinks))
     }
 
     public func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
@@ -51,11 +60,13 @@ public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
 /// The columns of a class's CSV file.
 enum CSVColumns {
     /// Every property (embedded objects as dotted columns), or the checked `fields`.
-    static func columns(of cls: ObjectSchema, schema: Schema, fields: [String]) throws -> [[String]] {
+    static func columns(of cls: ObjectSchema, schema: Schema, fields: [String], followsLinks: Bool = false) throws
+        -> [[String]]
+    {
         if !fields.isEmpty {
             return try fields.map { field in
                 let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                try check(path, in: cls, schema: schema, field: field)
+                try check(path, in: cls, schema: schema, field: field, followsLinks: followsLinks)
                 return path
             }
         }
@@ -76,7 +87,9 @@ enum CSVColumns {
     }
 
     /// A `--fields` path names a property, through embedded objects only.
-    static func check(_ path: [String], in cls: ObjectSchema, schema: Schema, field: String) throws {
+    static func check(_ path: [String], in cls: ObjectSchema, schema: Schema, field: String, followsLinks: Bool = false)
+        throws
+    {
         if path == ["_key"] && cls.primaryKey == nil { return }
         var current = cls
         for (i, name) in path.enumerated() {
@@ -91,7 +104,7 @@ enum CSVColumns {
                     .usage,
                     "--fields: '\(field)': \(current.name).\(name) is not an object, so it has no '\(path[i + 1])'")
             }
-            guard target.isEmbedded else {
+            guard target.isEmbedded || followsLinks else {
                 throw PorterError(
                     .usage,
                     "--fields: '\(field)' goes through the link \(current.name).\(name): CSV columns follow embedded objects only (the link's column holds the target's key)"

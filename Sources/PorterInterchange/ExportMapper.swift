@@ -1,6 +1,7 @@
 import Foundation
 import PorterDocument
 import PorterModel
+import PorterQuery
 
 /// The document mapping rules of an export: turns stored objects into encoder calls.
 ///
@@ -14,10 +15,15 @@ final class ExportMapper {
     /// The exported class's fields, and those of embedded classes met so far.
     private let topFields: [ExportField]
     private var embeddedFields: [String: [ExportField]] = [:]
+    /// `--fields`: what to keep (nil: everything); `reader` reads what it takes through links.
+    let projection: ExportProjection?
+    let reader: (any QueryObjectReader)?
 
-    init(cursor: ExportObjectSource) {
+    init(cursor: ExportObjectSource, projection: ExportProjection? = nil, reader: (any QueryObjectReader)? = nil) {
         self.cursor = cursor
         topFields = cursor.properties.map(ExportField.init)
+        self.projection = projection
+        self.reader = reader
     }
 
     /// Writes one object of the cursor's class as one document.
@@ -26,7 +32,11 @@ final class ExportMapper {
         if cls.primaryKey == nil {
             try encoder.write("_key", .int(key.rawValue), mixed: false)
         }
-        try writeFields(topFields, values, owner: cls.name, to: encoder)
+        if let projection {
+            try writeProjected(topFields, values, owner: ObjectLink(cls.name, key), projection, to: encoder)
+        } else {
+            try writeFields(topFields, values, owner: cls.name, to: encoder)
+        }
         try encoder.endDocument()
     }
 
@@ -44,7 +54,7 @@ final class ExportMapper {
         }
     }
 
-    private func writeCollection(_ field: ExportField, _ value: Value, owner: String, to encoder: DocumentEncoder)
+    func writeCollection(_ field: ExportField, _ value: Value, owner: String, to encoder: DocumentEncoder)
         throws
     {
         switch (field.collection, value) {
@@ -74,8 +84,7 @@ final class ExportMapper {
     }
 
     /// One value (a property's value or one collection element).
-    private func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws
-    {
+    func writeElement(_ key: String?, _ field: ExportField, _ value: Value, to encoder: DocumentEncoder) throws {
         switch value {
         case .link: break
         case .list(let elements) where field.mixed:

@@ -15,6 +15,9 @@ protocol ExportObjectSource: AnyObject {
     var properties: [Property] { get }
     /// Calls `body` with each object's key and values, in object-key order.
     func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws
+    /// The values of the object `key` (same conventions), or nil when it does not exist; what
+    /// ``embedded(_:)`` answers is then that object's.
+    func object(at key: ObjectKey) throws -> [Value]?
     /// An embedded object's stored properties and values, or nil when absent.
     func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])?
     /// What an export writes for a link held by a mixed value.
@@ -25,4 +28,6 @@ extension ExportCursor: ExportObjectSource {
     func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
         while try next() { try body(key, values) }
     }
+
+    func object(at key: ObjectKey) throws -> [Value]? { try seek(key) ? values : nil }
 }

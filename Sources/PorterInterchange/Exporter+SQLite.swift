@@ -10,8 +10,8 @@ extension Exporter {
     /// - Parameter force: replace an existing file (otherwise that is an error).
     /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
     public func export(toSQLite path: String, force: Bool = false) throws -> ExportReport {
-        let classes = try exportedClasses()
-        let layout = try RelationalLayout(schema: schema, classes: classes)
+        let (exportSchema, classes, kept) = try sqliteSchema()
+        let layout = try RelationalLayout(schema: exportSchema, classes: classes)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
@@ -46,8 +46,11 @@ extension Exporter {
                 for table in layout.topLevel {
                     guard let cls = table.objectClass else { continue }
                     let source = try source(for: cls)
+                    let selected = try compiledSelection(for: cls, source: source)
+                    let keep = kept[cls.name]
                     var count = 0
-                    try source.forEachObject { key, values in
+                    try forEachSelected(source, selected) { key, values in
+                        let values = keep.map { $0.map { values[$0] } } ?? values
                         try writer.writeObject(table, key: key, values: values, source: source)
                         count += 1
                         written += 1
@@ -83,6 +86,30 @@ extension Exporter {
             throw error
         }
         return report
+    }
+
+    /// The schema and classes the SQLite file holds: with `--fields`, the selected class keeps only
+    /// those properties (and its primary key), whose positions among the stored values `kept` gives.
+    private func sqliteSchema() throws -> (Schema, [ObjectSchema], [String: [Int]]) {
+        let classes = try exportedClasses()
+        guard let selection, !selection.fields.isEmpty, var cls = schema[selection.className] else {
+            return (schema, classes, [:])
+        }
+        for field in selection.fields where field.contains(".") {
+            throw PorterError(
+                .usage,
+                "--fields: '\(field)': --format sqlite keeps whole columns of \(cls.name); dotted paths apply to the document formats and CSV"
+            )
+        }
+        for field in selection.fields where cls.property(named: field).map({ $0.isComputed }) ?? true {
+            throw PorterError(.usage, "--fields: unknown property '\(cls.name).\(field)' in '\(field)'")
+        }
+        let names = Set(selection.fields + (cls.primaryKey.map { [$0] } ?? []))
+        let stored = cls.persistedProperties
+        let kept = stored.indices.filter { names.contains(stored[$0].name) }
+        cls.properties = kept.map { stored[$0] }
+        let projected = Schema(version: schema.version, classes: schema.classes.map { $0.name == cls.name ? cls : $0 })
+        return (projected, classes.map { $0.name == cls.name ? cls : $0 }, [cls.name: kept])
     }
 
     /// `fsync` of a finished file, so the rename never publishes a file whose data is not on disk.

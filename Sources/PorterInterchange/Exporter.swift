@@ -12,12 +12,12 @@ import PorterStore
 /// complete, so a failed export leaves no half-written files behind.
 public final class Exporter {
     /// Where the objects come from.
-    private enum Origin {
+    enum Origin {
         case database(Database)
         case realm(RealmFile)
     }
 
-    private let origin: Origin
+    let origin: Origin
     /// The schema of the exported file (written as `schema.json`).
     public let schema: Schema
     /// The exported file's path, for messages.
@@ -28,6 +28,8 @@ public final class Exporter {
     public let options: ExportOptions
     /// Called every few hundred documents with the number written so far.
     public var progress: ((Int) -> Void)?
+    /// `--query`, `--sort`, `--skip`, `--limit`, `--fields` for one class (Exporter+Selection.swift).
+    public var selection: ExportSelection?
     private var written = 0
 
     /// Creates an exporter of a Porter database.
@@ -217,9 +219,10 @@ public final class Exporter {
             try (format as? ClassOutputFormat)?.makeEncoder(output: output, options: options, cls: cls, schema: schema)
             ?? format.makeEncoder(output: output, options: options)
         let cursor = try source(for: cls)
-        let mapper = ExportMapper(cursor: cursor)
+        let selected = try compiledSelection(for: cls, source: cursor)
+        let mapper = ExportMapper(cursor: cursor, projection: selected?.projection, reader: selected?.reader)
         var count = 0
-        try cursor.forEachObject { key, values in
+        try forEachSelected(cursor, selected) { key, values in
             try archive?.willWriteDocument()
             try mapper.writeDocument(cls, key: key, values: values, to: encoder)
             count += 1

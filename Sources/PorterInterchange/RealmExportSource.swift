@@ -37,6 +37,12 @@ final class RealmExportSource: ExportObjectSource {
         }
     }
 
+    func object(at key: ObjectKey) throws -> [Value]? {
+        guard let object = try file.object(in: table, key: key.rawValue) else { return nil }
+        embeddedObjects.removeAll(keepingCapacity: true)
+        return try values(object.values, properties)
+    }
+
     func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])? {
         embeddedObjects[link]
     }

@@ -24,6 +24,8 @@ package final class ExportCursor {
     private let scan: SQLiteStatement
     private var embeddedReaders: [String: (reader: ExportRowReader, byKey: SQLiteStatement)] = [:]
     private var keyLookups: [String: (pk: Property?, statement: SQLiteStatement?)] = [:]
+    /// One object by key (sorted exports read the selected objects in their order).
+    private var byKey: SQLiteStatement?
 
     /// Prepares the cursor over `className`, in object-key order.
     package init(database: Database, className: String) throws {
@@ -40,6 +42,23 @@ package final class ExportCursor {
         guard try scan.step() else { return false }
         key = ObjectKey(scan.int64(0))
         try reader.read(scan, key, into: &values)
+        return true
+    }
+
+    /// Moves to the object `key` (its values in ``values``); false when it does not exist.
+    package func seek(_ key: ObjectKey) throws -> Bool {
+        let statement: SQLiteStatement
+        if let byKey {
+            statement = byKey
+        } else {
+            statement = try database.connection.prepare(reader.selectSQL + " WHERE t._key = ?")
+            byKey = statement
+        }
+        statement.bind(1, int: key.rawValue)
+        defer { sqlite3_reset(statement.handle) }
+        guard try statement.step() else { return false }
+        self.key = key
+        try reader.read(statement, key, into: &values)
         return true
     }
 

@@ -15,7 +15,7 @@ import Testing
         // Engines.
         "PorterStore": 3, "PorterRealmFile": 3, "PorterBSON": 3, "PorterJSON": 3,
         // Operations: reports and plans, then what runs them.
-        "PorterDiff": 4,
+        "PorterDiff": 4, "PorterQuery": 4,
         "PorterMigration": 5, "PorterInterchange": 5,
         // The bridge joining Realm files to the rest.
         "PorterRealm": 6,

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Orders stored values for query comparisons and sorting.
 ///
@@ -6,9 +7,9 @@ import Foundation
 /// (decimal128 and some doubles are stored as blobs). Numbers compare by value across int, float,
 /// double and decimal128; strings by Unicode code points (UTF-8 bytes); data bytewise; dates,
 /// ObjectIds and UUIDs by time or bytes.
-enum ValueOrder {
+package enum ValueOrder {
     /// -1, 0 or 1 when `a` and `b` are comparable (same kind of value, neither null), else nil.
-    static func compare(_ a: Value, _ b: Value) -> Int? {
+    package static func compare(_ a: Value, _ b: Value) -> Int? {
         switch (a, b) {
         case (.int(let x), .int(let y)): return sign(x, y)
         case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
@@ -32,7 +33,7 @@ enum ValueOrder {
 
     /// A total order for sorting: null first, then values grouped by kind, each group in
     /// ``compare(_:_:)`` order (NaN before other numbers).
-    static func sortCompare(_ a: Value, _ b: Value) -> Int {
+    package static func sortCompare(_ a: Value, _ b: Value) -> Int {
         let (rankA, rankB) = (rank(a), rank(b))
         if rankA != rankB { return rankA < rankB ? -1 : 1 }
         if let result = compare(a, b) { return result }

@@ -1,4 +1,5 @@
 import Foundation
+import PorterModel
 
 /// Parses predicate strings in Realm Query Language, the NSPredicate format most Realm code uses:
 ///
@@ -12,25 +13,40 @@ import Foundation
 /// (`{…}` or an array argument), `BETWEEN {low, high}`, key paths through links and collections,
 /// `@count`, `@min`, `@max`, `@sum`, `@avg`, `ANY`/`SOME`/`ALL`/`NONE`, `nil`/`NULL`,
 /// `TRUEPREDICATE`/`FALSEPREDICATE`, `%@` (a value) and `%K` (a key path) arguments.
-struct QueryParser {
+package struct QueryParser {
     private let text: [Character]
     private var position = 0
     private var arguments: [Any?]
     private var nextArgument = 0
+    /// Messages quote the predicate (the typed API's); the command line's say only where.
+    private var repeatsText = true
 
     /// Parses `format` with its `%@`/`%K` arguments.
     /// - Throws: ``PorterError/Code/parseError`` naming the position (1-based) and what was expected.
-    static func parse(_ format: String, _ arguments: [Any?]) throws -> QueryPredicate {
+    package static func parse(_ format: String, _ arguments: [Any?] = []) throws -> QueryPredicate {
         var parser = QueryParser(text: Array(format), arguments: arguments)
-        let predicate = try parser.orExpression()
-        parser.skipSpace()
-        guard parser.position == parser.text.count else {
-            throw parser.error("expected AND, OR or the end of the predicate")
+        return try parser.whole()
+    }
+
+    /// Parses a query given on the command line (no arguments): errors say what was expected and
+    /// where, without repeating the query (`expected a value at 7 near '> 3'`).
+    /// - Throws: ``PorterError/Code/parseError``.
+    package static func parseQuery(_ text: String) throws -> QueryPredicate {
+        var parser = QueryParser(text: Array(text), arguments: [])
+        parser.repeatsText = false
+        return try parser.whole()
+    }
+
+    private mutating func whole() throws -> QueryPredicate {
+        let predicate = try orExpression()
+        skipSpace()
+        guard position == text.count else {
+            throw error("expected AND, OR or the end of the predicate")
         }
-        guard parser.nextArgument == arguments.count else {
+        guard nextArgument == arguments.count else {
             throw PorterError(
                 .parseError,
-                "predicate '\(format)' uses \(parser.nextArgument) argument(s) but \(arguments.count) were given")
+                "predicate '\(String(text))' uses \(nextArgument) argument(s) but \(arguments.count) were given")
         }
         return predicate
     }
@@ -45,6 +61,7 @@ struct QueryParser {
         let near =
             position < text.count
             ? " near '\(String(text[position..<Swift.min(text.count, position + 12)]))'" : " at the end"
+        guard repeatsText else { return PorterError(.parseError, "\(expected) at \(position + 1)\(near)") }
         return PorterError(.parseError, "invalid predicate '\(shown)': \(expected) at position \(position + 1)\(near)")
     }
 
@@ -164,16 +181,17 @@ struct QueryParser {
     /// `name`, `owner.name`, `dogs.@count`, `dogs.@avg.age`, `dogs.age.@avg`, or `%K`.
     private mutating func keyPath() throws -> QueryPath {
         skipSpace()
+        let start = position + 1
         var raw: String
         if symbol("%K") {
             guard let name = takeArgument() as? String else { throw error("%K needs a String key path argument") }
             raw = name
         } else {
-            let start = position
+            let first = position
             while position < text.count,
                 text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position])
             { position += 1 }
-            raw = String(text[start..<position])
+            raw = String(text[first..<position])
             guard !raw.isEmpty else { throw error("expected a property name") }
         }
         var components: [String] = []
@@ -192,7 +210,7 @@ struct QueryParser {
             }
         }
         guard !components.isEmpty else { throw error("a key path needs a property name") }
-        return QueryPath(components, aggregate: aggregate)
+        return QueryPath(components, aggregate: aggregate, position: start)
     }
 
     /// `{a, b}` or an array argument.
@@ -208,7 +226,7 @@ struct QueryParser {
             guard let array = takeArgument() as? [Any] else {
                 throw error("IN and BETWEEN need an array argument for %@")
             }
-            return array.map { QueryArgument(any: $0) }
+            return array.map { .given($0) }
         }
         throw error("expected '{' or %@")
     }
@@ -216,7 +234,7 @@ struct QueryParser {
     /// A literal or a `%@` argument.
     private mutating func operand() throws -> QueryArgument {
         skipSpace()
-        if symbol("%@") { return QueryArgument(any: takeArgument()) }
+        if symbol("%@") { return .given(takeArgument()) }
         guard position < text.count else { throw error("expected a value") }
         let c = text[position]
         if c == "'" || c == "\"" {
@@ -229,7 +247,7 @@ struct QueryParser {
             }
             guard position < text.count else { throw error("unterminated string") }
             position += 1
-            return QueryArgument(stored: .string(out))
+            return .literal(.string(out))
         }
         if c.isNumber || c == "-" || c == "+" || c == "." {
             let start = position
@@ -239,8 +257,8 @@ struct QueryParser {
                     || ((text[position] == "-" || text[position] == "+") && "eE".contains(text[position - 1]))
             { position += 1 }
             let literal = String(text[start..<position])
-            if let int = Int64(literal) { return QueryArgument(stored: .int(int)) }
-            if let double = Double(literal) { return QueryArgument(stored: .double(double)) }
+            if let int = Int64(literal) { return .literal(.int(int)) }
+            if let double = Double(literal) { return .literal(.double(double)) }
             position = start
             throw error("invalid number '\(literal)'")
         }
@@ -249,7 +267,7 @@ struct QueryParser {
             ("true", .bool(true)), ("TRUE", .bool(true)), ("YES", .bool(true)),
             ("false", .bool(false)), ("FALSE", .bool(false)), ("NO", .bool(false)),
         ] where keyword(word, caseSensitive: true) {
-            return QueryArgument(stored: value)
+            return .literal(value)
         }
         if keyword("oid"), symbol("(") {
             let start = position
@@ -258,7 +276,7 @@ struct QueryParser {
             guard symbol(")"), let id = try? ObjectId(string: hex) else {
                 throw error("expected oid(24 hexadecimal digits)")
             }
-            return QueryArgument(stored: .objectId(id))
+            return .literal(.objectId(id))
         }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
     }
