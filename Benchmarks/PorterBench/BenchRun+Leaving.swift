@@ -2,7 +2,8 @@ import Foundation
 
 extension BenchRun {
     /// The ways out of Realm: `--format sqlite` (one relational SQLite file) against `--format
-    /// bson` of the same objects (target: within 2×), and `--format csv`.
+    /// bson` of the same objects (target: within 2×), `--format csv`, and a filtered export
+    /// (`--query` keeping about 10% of the items: `count` is uniform below 1,000,000).
     mutating func runLeavingRealm(_ shape: Shape, dir: String, source db: String, exportBSON: Measured) throws {
         let sqlite = "\(dir)/export.sqlite"
         let m = try measure(porter, ["export", db, "--out", sqlite, "--format", "sqlite"]) {
@@ -16,6 +17,13 @@ extension BenchRun {
             try? FileManager.default.removeItem(atPath: csv)
         }
         record("export csv", shape.rawValue, c, bytes: diskSize(csv), reference: ("export bson", exportBSON))
+        let filtered = "\(dir)/export-query"
+        let q = try measure(porter, ["export", db, "--out", filtered, "--class", "Item", "--query", "count < 100000"]) {
+            try? FileManager.default.removeItem(atPath: filtered)
+        }
+        record(
+            "export bson --query 10%", shape.rawValue, q, bytes: diskSize(filtered),
+            reference: ("export bson", exportBSON))
         let copy = "\(dir)/import-sqlite.porter"
         let i = try measure(porter, ["import", copy, sqlite, "--create"]) { removeDatabase(copy) }
         record("import sqlite", shape.rawValue, i, bytes: diskSize(sqlite))

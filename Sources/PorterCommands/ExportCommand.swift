@@ -28,7 +28,7 @@ public struct ExportCommand: OutputCommand {
     @Option(
         name: .long,
         help:
-            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, csv, sqlite (one relational SQLite file at --out) or realm (one Realm file of file format 24 at --out)."
+            "What to write: json is plain schema-typed JSON, ejson relaxed Extended JSON, sqlite one relational SQLite file at --out, realm one Realm file of file format 24 at --out."
     ) public var format: ExportFormat = .bson
     /// Classes to export.
     @Option(
@@ -78,17 +78,20 @@ public struct ExportCommand: OutputCommand {
     /// `--skip`: objects left out first.
     @Option(
         name: .long, parsing: .unconditional,
-        help: "With one --class: leave out the first N selected objects (after --query and --sort).")
+        help: ArgumentHelp(
+            "With one --class: leave out the first N selected objects (after --query and --sort).", valueName: "N"))
     public var skip: Int?
     /// `--limit`: at most this many objects.
-    @Option(name: .long, parsing: .unconditional, help: "With one --class: export at most N objects (after --skip).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("With one --class: export at most N objects (after --skip).", valueName: "N"))
     public var limit: Int?
     /// `--fields`: the kept fields.
     @Option(
         name: .long,
-        help:
-            "The fields to keep, comma-separated, dotted paths through links and embedded objects (owner.name, address.city); the primary key is always kept. csv: the columns; other formats but realm: with one --class."
-    ) public var fields: String?
+        help: ArgumentHelp(
+            "The fields to keep, comma-separated, dotted paths through links and embedded objects (owner.name, address.city); the primary key is always kept. csv: the columns; other formats but realm: with one --class.",
+            valueName: "a,b.c")) public var fields: String?
     /// Replace an existing output file (`--format sqlite`).
     @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
     /// No progress line.

@@ -131,7 +131,7 @@ final class ExportProjection {
                 else {
                     throw PorterError(
                         .usage,
-                        "--fields: '\(field)': \(current.name).\(name) is not a link or an embedded object, so it has no '\(names[i + 1])'"
+                        "--fields: '\(field)': \(current.name).\(name) is not an object, so it has no '\(names[i + 1])'"
                     )
                 }
                 current = target
