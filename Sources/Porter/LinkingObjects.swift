@@ -17,10 +17,40 @@ public protocol _LinkingObjectsProtocol {}
 public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible,
     _LinkingObjectsProtocol
 {
-    let source: _ManagedProperty?
+    /// The property read, when made for a managed object's `@Persisted` property.
+    private let fixedSource: _ManagedProperty?
     private let cache = LiveCache<[ObjectLink]>()
+    /// For a property declared `let owners = LinkingObjects(fromType:property:)`: the origin
+    /// property, the object it belongs to and its name (see `RealmProperty.swift`).
+    let declaredOrigin: String?
+    weak var owner: ObjectBase?
+    var declaredName: String?
 
-    init(source: _ManagedProperty?) { self.source = source }
+    init(source: _ManagedProperty?) {
+        fixedSource = source
+        declaredOrigin = nil
+    }
+
+    /// The linking objects of the model class's objects whose `property` links to this one
+    /// (Realm's declaration without `@Persisted`: `let owners = LinkingObjects(fromType:
+    /// Person.self, property: "dogs")`); empty until the object is managed.
+    public init(fromType _: Element.Type, property propertyName: String) {
+        fixedSource = nil
+        declaredOrigin = propertyName
+        LegacyProperties.noteDeclared()
+    }
+
+    /// The property read: the given one, or the declared property of the owner once managed.
+    var source: _ManagedProperty? {
+        if let fixedSource { return fixedSource }
+        guard let owner else { return nil }
+        // Named when the object's properties are listed (once per object, on first use).
+        if declaredName == nil { _ = owner._persistedProperties() }
+        guard let name = declaredName, let managed = owner._managed,
+            let property = try? managed.realm.schemaProperty(managed.className, name)
+        else { return nil }
+        return _ManagedProperty(realm: managed.realm, owner: managed.link, property: property)
+    }
 
     /// The realm of the object, or nil while unmanaged.
     public var realm: Realm? { source?.realm }

@@ -7,7 +7,8 @@ import Foundation
 /// changes. Its ``ObjectBase/realm`` is nil, and ``ObjectBase/thaw()`` returns the live object.
 extension ObjectBase {
     /// Whether this is a frozen snapshot.
-    public var isFrozen: Bool { _frozenSource != nil }
+    /// (A snapshot copy, or an object read through a frozen realm.)
+    public var isFrozen: Bool { _frozenSource != nil || (_managed?.realm.isFrozen ?? false) }
 }
 
 extension _ObjectObservable {
@@ -26,6 +27,12 @@ extension _ObjectObservable {
     /// The live object a frozen snapshot was taken from, or nil when it has been deleted since
     /// (a live object returns itself).
     public func thaw() -> Self? {
+        if let managed = _managed, managed.realm.isFrozen {
+            // An object of a frozen realm: the same stored object in the live realm.
+            let live = managed.realm.thaw()
+            guard (try? live.database.exists(managed.className, managed.key)) == true else { return nil }
+            return live.managedObject(Self.self, managed.link)
+        }
         guard let source = _frozenSource else { return self }
         guard (try? source.realm.database.exists(source.className, source.key)) == true else { return nil }
         return source.realm.managedObject(Self.self, source.link)
@@ -46,7 +53,7 @@ extension Results where Element: Object {
     /// The live results a frozen snapshot was taken from.
     public func thaw() -> Results<Element> {
         Results(
-            realm: home, className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
+            realm: home.thaw(), className: className, predicates: predicates, filters: filters, sortKeys: sortKeys,
             baseKeys: baseKeys, distinctPaths: distinctPaths)
     }
 }

@@ -37,7 +37,11 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     @exclusivity(unchecked) final var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
-    public required init() {}
+    public required init() {
+        // Properties declared without `@Persisted` (`let age = RealmProperty<Int?>()`) learn their
+        // object; the subclass's fields are set before this runs.
+        if LegacyProperties.anyDeclared { LegacyProperties.bind(self) }
+    }
 
     /// Override to store the class under another name than the Swift class name (Realm's hook).
     open class func _realmObjectName() -> String? { nil }

@@ -118,6 +118,12 @@ public final class Realm {
         if sharing { RealmCore.remember(core, for: configuration) }
     }
 
+    /// A realm over a core made elsewhere (a frozen realm's snapshot, see `Realm+Freeze.swift`).
+    init(configuration: Configuration, core: RealmCore) {
+        self.configuration = configuration
+        self.core = core
+    }
+
     /// The schema of the file (the model's classes, plus any other classes the file holds).
     public var schema: Schema { database.schema }
 

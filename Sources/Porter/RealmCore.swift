@@ -24,6 +24,8 @@ final class RealmCore {
     var lastAsyncWriteId: UInt32 = 0
     /// Why this realm cannot write (a Realm Core file read into memory), thrown by every write.
     var writeRefusal: PorterError?
+    /// Whether this is a frozen realm's snapshot (see `Realm+Freeze.swift`).
+    var isFrozen = false
 
     init(database: Database, typesByName: [String: ObjectBase.Type]) {
         self.database = database

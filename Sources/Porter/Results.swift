@@ -71,7 +71,7 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     public var endIndex: Int { frozenElements?.count ?? keys.count }
 
     /// Whether these are frozen results (see `freeze()`).
-    public var isFrozen: Bool { frozenElements != nil }
+    public var isFrozen: Bool { frozenElements != nil || home.isFrozen }
 
     /// The object at `position`. An index outside `0..<count` stops the program, as for `Array`.
     public subscript(position: Int) -> Element {

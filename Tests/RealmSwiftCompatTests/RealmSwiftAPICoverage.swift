@@ -100,6 +100,54 @@ import Testing
         let reference = ThreadSafeReference(to: realm.objects(Friend.self)[0])
         #expect(realm.resolve(reference)?.name == "f")
     }
+
+    /// RealmProperty.swift, Optional.swift, LinkingObjects.swift (`init(fromType:property:)`),
+    /// Realm.swift's frozen realms and the actor-isolated `observe` of Object.swift,
+    /// RealmCollection.swift and Map.swift.
+    @Test func legacyPropertiesFrozenRealmsAndActorObservation() async throws {
+        let property = RealmProperty<Int?>()
+        property.value = 1
+        let anyValue = RealmProperty<AnyRealmValue>()
+        anyValue.value = .int(2)
+        let optional = RealmOptional<Double>(3)
+        optional.value = nil
+        _ = (property == RealmProperty<Int?>(), optional == RealmOptional<Double>(), property.description)
+        _ = try JSONDecoder().decode(RealmOptional<Int>.self, from: JSONEncoder().encode(RealmOptional<Int>(4)))
+        _ = try JSONDecoder().decode(RealmProperty<Int?>.self, from: JSONEncoder().encode(property))
+        func acceptsPropertyType<T: RealmPropertyType>(_: T.Type) {}
+        func acceptsOptionalType<T: RealmOptionalType>(_: T.Type) {}
+        acceptsPropertyType(Int?.self)
+        acceptsOptionalType(Bool.self)
+        let linking = LinkingObjects(fromType: Friend.self, property: "friend")
+        #expect(linking.isEmpty)
+
+        let config = Realm.Configuration(
+            inMemoryIdentifier: "coverage-frozen-\(UUID().uuidString)", objectTypes: [Friend.self])
+        let realm = try await Realm(configuration: config)
+        try await realm.asyncWrite {
+            realm.add(Friend(value: ["name": "a", "scores": [1], "phoneNumbers": ["k": "v"]]))
+        }
+        let frozen: Realm = realm.freeze()
+        _ = (frozen.isFrozen, frozen.thaw(), realm.isFrozen)
+        let friend = try #require(realm.objects(Friend.self).first)
+        let frozenFriend: Friend = realm.freeze(friend)
+        _ = (realm.thaw(frozenFriend), frozenFriend.isFrozen)
+        let frozenResults: Results<Friend> = realm.freeze(realm.objects(Friend.self))
+        _ = frozenResults.thaw()
+        let scores: List<Int> = friend.scores.freeze()
+        _ = (scores.isFrozen, scores.thaw())
+        let phones: Map<String, String> = friend.phoneNumbers.freeze()
+        _ = (phones.isFrozen, phones.thaw())
+
+        let observer = try await DogObserver(inMemoryIdentifier: "coverage-actor-\(UUID().uuidString)")
+        let tokens = [
+            await realm.objects(Friend.self).observe(keyPaths: ["name"], on: observer) { _, _ in },
+            await friend.scores.observe(on: observer) { _, _ in },
+            await friend.phoneNumbers.observe(on: observer) { _, _ in },
+            await friend.observe(keyPaths: [\Friend.name], on: observer) { _, _ in },
+        ]
+        tokens.forEach { $0.invalidate() }
+    }
 }
 
 actor CoverageActor {
