@@ -128,6 +128,7 @@ struct BenchRun {
             record(
                 "import \(format)", shape.rawValue, m, bytes: diskSize("\(dir)/export-\(format)"),
                 reference: ("prepared-insert loop", refInsert), target: shape.hasInterchangeTargets ? 2.0 : nil)
+            if format == "bson" && shape == .flat { try runBSONImportFloor(dir: dir, source: db, importBSON: m) }
         }
         try runMigration(shape, dir: dir, source: db)
     }

@@ -25,6 +25,9 @@ enum ChildOperations {
         case "ref-insert":
             let rows = try ReferenceLoops.insertCopy(source: try arg(0), destination: try arg(1))
             print("\(rows) \(diskSize(try arg(1)))")
+        case "ref-bson-insert":
+            let rows = try ReferenceLoops.bsonInsert(source: try arg(0), bsonFile: try arg(1), destination: try arg(2))
+            print("\(rows) \(diskSize(try arg(1)))")
         case "ref-migrate":
             let extra = rest.count > 1 ? rest[1].split(separator: ",").map(String.init) : []
             let rows = try ReferenceLoops.migrationRebuild(database: try arg(0), extraColumns: extra)

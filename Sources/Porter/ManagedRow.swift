@@ -31,6 +31,8 @@ final class RowLayout {
     /// identity stays unique. Searched by pointer comparison: a class has few properties, and
     /// hashing a key for each property read cost more than the rest of the read.
     @exclusivity(unchecked) private var indexByKeyPath: [(id: ObjectIdentifier, keyPath: AnyKeyPath, index: Int?)] = []
+    /// The identities of ``indexByKeyPath`` alone: scanned without copying (retaining) its key paths.
+    @exclusivity(unchecked) private var keyPathIDs: [ObjectIdentifier] = []
 
     init(schema: ObjectSchema, properties: [Property], schemaGeneration: Int) {
         className = schema.name
@@ -47,9 +49,10 @@ final class RowLayout {
     /// The column of the property a storage key path belongs to (`name` is asked only the first time).
     func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
         let id = ObjectIdentifier(keyPath)
-        for entry in indexByKeyPath where entry.id == id { return entry.index }
+        if let position = keyPathIDs.firstIndex(of: id) { return indexByKeyPath[position].index }
         let index = indexByName[name()]
         indexByKeyPath.append((id, keyPath, index))
+        keyPathIDs.append(id)
         return index
     }
 }

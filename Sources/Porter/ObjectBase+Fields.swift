@@ -53,7 +53,7 @@ final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
     {
         try withExtendedLifetime(object) {
             let storage = storage(of: object, at: offset)
-            storage.name = name
+            if !storage.isShared { storage.name = name }
             return try storage.current()._porterEncode(writer)
         }
     }

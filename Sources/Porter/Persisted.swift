@@ -20,32 +20,32 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property declared without an initial value: it starts at the type's default.
     @inlinable public init() {
-        storage = PersistedStorage(initial: nil, options: PersistedOptions())
+        storage = PersistedStorage.make(initial: nil, options: PersistedOptions())
     }
 
     /// A property declared with an initial value.
     @inlinable public init(wrappedValue: Value) {
-        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions())
+        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions())
     }
 
     /// A property that is (or, with `false`, is not) the primary key.
     @inlinable public init(primaryKey: Bool) {
-        storage = PersistedStorage(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
+        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A primary-key property with an initial value.
     @inlinable public init(wrappedValue: Value, primaryKey: Bool) {
-        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
+        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// A property with (or without) an index.
     @inlinable public init(indexed: Bool) {
-        storage = PersistedStorage(initial: nil, options: PersistedOptions(isIndexed: indexed))
+        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(isIndexed: indexed))
     }
 
     /// An indexed property with an initial value.
     @inlinable public init(wrappedValue: Value, indexed: Bool) {
-        storage = PersistedStorage(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
+        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
     }
 
     /// Not used: the value is read and written through the enclosing object (below). Declaring
@@ -88,7 +88,8 @@ public struct Persisted<Value: _Persistable> {
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
             // values of objects about to be added are set this way).
             if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
-                storage.boxed = newValue as Any
+                // A shared storage (an object a realm is making; see `SharedStorages`) keeps nothing.
+                if !storage.isShared { storage.boxed = newValue as Any }
             } else {
                 storage.write(newValue, in: object, keyPath: storageKeyPath)
             }
@@ -101,7 +102,7 @@ extension Persisted where Value: _LinkingObjectsProtocol {
     /// The origin class is the element type: `LinkingObjects<Dog>` with origin `"owner"`
     /// lists the dogs whose `owner` is this object.
     @inlinable public init(originProperty: String) {
-        storage = PersistedStorage(initial: nil, options: PersistedOptions(originProperty: originProperty))
+        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(originProperty: originProperty))
     }
 }
 

@@ -14,6 +14,9 @@ import Foundation
     @usableFromInline let options: PersistedOptions
     /// The property name, learned from the enclosing object's `Mirror`.
     @exclusivity(unchecked) @usableFromInline var name: String?
+    /// Whether this storage is shared by the managed objects of its class a realm makes (see
+    /// ``SharedStorages``): named, and never holding a value of its own.
+    @exclusivity(unchecked) @usableFromInline var isShared = false
 
     // Inlinable so that a model class's initializer (run for every object a realm hands out)
     // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
@@ -23,11 +26,23 @@ import Foundation
         self.options = options
     }
 
+    /// A storage for a property being initialized: the shared one while a realm makes a managed
+    /// object of a class whose storages are shared (see ``SharedStorages``), else a new one.
+    @inlinable static func make(initial: Value?, options: PersistedOptions) -> PersistedStorage<Value> {
+        guard let context = SharedStorageContext.current else {
+            return PersistedStorage(initial: initial, options: options)
+        }
+        if let shared = context.next(PersistedStorage<Value>.self) { return shared }
+        let made = PersistedStorage(initial: initial, options: options)
+        context.record(made)
+        return made
+    }
+
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
         if let boxed { return boxed as! Value }
         let made = Value._porterDefault()
-        boxed = made as Any
+        if !isShared { boxed = made as Any }
         return made
     }
 
@@ -93,7 +108,7 @@ import Foundation
             )
         }
         guard let managed = object._managed else {
-            boxed = newValue as Any
+            if !isShared { boxed = newValue as Any }
             return
         }
         managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
@@ -137,7 +152,10 @@ extension Persisted: AnyPersistedProperty {
     var typeInfo: _PorterTypeInfo { Value._porterType }
     var swiftTypeName: String { String(describing: Value.self) }
 
-    func setName(_ name: String) { storage.name = name }
+    func setName(_ name: String) {
+        // A shared storage was named before it was shared (other threads read it).
+        if !storage.isShared { storage.name = name }
+    }
 
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
@@ -158,11 +176,11 @@ extension Persisted: AnyPersistedProperty {
     func currentValue(of object: ObjectBase) -> Any { storage.read(in: object) }
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
-        guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
+        guard Value._porterType.type != .linkingObjects, !storage.isShared, let typed = value as? Value else { return }
         storage.boxed = typed._porterDetached(copier) as Any
     }
 
-    func releaseUnmanagedValue() { storage.boxed = nil }
+    func releaseUnmanagedValue() { if !storage.isShared { storage.boxed = nil } }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
         try? Value._porterDecode(value, realm)
@@ -173,6 +191,10 @@ extension Persisted: AnyPersistedProperty {
         storage.write(typed, in: object)
         return true
     }
+}
+
+extension PersistedStorage: SharedStorageMarking {
+    func markShared() { isShared = true }
 }
 
 extension ObjectBase {

@@ -134,7 +134,8 @@ public final class Realm {
 
     /// The managed object of type `T` for a stored link.
     func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
-        let object = type.init()
+        // Made with its class's shared property storages: it never uses their values.
+        let object = SharedStorages.construct(type)
         object._managed = ManagedState(realm: self, className: link.className, key: link.key)
         return object
     }

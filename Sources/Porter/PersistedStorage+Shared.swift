@@ -1,0 +1,128 @@
+import Foundation
+
+/// The `@Persisted` storages that objects a realm makes share, per model class.
+///
+/// A managed object never uses its storages' values (its properties read and write the database),
+/// so making a new storage per property for every object read (8 allocations for an object of 8
+/// properties, a third of reading it) is waste. The first object of a class a realm makes records
+/// the storages its initializer makes, in order; later ones get those same storages back from
+/// ``PersistedStorage/make(initial:options:)`` while ``SharedStorages/construct(_:)`` runs their
+/// initializer. A class whose initializer makes other `@Persisted` storages than its own (another
+/// model object made in a property's initial value or in `init()`) keeps getting fresh ones.
+/// Shared storages are named before they are shared and never hold a value afterwards (see
+/// ``PersistedStorage/isShared``): an object that is unmanaged never has them.
+enum SharedStorages {
+    /// What is known of one model class.
+    private enum Entry {
+        /// Objects get the recorded storages, in this order.
+        case shareable([AnyObject])
+        /// Objects get storages of their own.
+        case notShareable
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
+
+    /// A new instance of `type` for a realm to make managed (made with `init()`): with the class's
+    /// shared storages when it has them.
+    static func construct<T: ObjectBase>(_ type: T.Type) -> T {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        let entry = entries[id]
+        lock.unlock()
+        switch entry {
+        case .notShareable: return type.init()
+        case .shareable(let storages):
+            let context = SharedStorageContext(storages: storages)
+            let object = SharedStorageContext.with(context) { type.init() }
+            if context.position == storages.count && !context.failed { return object }
+            // Not as recorded (the initializer does not always make the same storages).
+            lock.lock()
+            entries[id] = .notShareable
+            lock.unlock()
+            return type.init()
+        case nil:
+            let context = SharedStorageContext(storages: [])
+            let object = SharedStorageContext.with(context) { type.init() }
+            let shareable = isOwnStorages(context.made, of: object)
+            if shareable {
+                // Named now (a shared storage is never written again).
+                _ = object._persistedProperties()
+                for storage in context.made { (storage as? SharedStorageMarking)?.markShared() }
+            }
+            lock.lock()
+            if entries[id] == nil { entries[id] = shareable ? .shareable(context.made) : .notShareable }
+            lock.unlock()
+            return object
+        }
+    }
+
+    /// Whether `made` are exactly the storages of `object`'s fields (no other object's).
+    private static func isOwnStorages(_ made: [AnyObject], of object: ObjectBase) -> Bool {
+        guard let fields = PersistedFieldTable.shared.fields(of: object), fields.count == made.count else {
+            return false
+        }
+        let own = Set(fields.map { ObjectIdentifier($0.access.property(in: object, at: $0.offset).storageObject) })
+        return own.count == made.count && made.allSatisfy { own.contains(ObjectIdentifier($0)) }
+    }
+}
+
+/// Marks a storage as shared (see ``PersistedStorage/isShared``).
+protocol SharedStorageMarking: AnyObject {
+    func markShared()
+}
+
+/// The storages handed out while one object is made (see ``SharedStorages``), per thread.
+@usableFromInline final class SharedStorageContext {
+    /// The recorded storages (empty while recording).
+    let storages: [AnyObject]
+    /// The next one to hand out.
+    var position = 0
+    /// Storages made while recording, in order.
+    var made: [AnyObject] = []
+    /// Whether a storage asked for was not the recorded one's type.
+    var failed = false
+
+    init(storages: [AnyObject]) {
+        self.storages = storages
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The context of the object being made on this thread, if any.
+    @usableFromInline static var current: SharedStorageContext? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<SharedStorageContext>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `context` as this thread's (the previous one restored afterwards).
+    static func with<T>(_ context: SharedStorageContext, _ body: () -> T) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(context).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        return withExtendedLifetime(context) { body() }
+    }
+
+    /// The recorded storage to use next, or nil (recording, or not of `type`: then a new one).
+    @usableFromInline func next<S: AnyObject>(_ type: S.Type) -> S? {
+        guard position < storages.count else {
+            if !storages.isEmpty { failed = true }
+            return nil
+        }
+        defer { position += 1 }
+        guard let storage = storages[position] as? S else {
+            failed = true
+            return nil
+        }
+        return storage
+    }
+
+    /// Records a storage made while recording.
+    @usableFromInline func record(_ storage: AnyObject) {
+        if storages.isEmpty { made.append(storage) }
+    }
+}
