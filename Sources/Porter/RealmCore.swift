@@ -24,9 +24,12 @@ final class RealmCore {
     var lastAsyncWriteId: UInt32 = 0
     /// Why this realm cannot write (a Realm Core file read into memory), thrown by every write.
     var writeRefusal: PorterError?
+    /// What objects are read through: the database, or a Realm file's reader (ObjectReadBackend.swift).
+    var reader: any ObjectReadBackend
 
     init(database: Database, typesByName: [String: ObjectBase.Type]) {
         self.database = database
+        reader = database
         self.typesByName = typesByName
     }
 
