@@ -82,6 +82,7 @@ struct BenchRun {
         for shape in shapes { try runShape(shape) }
         try runSchemaDiff()
         try runTypedAndFixtures()
+        try runTypedRealmFile()
         try runPymongo()
         try runRealmFiles()
         print("")

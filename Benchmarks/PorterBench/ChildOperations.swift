@@ -47,7 +47,9 @@ enum ChildOperations {
         case "fixture-load":
             try TypedOperations.fixtureLoad(rounds: Int(try arg(0)) ?? 20)
         default:
-            throw BenchError("unknown child operation '\(op)'")
+            guard try TypedRealmFileOperations.run(op, rest) else {
+                throw BenchError("unknown child operation '\(op)'")
+            }
         }
     }
 }

@@ -102,7 +102,7 @@ extension LinkingObjects where Element: Object {
         return Results(
             realm: source.realm, className: Element.className(),
             baseKeys: {
-                try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name).map(
+                try source.reader.linkingObjects(source.owner.className, source.owner.key, source.property.name).map(
                     \.key)
             })
     }

@@ -23,7 +23,7 @@ enum ElementStorage<Element: RealmCollectionValue> {
         case .unmanaged(let items): return items.count
         case .managed(let p):
             return p.read(fallback: 0) {
-                try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name)
+                try p.reader.collectionCount(p.owner.className, p.owner.key, p.property.name)
             }
         }
     }

@@ -60,7 +60,7 @@ public final class LinkingObjects<Element: ObjectBase>: RandomAccessCollection, 
         guard let source else { return [] }
         return cache.value(source.database) {
             source.read(fallback: []) {
-                try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name)
+                try source.reader.linkingObjects(source.owner.className, source.owner.key, source.property.name)
             }
         }
     }

@@ -46,7 +46,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             case .unmanaged(let items): return items[position]
             case .managed(let p):
                 do {
-                    let value = try p.database.listElement(
+                    let value = try p.reader.listElement(
                         p.owner.className, p.owner.key, p.property.name, at: position)
                     return try Element._porterDecode(value, p.realm)
                 } catch let error as PorterError where error.code == .usage {

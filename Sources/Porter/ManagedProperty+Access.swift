@@ -6,6 +6,8 @@ import Foundation
 extension _ManagedProperty {
     /// The database.
     var database: Database { realm.database }
+    /// What objects are read through (see ``ObjectReadBackend``).
+    var reader: any ObjectReadBackend { realm.reader }
 
     /// Runs a read of this property; a failure gives `fallback` and is kept in ``Realm/lastReadError``.
     func read<T>(fallback: T, _ body: () throws -> T) -> T {

@@ -136,7 +136,7 @@ extension Realm {
         if let row = object._row, row.run.stamp == stamp, row.layout.className == managed.className { return row }
         object._row = nil
         guard let layout = try? rowLayout(managed.className),
-            let values = try? database.row(managed.className, managed.key)
+            let values = try? reader.row(managed.className, managed.key)
         else { return nil }
         // The query may have moved the stamp (a first read after another connection's commit).
         let row = ManagedRow(
@@ -192,7 +192,7 @@ struct RowPrefetcher {
         guard ascending, let first = run.first, let last = run.last,
             last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
             let layout = try? realm.rowLayout(className),
-            let found = try? realm.database.rows(className, from: first, through: last)
+            let found = try? realm.reader.rows(className, from: first, through: last)
         else {
             stamp = realm.database.stateStamp
             return

@@ -57,7 +57,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
         case .unmanaged(let entries): return entries.count
         case .managed(let p):
             return p.read(fallback: 0) {
-                try p.database.collectionCount(p.owner.className, p.owner.key, p.property.name)
+                try p.reader.collectionCount(p.owner.className, p.owner.key, p.property.name)
             }
         }
     }
@@ -87,7 +87,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Exp
             case .managed(let p):
                 return p.read(fallback: nil) {
                     guard
-                        let stored = try p.database.mapValue(
+                        let stored = try p.reader.mapValue(
                             p.owner.className, p.owner.key, p.property.name, forKey: key._porterKey)
                     else { return nil }
                     return try Value._porterDecode(stored, p.realm)

@@ -57,7 +57,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         case .managed(let p):
             guard let value = p.queryValue(element) else { return false }
             return p.read(fallback: false) {
-                try p.database.setContains(p.owner.className, p.owner.key, p.property.name, value)
+                try p.reader.setContains(p.owner.className, p.owner.key, p.property.name, value)
             }
         }
     }

@@ -106,6 +106,10 @@ extension Realm {
     @discardableResult
     public func refresh() -> Bool {
         guard !isInWriteTransaction else { return false }
+        // A Realm file read natively is looked at again (a changed file moves the change token).
+        do { _ = try reader.reloadIfChanged() } catch {
+            recordReadError(error, location: configuration.resolvedFileURL?.path ?? "")
+        }
         let now = database.changeToken
         guard now != notifier.seen else { return false }
         notifier.seen = now
@@ -129,7 +133,7 @@ protocol _ObservableCollection {
 
 /// Fingerprints of linked objects (only the properties `keyPaths` names, when given).
 func objectPrint(_ realm: Realm, _ link: ObjectLink, _ keyPaths: [String]?) -> [String: Value] {
-    guard var values = (try? realm.database.snapshot(link.className, link.key)) ?? nil else { return [:] }
+    guard var values = (try? realm.reader.snapshot(link.className, link.key)) ?? nil else { return [:] }
     if let keyPaths {
         let top = Set(keyPaths.map { String($0.split(separator: ".").first ?? "") })
         values = values.filter { top.contains($0.key) }
@@ -410,7 +414,7 @@ extension LinkingObjects: _ObservableCollection {
     func _observedElements(keyPaths: [String]?) -> [(id: AnyHashable, print: [String: Value])] {
         guard let source else { return [] }
         let links = source.read(fallback: []) {
-            try source.database.linkingObjects(source.owner.className, source.owner.key, source.property.name)
+            try source.reader.linkingObjects(source.owner.className, source.owner.key, source.property.name)
         }
         return observedElements(source.realm, links.map(Value.link), keyPaths)
     }

@@ -34,7 +34,7 @@ extension _ObjectObservable {
             return live.managedObject(Self.self, managed.link)
         }
         guard let source = _frozenSource else { return self }
-        guard (try? source.realm.database.exists(source.className, source.key)) == true else { return nil }
+        guard (try? source.realm.reader.exists(source.className, source.key)) == true else { return nil }
         return source.realm.managedObject(Self.self, source.link)
     }
 }

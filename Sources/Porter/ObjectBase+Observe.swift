@@ -69,7 +69,7 @@ final class ObjectObservation<T: ObjectBase>: Observation {
 
     private func current() -> [String: Value]? {
         guard let managed = object._managed else { return nil }
-        return (try? managed.realm.database.snapshot(managed.className, managed.key)) ?? nil
+        return (try? managed.realm.reader.snapshot(managed.className, managed.key)) ?? nil
     }
 
     override func skip() { previous = current() }

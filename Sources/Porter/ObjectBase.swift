@@ -70,7 +70,7 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// Whether the object was managed and no longer exists (deleted, or its write was rolled back).
     public var isInvalidated: Bool {
         guard let managed = _managed else { return false }
-        return !((try? managed.realm.database.exists(managed.className, managed.key)) ?? false)
+        return !((try? managed.realm.reader.exists(managed.className, managed.key)) ?? false)
     }
 
     /// The object's schema: its realm's when managed, the model class's while unmanaged.

@@ -128,7 +128,7 @@ public struct _ManagedProperty {
 
     /// The property's current stored value.
     func storedValue() throws -> Value {
-        try realm.database.value(owner.className, owner.key, property.name)
+        try realm.reader.value(owner.className, owner.key, property.name)
     }
 }
 

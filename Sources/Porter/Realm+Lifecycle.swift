@@ -13,7 +13,7 @@ extension Realm {
     public var isEmpty: Bool {
         read("", fallback: true) {
             for name in typesByName.keys where database.schema[name]?.isEmbedded == false {
-                if try database.count(name) > 0 { return false }
+                if try reader.count(name) > 0 { return false }
             }
             return true
         }
@@ -81,7 +81,7 @@ extension Realm {
         }
         let stored = try probe._persistedProperties().first { $0.name == primaryKey }!.property.encodeUnmanaged(
             _PorterWriter(realm: self, mode: .query))
-        guard let key = try database.key(schema.name, primaryKey: stored) else { return nil }
+        guard let key = try reader.key(schema.name, primaryKey: stored) else { return nil }
         return managedObject(type, ObjectLink(schema.name, key))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
-// Realm Core files (an app's `default.realm`) in the typed API: read-only, loaded natively by
-// PorterRealmFile into an in-memory Porter database when the realm opens. Nothing is written to
-// disk: no copy, no lock file, and the user's file is only read.
+// Realm Core files (an app's `default.realm`) in the typed API: read-only, read natively by
+// PorterRealmFile as objects are used (RealmFileReader.swift). Nothing is written to disk: no
+// copy, no lock file, and the user's file is only read.
 
 extension Realm {
     /// Whether the file a configuration names is a Realm Core file, told by content as the CLI
@@ -27,12 +27,15 @@ extension Realm {
 
     /// Opens a Realm Core file for the model `types`: checks the model against the file's schema
     /// as Realm does (the model may use a subset of the file's classes; a model class the file
-    /// lacks reads as empty) and loads the file's objects into an in-memory database.
+    /// lacks reads as empty) and makes its reader: objects are read from the file when used; the
+    /// in-memory database returned holds the schema only (row layouts, change stamps), no objects.
     /// - Throws: ``PorterError/Code/usage`` when the configuration is not read-only (saying what
     ///   to do); the file's errors (wrong or missing encryption key, damage) naming the file;
     ///   ``PorterError/Code/migrationRequired`` (`Migration is required due to the following
     ///   errors:`) with one detail per difference between the model and the file.
-    static func openRealmCoreFile(_ configuration: Configuration, _ types: [ObjectBase.Type]) throws -> Database {
+    static func openRealmCoreFile(
+        _ configuration: Configuration, _ types: [ObjectBase.Type]
+    ) throws -> (Database, RealmFileReader) {
         let path = configuration.resolvedFileURL?.path ?? ""
         guard configuration.readOnly else {
             throw PorterError(
@@ -65,10 +68,7 @@ extension Realm {
             merged.upsert(inFile)
         }
         let database = try Database.inMemory(schema: merged)
-        let importer = Importer(database: database, formats: [])
-        importer.realmEncryptionKey = key
-        try importer.run([ImportSource(path: path)])
-        return database
+        return (database, RealmFileReader(file: file, encryptionKey: key, model: model, shell: database))
     }
 
     /// Realm's schema check of a read-only open: every model class the file has must match its

@@ -80,13 +80,14 @@ public final class Realm {
         if Realm.isRealmCoreFile(configuration) {
             var seenTypes = Set<ObjectIdentifier>()
             let types = configuration.objectTypes.filter { seenTypes.insert(ObjectIdentifier($0)).inserted }
-            let database = try Realm.openRealmCoreFile(configuration, types)
+            let (database, reader) = try Realm.openRealmCoreFile(configuration, types)
             self.configuration = configuration
             self.core = RealmCore(
                 database: database,
                 typesByName: Dictionary(
                     types.map { ($0.className(), $0) },
                     uniquingKeysWith: { first, _ in first }))
+            core.reader = reader
             core.notifier.seen = database.changeToken
             core.writeRefusal = PorterError(
                 .usage, "Can't perform transactions on read-only Realms.",
@@ -183,7 +184,7 @@ public final class Realm {
         do {
             let schema = try objectSchema(for: type)
             let value = try key._porterEncode(_PorterWriter(realm: self, mode: .query))
-            guard let found = try database.key(schema.name, primaryKey: value) else { return nil }
+            guard let found = try reader.key(schema.name, primaryKey: value) else { return nil }
             return managedObject(type, ObjectLink(schema.name, found))
         } catch {
             recordReadError(error, location: type.className())

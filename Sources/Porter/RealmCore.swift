@@ -26,9 +26,12 @@ final class RealmCore {
     var writeRefusal: PorterError?
     /// Whether this is a frozen realm's snapshot (see `Realm+Freeze.swift`).
     var isFrozen = false
+    /// What objects are read through: the database, or a Realm file's reader (ObjectReadBackend.swift).
+    var reader: any ObjectReadBackend
 
     init(database: Database, typesByName: [String: ObjectBase.Type]) {
         self.database = database
+        reader = database
         self.typesByName = typesByName
     }
 

@@ -16,7 +16,7 @@ extension Results {
                 keys = keys.filter { matching.contains($0) }
             }
         } else if predicates.isEmpty {
-            keys = try home.database.allKeys(className)
+            keys = try home.reader.allKeys(className)
         } else {
             var matching = try evaluator.keys(predicates[0])
             for predicate in predicates.dropFirst() { matching.formIntersection(try evaluator.keys(predicate)) }
@@ -105,6 +105,8 @@ struct QueryEvaluator {
     let database: Database
     let schema: ObjectSchema
     let realm: Realm
+    /// What objects are read through (see ``ObjectReadBackend``).
+    var reader: any ObjectReadBackend { realm.reader }
     private var columns: [String: [ObjectKey: Value]] = [:]
     private var allKeys: Set<ObjectKey>?
 
@@ -123,7 +125,7 @@ struct QueryEvaluator {
                 let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed,
                 op == .equal || op == .notEqual, Self.fitsIndexLookup(value, property)
             {
-                let equal = Set(try database.keys(schema.name, where: property.name, equals: value))
+                let equal = Set(try reader.keys(schema.name, where: property.name, equals: value))
                 return op == .equal ? equal : try all().subtracting(equal)
             }
             return try matching(path, quantifier: quantifier) { QueryValues.holds($0, op, value, options) }
@@ -255,10 +257,10 @@ struct QueryEvaluator {
     /// The values of one property of one object: its value, or a collection's elements (a map's values).
     private mutating func read(_ cls: ObjectSchema, _ property: Property, _ key: ObjectKey) throws -> [Value] {
         if property.isComputed {
-            return try database.linkingObjects(cls.name, key, property.name).map(Value.link)
+            return try reader.linkingObjects(cls.name, key, property.name).map(Value.link)
         }
         if property.isCollection {
-            switch try database.value(cls.name, key, property.name) {
+            switch try reader.value(cls.name, key, property.name) {
             case .list(let items), .set(let items): return items
             case .map(let entries): return Array(entries.values)
             default: return []
@@ -273,7 +275,7 @@ struct QueryEvaluator {
         let cacheKey = "\(cls.name).\(name)"
         if let cached = columns[cacheKey] { return cached }
         let values = Dictionary(
-            try database.propertyValues(cls.name, name).map { ($0.key, $0.value) },
+            try reader.propertyValues(cls.name, name).map { ($0.key, $0.value) },
             uniquingKeysWith: { first, _ in first })
         columns[cacheKey] = values
         return values
@@ -286,7 +288,7 @@ struct QueryEvaluator {
             let property = schema.property(named: path.components[0]),
             !property.isCollection, !property.isComputed
         else { return nil }
-        return try database.propertyValues(schema.name, property.name)
+        return try reader.propertyValues(schema.name, property.name)
     }
 
     /// The value a sort key path gives each of `keys`, by position. For one stored property and
@@ -328,7 +330,7 @@ struct QueryEvaluator {
 
     private mutating func all() throws -> Set<ObjectKey> {
         if let allKeys { return allKeys }
-        let keys = Set(try database.allKeys(schema.name))
+        let keys = Set(try reader.allKeys(schema.name))
         allKeys = keys
         return keys
     }

@@ -43,7 +43,7 @@ extension Object: ThreadConfined {
 
     /// The object in `realm`, if it still exists.
     public static func _resolve(_ handle: _ThreadSafeHandle, in realm: Realm) -> Self? {
-        guard let link = handle.link, (try? realm.database.exists(link.className, link.key)) == true else { return nil }
+        guard let link = handle.link, (try? realm.reader.exists(link.className, link.key)) == true else { return nil }
         return realm.managedObject(self, link)
     }
 }
