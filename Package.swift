@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: [
-            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON",
+            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON",
         ]),
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [

@@ -66,7 +66,7 @@ extension Realm {
         }
         let database = try Database.inMemory(schema: merged)
         let importer = Importer(database: database, formats: [])
-        importer.realmEncryptionKey = key
+        importer.readsRealmFiles(encryptionKey: key)
         try importer.run([ImportSource(path: path)])
         return database
     }
