@@ -84,6 +84,7 @@ struct BenchRun {
         try runTypedAndFixtures()
         try runPymongo()
         try runRealmFiles()
+        try runRealmDiffAndEmbedding()
         print("")
         print(Report.format(rows))
         try Report.writeJSON(rows, objects: objects, to: jsonPath)
