@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "PorterQuery", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: [
-            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterBSON", "PorterJSON", "PorterQuery",
+            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON", "PorterQuery",
         ]),
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [
@@ -89,8 +89,9 @@ let package = Package(
         // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
         .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench",
                          exclude: ["README.md"]),
-        // Helpers every test target shares (not a product): shared fixture files, and more.
-        .target(name: "PorterTestSupport", path: "Tests/PorterTestSupport"),
+        // Helpers every test target shares (not a product): shared fixture files, the temporary folder,
+        // the seeded generator, the porter binary lookup, expectPorterError.
+        .target(name: "PorterTestSupport", dependencies: ["PorterModel"], path: "Tests/PorterTestSupport"),
         // The child process the hardening tests kill, lock against and limit (not a product).
         .executableTarget(name: "porter-torture-writer", dependencies: ["Porter"], path: "Tests/TortureWriter"),
 

@@ -85,6 +85,7 @@ struct BenchRun {
         try runTypedRealmFile()
         try runPymongo()
         try runRealmFiles()
+        try runRealmDiffAndEmbedding()
         print("")
         print(Report.format(rows))
         try Report.writeJSON(rows, objects: objects, to: jsonPath)

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import Porter
+import PorterRealm
 
 /// `porter diff OLD NEW`: the changes between two schemas, classified, with data diagnostics when
 /// OLD is a database, and likely renames.
-public struct DiffCommand: ParsableCommand {
+public struct DiffCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "diff",
@@ -53,33 +54,29 @@ public struct DiffCommand: ParsableCommand {
         case json
     }
 
-    /// Prints the diff.
-    public func run() throws {
-        var changed = false
-        try reportingErrors {
-            let modelSchema = try loadModels(models)
-            let oldSchema = try loadSchema(old, key: try key(for: old), models: modelSchema)
-            let newSchema = try loadSchema(new, key: try key(for: new), models: modelSchema)
-            let renameSet = try renaming.renameSet()
-            var report = try DiffReport(old: oldSchema, new: newSchema, renames: renameSet)
-            if !isSchemaFile(old) {
-                switch try StoreFile.open(old, key: try key(for: old)) {
-                case .porter(let db):
-                    try db.read { try report.addDiagnostics(from: db) }
-                case .realm(let file):
-                    // The diagnostics query a Porter database: the Realm file's objects are copied
-                    // into a temporary one, removed afterwards.
-                    let scratch = try RealmScratchDatabase(file, schema: oldSchema)
-                    defer { scratch.remove() }
-                    if let db = scratch.database { try db.read { try report.addDiagnostics(from: db) } }
-                }
+    /// Writes the diff through `output`; exits with 2 when asked to and the schemas differ.
+    public func run(output: CommandOutput) throws {
+        let modelSchema = try loadModels(models)
+        let oldSchema = try loadSchema(old, key: try key(for: old), models: modelSchema)
+        let newSchema = try loadSchema(new, key: try key(for: new), models: modelSchema)
+        let renameSet = try renaming.renameSet()
+        var report = try DiffReport(old: oldSchema, new: newSchema, renames: renameSet)
+        if !isSchemaFile(old) {
+            switch try StoreFile.open(old, key: try key(for: old)) {
+            case .porter(let db):
+                try db.read { try report.addDiagnostics(from: db) }
+            case .realm(let file):
+                // The diagnostics query a Porter database: the Realm file's objects are copied
+                // into a temporary one, removed afterwards.
+                let scratch = try RealmScratchDatabase(file, schema: oldSchema)
+                defer { scratch.remove() }
+                if let db = scratch.database { try db.read { try report.addDiagnostics(from: db) } }
             }
-            switch format {
-            case .text: print(report.text(oldName: old, newName: new))
-            case .json: print(report.jsonValue(oldName: old, newName: new).serialized(pretty: true))
-            }
-            changed = report.hasChanges
         }
-        if exitCode && changed { throw ExitCode(2) }
+        switch format {
+        case .text: output.out(report.text(oldName: old, newName: new))
+        case .json: output.out(report.jsonValue(oldName: old, newName: new).serialized(pretty: true))
+        }
+        if exitCode && report.hasChanges { throw ExitCode(2) }
     }
 }

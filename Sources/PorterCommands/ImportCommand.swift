@@ -174,7 +174,7 @@ public struct ImportCommand: OutputCommand {
             options: ImportOptions(
                 mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                 dumpDatabase: dumpDatabase, fillMissing: fillMissing))
-        importer.realmEncryptionKey = try encryption.key()
+        importer.readsRealmFiles(encryptionKey: try encryption.key())
         let progress = ProgressLine.make(verb: "imported", quiet: quiet)
         progress?.totalBytes = inputBytes()
         importer.progress = progress.map { line in { line.update($0, bytes: $1) } }

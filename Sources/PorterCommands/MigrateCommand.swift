@@ -4,7 +4,7 @@ import Porter
 import PorterRealm
 
 /// `porter migrate DB --to NEW.json`: migrates a database in one transaction, with checks.
-public struct MigrateCommand: ParsableCommand {
+public struct MigrateCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -57,45 +57,43 @@ public struct MigrateCommand: ParsableCommand {
     /// ArgumentParser requirement.
     public init() {}
 
-    /// Runs the migration and prints the summary.
-    public func run() throws {
-        try reportingErrors {
-            writer.apply(sweeping: database)
-            guard FileManager.default.fileExists(atPath: database) else {
-                throw PorterError(.io, "no such database file", location: database)
-            }
-            let schema = try loadSchema(to)
-            let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
-            let renameSet = try renaming.renameSet()
-            var options = MigrationOptions(
-                dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
-                fills: try filling.arguments(),
-                progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
-            options.allowDowngrade = allowDowngrade
-            let key = try encryption.key()
-            try InputCheck.require(database, key: key, skip: check.skipCheck)
-            if StoredFileKind.of(path: database) == .realmFile || key != nil {
-                let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
-                defer { lock.release() }
-                try refuseDroppingSyncHistory(key: key)
-                let report = try RealmFileMigration.migrate(
-                    database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
-                if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                print(report.text)
-                print(
-                    "Note: a Realm file has no place for Porter's migration history; keep --backup copies to go back.")
-                return
-            }
-            let report = try Migrator.migrate(
-                databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
-            if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            print(report.text)
+    /// Runs the migration and writes the summary through `output`.
+    public func run(output: CommandOutput) throws {
+        writer.apply(sweeping: database)
+        guard FileManager.default.fileExists(atPath: database) else {
+            throw PorterError(.io, "no such database file", location: database)
         }
+        let schema = try loadSchema(to)
+        let planValues = try plans.map { try MigrationPlan(contentsOfFile: $0) }
+        let renameSet = try renaming.renameSet()
+        var options = MigrationOptions(
+            dryRun: dryRun, backupPath: backup, allowDataLoss: allowDataLoss,
+            fills: try filling.arguments(),
+            progress: isatty(2) == 1 ? MigrateCommand.showProgress : nil)
+        options.allowDowngrade = allowDowngrade
+        let key = try encryption.key()
+        try InputCheck.require(database, key: key, skip: check.skipCheck)
+        if StoredFileKind.of(path: database) == .realmFile || key != nil {
+            let lock = try RealmFileLock(realmFile: database, wait: writer.wait)
+            defer { lock.release() }
+            try refuseDroppingSyncHistory(key: key, output)
+            let report = try RealmFileMigration.migrate(
+                database, key: key, to: schema, plans: planValues, renames: renameSet, options: options)
+            if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            output.out(report.text)
+            output.out(
+                "Note: a Realm file has no place for Porter's migration history; keep --backup copies to go back.")
+            return
+        }
+        let report = try Migrator.migrate(
+            databaseAt: database, to: schema, plans: planValues, renames: renameSet, options: options)
+        if isatty(2) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        output.out(report.text)
     }
 
     /// A synced Realm file's history (history type 3 or 4) is not carried into the migrated file:
     /// refused unless `--drop-sync-history`, then a warning.
-    private func refuseDroppingSyncHistory(key: [UInt8]?) throws {
+    private func refuseDroppingSyncHistory(key: [UInt8]?, _ output: CommandOutput) throws {
         let history = try RealmFile(path: database, encryptionKey: key).historyType
         guard history == 3 || history == 4 else { return }
         guard dropSyncHistory else {
@@ -104,7 +102,7 @@ public struct MigrateCommand: ParsableCommand {
                 "holds sync history (a synced Realm file), which migrating would drop: pass "
                     + "--drop-sync-history to migrate it anyway (the app then syncs it anew)", location: database)
         }
-        CommandOutput.standard.err("porter: warning: \(database): its sync history is dropped (--drop-sync-history)")
+        output.err("porter: warning: \(database): its sync history is dropped (--drop-sync-history)")
     }
 
     /// Progress on a terminal: one line, rewritten in place.

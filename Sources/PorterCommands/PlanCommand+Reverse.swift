@@ -4,7 +4,7 @@ import PorterRealm
 
 extension PlanCommand {
     /// `porter plan --reverse PLAN OLD.json -o OUT`: the inverse plan, or the list of what cannot be inverted.
-    func writeReverse() throws {
+    func writeReverse(_ printer: CommandOutput) throws {
         let forward = try MigrationPlan(contentsOfFile: old)
         let source = try loadSchema(new)
         guard renaming.renames.isEmpty, renaming.classRenames.isEmpty else {
@@ -21,7 +21,7 @@ extension PlanCommand {
                     + "the plan cannot be inverted: supply a --fill for removed values, or pass --allow-data-loss",
                 location: old, details: nonInvertible)
         }
-        for line in nonInvertible { CommandOutput.standard.err("porter: warning: not invertible (accepted): \(line)") }
-        try write(plan, note: " (the inverse of \(old))")
+        for line in nonInvertible { printer.err("porter: warning: not invertible (accepted): \(line)") }
+        try write(plan, printer, note: " (the inverse of \(old))")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Porter
 
 /// `porter plan OLD NEW`: writes a migration plan people can review and edit.
-public struct PlanCommand: ParsableCommand {
+public struct PlanCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
         commandName: "plan",
@@ -37,31 +37,30 @@ public struct PlanCommand: ParsableCommand {
     /// ArgumentParser requirement.
     public init() {}
 
-    /// Writes the plan.
-    public func run() throws {
-        try reportingErrors {
-            if reverse { return try writeReverse() }
-            let oldSchema = try loadSchema(old, key: try encryption.key())
-            let newSchema = try loadSchema(new)
-            try newSchema.validate()
-            let renameSet = try renaming.renameSet()
-            let (plan, warnings) = try MigrationPlan.make(
-                from: oldSchema, to: newSchema, renames: renameSet,
-                fills: try filling.arguments(), allowDataLoss: allowDataLoss)
-            for warning in warnings { CommandOutput.standard.err("porter: warning: \(warning)") }
-            try write(plan)
-        }
+    /// Writes the plan to `--output` or through `printer`.
+    public func run(output printer: CommandOutput) throws {
+        if reverse { return try writeReverse(printer) }
+        let oldSchema = try loadSchema(old, key: try encryption.key())
+        let newSchema = try loadSchema(new)
+        try newSchema.validate()
+        let renameSet = try renaming.renameSet()
+        let (plan, warnings) = try MigrationPlan.make(
+            from: oldSchema, to: newSchema, renames: renameSet,
+            fills: try filling.arguments(), allowDataLoss: allowDataLoss)
+        for warning in warnings { printer.err("porter: warning: \(warning)") }
+        try write(plan, printer)
     }
 
-    /// Writes `plan` to `--output` (saying so on stderr, with `note` after the versions) or to stdout.
-    func write(_ plan: MigrationPlan, note: String = "") throws {
-        guard let output else { return print(plan.jsonString(), terminator: "") }
+    /// Writes `plan` to `--output` (saying so on stderr, with `note` after the versions) or to `printer`.
+    func write(_ plan: MigrationPlan, _ printer: CommandOutput, note: String = "") throws {
+        // The JSON text ends with its newline, which `out` adds.
+        guard let output else { return printer.out(String(plan.jsonString().dropLast())) }
         do {
             try Data(plan.jsonString().utf8).write(to: URL(fileURLWithPath: output))
         } catch {
             throw PorterError(.io, "cannot write plan: \(error.localizedDescription)", location: output)
         }
-        CommandOutput.standard.err(
+        printer.err(
             "Wrote \(output): \(plan.operations.count) operations, schema version \(plan.fromVersion) -> \(plan.toVersion)"
                 + note)
     }

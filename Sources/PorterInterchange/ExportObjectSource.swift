@@ -10,7 +10,7 @@ import PorterStore
 /// object key as `.int` when the target has no primary key. An embedded object arrives as a `.link`
 /// that ``embedded(_:)`` resolves; a link held by a `mixed` stays a `.link`, exported through
 /// ``exportedKey(of:)``.
-protocol ExportObjectSource: AnyObject {
+package protocol ExportObjectSource: AnyObject {
     /// Stored properties in schema order (parallel to the values passed to `forEachObject`).
     var properties: [Property] { get }
     /// Calls `body` with each object's key and values, in object-key order.
@@ -24,8 +24,15 @@ protocol ExportObjectSource: AnyObject {
     func exportedKey(of link: ObjectLink) throws -> Value
 }
 
+/// Objects an export reads from a file that is not a Porter database (a Realm file: PorterRealm),
+/// which is one consistent snapshot already.
+package protocol ExportOrigin {
+    /// The objects of one top-level class.
+    func source(for cls: ObjectSchema) throws -> any ExportObjectSource
+}
+
 extension ExportCursor: ExportObjectSource {
-    func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
+    package func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
         while try next() { try body(key, values) }
     }
 

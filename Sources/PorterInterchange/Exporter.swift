@@ -1,5 +1,4 @@
 import Foundation
-import PorterRealmFile
 import PorterDocument
 import PorterModel
 import PorterStore
@@ -14,7 +13,8 @@ public final class Exporter {
     /// Where the objects come from.
     enum Origin {
         case database(Database)
-        case realm(RealmFile)
+        /// Another kind of file, read by the module that knows it (a Realm file: PorterRealm).
+        case other(any ExportOrigin)
     }
 
     let origin: Origin
@@ -41,15 +41,14 @@ public final class Exporter {
         self.options = options
     }
 
-    /// Creates an exporter of a Realm file; `schema` (default: the file's) may add what the file
-    /// does not store (`linkingObjects`, defaults), which the export does not write anyway.
-    public init(
-        realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat,
-        options: ExportOptions = ExportOptions()
+    /// Creates an exporter of objects another module reads (a Realm file: PorterRealm's
+    /// `Exporter(realmFile:…)`), with the schema written as `schema.json` and the file's path.
+    package init(
+        origin: any ExportOrigin, schema: Schema, path: String, format: DocumentOutputFormat, options: ExportOptions
     ) {
-        origin = .realm(realmFile)
-        self.schema = schema ?? realmFile.schema
-        path = realmFile.path
+        self.origin = .other(origin)
+        self.schema = schema
+        self.path = path
         self.format = format
         self.options = options
     }
@@ -58,7 +57,7 @@ public final class Exporter {
     func read(_ body: () throws -> Void) throws {
         switch origin {
         case .database(let database): try database.read(body)
-        case .realm: try body()
+        case .other: try body()
         }
     }
 
@@ -67,11 +66,8 @@ public final class Exporter {
         switch origin {
         case .database(let database):
             return try ExportCursor(database: database, className: cls.name)
-        case .realm(let file):
-            guard let table = file.table(named: cls.name) else {
-                throw PorterError(.notFound, "no class named '\(cls.name)' in the file", location: path)
-            }
-            return RealmExportSource(file: file, table: table)
+        case .other(let origin):
+            return try origin.source(for: cls)
         }
     }
 

@@ -1,7 +1,7 @@
 import PorterModel
 
 /// Collects import errors, one line each as `FILE:DOC#:field.path: message`, up to a limit.
-struct ImportProblems {
+package struct ImportProblems {
     let limit: Int
     private(set) var lines: [String] = []
     /// Whether more errors happened than were kept.
@@ -11,7 +11,7 @@ struct ImportProblems {
 
     var isEmpty: Bool { lines.isEmpty }
     /// Whether the limit is reached: reading stops.
-    var isFull: Bool { lines.count >= limit }
+    package var isFull: Bool { lines.count >= limit }
 
     /// `FILE:DOC#:path: message`, leaving out empty parts (`FILE: message` for whole-file problems).
     static func line(source: String, label: String, path: String, message: String) -> String {
@@ -21,7 +21,7 @@ struct ImportProblems {
         return location + ": " + message
     }
 
-    mutating func add(source: String, label: String, path: String = "", message: String) {
+    package mutating func add(source: String, label: String, path: String = "", message: String) {
         guard !isFull else { truncated = true; return }
         lines.append(Self.line(source: source, label: label, path: path, message: message))
     }

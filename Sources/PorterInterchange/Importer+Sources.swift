@@ -1,5 +1,4 @@
 import Foundation
-import PorterRealmFile
 import PorterDocument
 import PorterModel
 
@@ -22,14 +21,11 @@ extension Importer {
         let isRegular = Self.isRegularFile(source.path)
         if isRegular, RelationalReader.isExport(source.path) { return try importRelationalSQLite(source.path) }
         if isRegular, isRealmFile(source.path) {
-            let file: RealmFile
-            do {
-                file = try RealmFile(path: source.path, encryptionKey: realmEncryptionKey)
-            } catch let error as PorterError {
-                problems.add(source: source.path, label: "", message: error.message)
+            guard let realmFileReader else {
+                problems.add(source: source.path, label: "", message: "a Realm file, which this import does not read")
                 return
             }
-            return try importRealmFile(file)
+            return try realmFileReader(self, source.path)
         }
         let input: ByteInput
         do {
@@ -117,10 +113,24 @@ extension Importer {
         }
     }
 
+    /// Whether a source is a Realm file: `T-DB` at offset 16, or, when a key was given, a file
+    /// of whole 4096-byte pages that is no other known kind (an encrypted Realm file looks like noise).
+    func isRealmFile(_ path: String) -> Bool {
+        switch StoredFileKind.of(path: path) {
+        case .realmFile: return true
+        case .porterDatabase: return false
+        case .other:
+            guard realmEncryptionKey != nil,
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            else { return false }
+            return size > 0 && size % 4096 == 0
+        }
+    }
+
     /// A position for each class such that link targets come before the classes linking to
     /// them (where links form no cycle), so most links resolve as their document is read
     /// instead of waiting for the end of the import.
-    func dependencyOrder(_ classNames: [String]) -> [String: Int] {
+    package func dependencyOrder(_ classNames: [String]) -> [String: Int] {
         let schema = database.schema
         func targets(_ className: String, _ seen: inout Set<String>) -> Set<String> {
             guard seen.insert(className).inserted, let cls = schema[className] else { return [] }

@@ -34,14 +34,17 @@ public final class Importer {
     /// Mode, unknown-field policy and error limit.
     public let options: ImportOptions
     /// The 64-byte key of encrypted Realm files among the sources.
-    public var realmEncryptionKey: [UInt8]?
+    package var realmEncryptionKey: [UInt8]?
+    /// Imports a Realm file given as a source (its path); nil when this importer does not read
+    /// Realm files. Set by PorterRealm (`readsRealmFiles(encryptionKey:)`), which reads them.
+    package var realmFileReader: ((Importer, String) throws -> Void)?
     /// Whether objects without a primary key keep their `_key` as object key where it is free
     /// (objects read from a Realm file keep their Realm object keys, so both export the same).
-    @exclusivity(unchecked) var keepObjectKeys = false
+    @exclusivity(unchecked) package var keepObjectKeys = false
 
     // Unchecked exclusivity (here and below): touched for every document, never reentrantly.
-    @exclusivity(unchecked) var problems: ImportProblems
-    @exclusivity(unchecked) var report = ImportReport()
+    @exclusivity(unchecked) package var problems: ImportProblems
+    @exclusivity(unchecked) package var report = ImportReport()
     /// Files of the sources that hold no documents Porter reads (reported, never silent).
     var skipped: [String] = []
     /// The sources as the caller named them, for messages about all of them.
@@ -101,7 +104,7 @@ public final class Importer {
 
     /// Runs `body` in a write transaction, completes pending links, and commits only when
     /// nothing went wrong.
-    func transaction(_ body: () throws -> Void) throws -> ImportReport {
+    package func transaction(_ body: () throws -> Void) throws -> ImportReport {
         try database.beginWrite()
         do {
             try body()
@@ -188,7 +191,7 @@ public final class Importer {
     }
 
     /// Reads, checks and writes one document.
-    func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
+    package func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
         let found: ObjectSchema?
         if let last = lastClass, last.name == className {
             found = last.schema

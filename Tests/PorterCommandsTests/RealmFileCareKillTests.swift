@@ -4,21 +4,14 @@ import PorterRealmFile
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PorterTestSupport
 #endif
 
 /// `porter compact` and `porter rekey` killed with SIGKILL at any moment leave the original or the
 /// finished file, never anything else; the next run removes the temporary file a killed run left.
 @Suite struct RealmFileCareKillTests {
     /// The `porter` executable next to the test bundle (`swift build` puts both in one folder).
-    static let porter: URL? = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("porter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let porter: URL? = PorterExecutable.url
 
     /// Objects `Item {id, label, tags}`, `count` of them.
     struct Items: RealmWriteSource {
@@ -111,18 +104,5 @@ import Glibc
         if wasRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return wasRunning && process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so the kill points are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PorterCommands
 import PorterModel
 import PorterRealmFile
+import PorterTestSupport
 import Testing
 
 /// `porter salvage` on a seeded corpus of damaged files: every object of the intact file is either

@@ -3,12 +3,13 @@ import Testing
 @testable import PorterDiff
 import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Data-aware diagnostics: a diff whose old side is a database says what each change does to
 /// the data in it.
 @Suite struct DiagnosticsTests {
     @Test func countsValuesNullsDuplicatesAndUnconvertibles() throws {
-        let dir = try DiffTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(
             1,
             #"{"name": "Dog", "properties": {"name": "string", "age": "string", "color": "string?", "owner": "string?", "tag": "int"}}"#,
@@ -53,7 +54,7 @@ import PorterModel
     }
 
     @Test func removingOnlyNullsLosesNothing() throws {
-        let dir = try DiffTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(1, #"{"name": "Dog", "properties": {"name": "string", "color": "string?"}}"#)
         let db = try Database.create(at: dir.path("old.porter"), schema: old)
         try db.write { try db.create("Dog", ["name": .string("rex")]) }
@@ -64,7 +65,7 @@ import PorterModel
     }
 
     @Test func renamedPropertiesAreReadUnderTheirOldNames() throws {
-        let dir = try DiffTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(1, #"{"name": "Person", "properties": {"name": "string", "nick": "string?"}}"#)
         let db = try Database.create(at: dir.path("old.porter"), schema: old)
         try db.write {
@@ -86,7 +87,7 @@ import PorterModel
     }
 
     @Test func embeddingDiagnosticsCountOrphansSharedAndMixed() throws {
-        let dir = try DiffTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(
             1,
             #"{"name": "Parent", "properties": {"child": "Child?", "children": "Child[]", "any": "mixed"}}"#,

@@ -29,14 +29,3 @@ func expectError(
     }
     return nil
 }
-
-/// A fresh directory under the system temp folder, removed when the value goes away.
-final class DiffTempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-diff-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}

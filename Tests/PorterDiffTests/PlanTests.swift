@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// Plans: made from two schemas, written and read back unchanged, validated with errors that
 /// name the operation, and turned into checked steps.
@@ -180,7 +181,7 @@ import PorterModel
         expectError(.invalidInput) { _ = try MigrationPlan(jsonBytes: Array("{".utf8)) }
         let notPlan = expectError(.invalidInput) { _ = try MigrationPlan(jsonBytes: Array(#"{"format": "x"}"#.utf8)) }
         #expect(notPlan?.location == "format")
-        let dir = try DiffTempDir()
+        let dir = try TemporaryFolder()
         let missing = expectError(.io) { _ = try MigrationPlan(contentsOfFile: dir.path("none.json")) }
         #expect(missing?.location == dir.path("none.json"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 
 /// Runs the built `porter` executable as a child process, the way users and CI run it.
 struct PorterBinary {
@@ -18,23 +19,8 @@ struct PorterBinary {
     /// The bundled fixtures folder.
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
 
-    /// The `porter` binary next to the test executable (`swift build --build-tests` builds both
-    /// into the same products folder).
-    static func locate() throws -> URL {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = here.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("porter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        struct Missing: Error, CustomStringConvertible {
-            var description: String {
-                "the porter binary was not found next to the test executable; run 'swift build' first"
-            }
-        }
-        throw Missing()
-    }
+    /// The `porter` binary next to the test executable (PorterTestSupport's lookup).
+    static func locate() throws -> URL { try PorterExecutable.locate() }
 
     /// Runs `porter args…` in `directory` with no standard input.
     static func run(_ args: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Run {

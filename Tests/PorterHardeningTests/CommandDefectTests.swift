@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Defects found by trying Porter as an attacker would, each with its failing input: argument
 /// errors exit 64, `plan` reads encrypted Realm files, a fill obeys the 16 MB limit, migrating a
@@ -38,7 +39,7 @@ struct CommandDefectTests {
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type-encrypted.realm").path
         // The fixture's key: bytes 100…163.
         let key = (100...163).map { String(format: "%02x", $0) }.joined()
-        let dir = try TempDir("plan-key")
+        let dir = try TemporaryFolder("plan-key")
         let schema = dir.path("new.json")
         let stored = try Hardening.porter(["schema", realm, "--encryption-key", key])
         #expect(stored.status == 0, "\(stored.stderr)")
@@ -51,7 +52,7 @@ struct CommandDefectTests {
     }
 
     @Test func aFillOverTheValueLimitIsRefused() throws {
-        let dir = try TempDir("big-fill")
+        let dir = try TemporaryFolder("big-fill")
         let db = try dir.copyDatabase(Self.migration.appendingPathComponent("v1.porter").path, to: "app.porter")
         let plan = try String(
             contentsOfFile: Self.migration.appendingPathComponent("v1-to-v2.plan.json").path, encoding: .utf8)
@@ -70,7 +71,7 @@ struct CommandDefectTests {
     }
 
     @Test func pipesAndFIFOsAreReadOnceAsStreams() throws {
-        let dir = try TempDir("fifo")
+        let dir = try TemporaryFolder("fifo")
         let lines = (1...5).map {
             "{\"_id\": {\"$oid\": \"\(String(format: "%024x", 0xf1f0 + $0))\"}, \"name\": \"d\($0)\", \"vaccinated\": true}"
         }
@@ -99,7 +100,7 @@ struct CommandDefectTests {
     }
 
     @Test func theBackupOfASparseRealmFileIsSparse() throws {
-        let dir = try TempDir("sparse")
+        let dir = try TemporaryFolder("sparse")
         let realm = dir.path("app.realm")
         #expect(
             try Hardening.porter([
@@ -125,7 +126,7 @@ struct CommandDefectTests {
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: realmFiles.path), "needs ../shared/realm-files"))
     func migratingASyncedRealmFileAsksBeforeDroppingItsHistory() throws {
-        let dir = try TempDir("sync-history")
+        let dir = try TemporaryFolder("sync-history")
         let realm = dir.path("synced.realm")
         try FileManager.default.copyItem(
             atPath: Self.realmFiles.appendingPathComponent("core-sync-client-history-011.realm").path,

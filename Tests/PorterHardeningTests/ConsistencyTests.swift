@@ -2,6 +2,7 @@ import Foundation
 import Porter
 @testable import PorterStore
 import Testing
+import PorterTestSupport
 
 /// `Database.checkConsistency()` and `porter check`: silent on sound files, one line per problem
 /// on damaged ones. The damage is done with raw SQL, as a bug or a foreign tool would do it.
@@ -16,7 +17,7 @@ import Testing
         """#
 
     /// A small sound database: two people, a pet, an address.
-    private func database(_ dir: TempDir) throws -> Database {
+    private func database(_ dir: TemporaryFolder) throws -> Database {
         let db = try Database.create(at: dir.path("c.porter"), schema: try Schema(jsonString: Self.schema))
         try db.write {
             let pet = try db.create("Pet", ["name": .string("Rex")])
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func aSoundDatabaseHasNoProblems() throws {
-        let dir = try TempDir("consistency")
+        let dir = try TemporaryFolder("consistency")
         let db = try database(dir)
         #expect(try db.checkConsistency() == [])
     }
@@ -86,7 +87,7 @@ import Testing
         ),
     ])
     func eachKindOfDamageIsReported(sql: String, expected: String) throws {
-        let dir = try TempDir("consistency")
+        let dir = try TemporaryFolder("consistency")
         let db = try database(dir)
         try db.connection.execute(sql)
         let problems = try db.checkConsistency()
@@ -95,7 +96,7 @@ import Testing
 
     @Test(.enabled(if: Hardening.porter != nil, "needs the built porter"))
     func porterCheckPrintsOkOrOneLinePerProblem() throws {
-        let dir = try TempDir("consistency")
+        let dir = try TemporaryFolder("consistency")
         let path: String
         do {
             let db = try database(dir)

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// The damaged-database corpus (`Fixtures/damaged/make-damaged-databases.py`, built from the
 /// every-type fixture in a temporary folder): `porter check` names each damage, and `migrate`,
@@ -99,7 +100,7 @@ struct DamagedCorpus {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" }
     }
 
-    let dir: TempDir
+    let dir: TemporaryFolder
     let sound: String
     /// The sound database's schema at the next version (a migration target).
     let nextSchema: String
@@ -107,7 +108,7 @@ struct DamagedCorpus {
     let entries: [(String, String)]
 
     init() throws {
-        dir = try TempDir("damaged")
+        dir = try TemporaryFolder("damaged")
         sound = dir.path("sound.porter")
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type.realm").path
         let created = try Hardening.porter(["import", sound, realm, "--create", "--quiet"])

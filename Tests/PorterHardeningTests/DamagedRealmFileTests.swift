@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Realm files damaged by editing bytes of a Porter-written file: `porter check` finds what
 /// realm-core's own check finds about sets, and the writing commands refuse the file.
@@ -11,7 +12,7 @@ struct DamagedRealmFileTests {
 
     /// A Realm file written by Porter: one Item whose int set holds ``elements`` and whose
     /// double and float sets hold a NaN.
-    private func writtenFile(_ dir: TempDir) throws -> String {
+    private func writtenFile(_ dir: TemporaryFolder) throws -> String {
         let schema = dir.path("schema.json"), source = dir.path("Item.json"), db = dir.path("db.porter")
         try Data(
             #"""
@@ -46,7 +47,7 @@ struct DamagedRealmFileTests {
     }
 
     @Test func writtenSetsAreInRealmCoreOrderWithNaNLast() throws {
-        let dir = try TempDir("realm-sets")
+        let dir = try TemporaryFolder("realm-sets")
         let realm = try writtenFile(dir)
         #expect(try Hardening.porter(["check", realm]).stdout == "ok\n")
         let exported = try Hardening.porter(["export", realm, "--out", "-", "--class", "Item", "--format", "ejson"])
@@ -58,7 +59,7 @@ struct DamagedRealmFileTests {
     }
 
     @Test func unsortedAndDuplicateSetsAreFoundAndRefused() throws {
-        let dir = try TempDir("realm-sets")
+        let dir = try TemporaryFolder("realm-sets")
         let realm = try writtenFile(dir)
         let cases: [(String, [Int32], String)] = [
             (

@@ -1,5 +1,6 @@
 import Foundation
 import Porter
+import PorterTestSupport
 
 /// What a database holds, as one comparable value: the digest of a plain-JSON export (schema
 /// and every object, exact to the nanosecond), after checking that the file is sound.
@@ -28,7 +29,7 @@ enum DatabaseState {
     /// The SHA-256 of the plain-JSON export of every top-level class plus the schema, plus the
     /// migration history (which an export does not carry).
     static func digest(_ db: Database) throws -> String {
-        let dir = try TempDir("digest")
+        let dir = try TemporaryFolder("digest")
         _ = try Exporter(database: db, format: JSONFormat()).export(toDirectory: dir.path("out"))
         var bytes: [UInt8] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("out")).sorted() {
@@ -47,20 +48,8 @@ enum DatabaseState {
     }
 }
 
-/// Deterministic pseudo-random numbers for kill moments (SplitMix64).
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Deterministic pseudo-random numbers for kill moments (SplitMix64, PorterTestSupport).
+extension SeededGenerator {
     /// A number in `0..<upper`.
     mutating func unit(_ upper: Double) -> Double { Double(next() >> 11) / Double(1 << 53) * upper }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// A full disk (simulated with a file-size limit on the child process: writes beyond it fail
 /// with EFBIG, the way they fail with ENOSPC on a full disk) during import, migrate and export:
@@ -19,14 +20,14 @@ struct DiskFullTests {
     /// Far below what the operations below write, far above what a refusal needs.
     static let limit = 128 * 1024
 
-    private func database(_ dir: TempDir, objects: Int) throws -> String {
+    private func database(_ dir: TemporaryFolder, objects: Int) throws -> String {
         let db = dir.path("full.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "9", "--objects", String(objects)]).status == 0)
         return db
     }
 
     @Test func diskFullDuringImportChangesNothing() throws {
-        let dir = try TempDir("full-import")
+        let dir = try TemporaryFolder("full-import")
         let db = try database(dir, objects: 100)
         let source = dir.path("source.porter")
         #expect(try Hardening.writer(["create", source, "--seed", "10", "--objects", "1500"]).status == 0)
@@ -42,7 +43,7 @@ struct DiskFullTests {
     }
 
     @Test func diskFullDuringMigrateChangesNothing() throws {
-        let dir = try TempDir("full-migrate")
+        let dir = try TemporaryFolder("full-migrate")
         let db = try database(dir, objects: 1_500)
         var v2 = try Database.open(at: db, readOnly: true).schema
         v2.version = 2
@@ -72,7 +73,7 @@ struct DiskFullTests {
     }
 
     @Test func diskFullDuringExportLeavesNoPartialFiles() throws {
-        let dir = try TempDir("full-export")
+        let dir = try TemporaryFolder("full-export")
         let db = try database(dir, objects: 1_500)
         for format in ["bson", "json", "ejson"] {
             // Into a new folder: the folder is removed again.

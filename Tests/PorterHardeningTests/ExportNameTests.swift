@@ -2,6 +2,7 @@ import Foundation
 import Porter
 @testable import PorterStore
 import Testing
+import PorterTestSupport
 
 /// Class names become file names in an export. Schema validation forbids dangerous names, but a
 /// crafted or damaged file can still hold any name in its stored schema: whatever the name, the
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: ["bson", "json", "ejson"])
     func hostileClassNamesStayInsideTheOutputFolder(format: String) throws {
-        let dir = try TempDir("export-names")
+        let dir = try TemporaryFolder("export-names")
         let db = dir.path("crafted.porter")
         try craftedDatabase(db, names: Self.hostileNames)
         // Files an escaping name would hit: next to the output folder, and in it.
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func aHostileClassArgumentIsRefused() throws {
-        let dir = try TempDir("export-names")
+        let dir = try TemporaryFolder("export-names")
         let db = dir.path("plain.porter")
         try craftedDatabase(db, names: ["Plain"])
         let database = try Database.open(at: db, readOnly: true)

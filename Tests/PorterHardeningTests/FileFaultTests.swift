@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Files Porter must refuse without touching them: not a database, a truncated or corrupted
 /// one, and one written by a newer Porter. Every command exits 1 with one clear line, and the
@@ -20,7 +21,7 @@ struct FileFaultTests {
     }
 
     /// A sound database with a few hundred objects, and an export folder to import.
-    private func setUp(_ dir: TempDir) throws -> (db: String, export: String) {
+    private func setUp(_ dir: TemporaryFolder) throws -> (db: String, export: String) {
         let db = dir.path("good.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "3", "--objects", "200"]).status == 0)
         #expect(try Hardening.porter(["export", db, "--out", dir.path("export")]).status == 0)
@@ -28,7 +29,9 @@ struct FileFaultTests {
     }
 
     /// Runs every command against `path` and returns the stderr of each (all must fail).
-    private func refuseEverywhere(_ path: String, _ dir: TempDir, export: String, expecting phrase: String) throws {
+    private func refuseEverywhere(_ path: String, _ dir: TemporaryFolder, export: String, expecting phrase: String)
+        throws
+    {
         let before = try Self.bytesDigest(path)
         let sideFiles = try Self.sideFiles(path)
         try Data(#"{"schemaVersion": 9, "classes": []}"#.utf8).write(to: URL(fileURLWithPath: dir.path("v9.json")))
@@ -49,7 +52,7 @@ struct FileFaultTests {
     }
 
     @Test func filesThatAreNotDatabasesAreRefusedUntouched() throws {
-        let dir = try TempDir("not-a-db")
+        let dir = try TemporaryFolder("not-a-db")
         let (db, export) = try setUp(dir)
         let text = dir.path("notes.porter")
         try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: text))
@@ -64,7 +67,7 @@ struct FileFaultTests {
     }
 
     @Test func aDatabaseFromANewerPorterIsRefusedUntouched() throws {
-        let dir = try TempDir("newer")
+        let dir = try TemporaryFolder("newer")
         let (db, export) = try setUp(dir)
         let newer = try dir.copyDatabase(db, to: "newer.porter")
         // PRAGMA user_version lives at offset 60 of the header, big-endian.
@@ -84,7 +87,7 @@ struct FileFaultTests {
     }
 
     @Test func aTruncatedDatabaseIsRefusedUntouched() throws {
-        let dir = try TempDir("truncated")
+        let dir = try TemporaryFolder("truncated")
         let (db, export) = try setUp(dir)
         for fraction in [0.05, 0.5, 0.9] {
             let truncated = try dir.copyDatabase(db, to: "truncated-\(fraction).porter")
@@ -101,7 +104,7 @@ struct FileFaultTests {
     }
 
     @Test func aCorruptedDatabaseIsReportedAndNotWritten() throws {
-        let dir = try TempDir("corrupt")
+        let dir = try TemporaryFolder("corrupt")
         let (db, export) = try setUp(dir)
         let corrupt = try dir.copyDatabase(db, to: "corrupt.porter")
         // Every b-tree page from the 8th on gets an invalid page type: the meta tables (the

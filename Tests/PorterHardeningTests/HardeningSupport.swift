@@ -1,5 +1,6 @@
 import Foundation
 import Porter
+import PorterTestSupport
 
 /// Paths of the built executables and the package's fixtures.
 enum Hardening {
@@ -12,15 +13,7 @@ enum Hardening {
 
     /// An executable built next to the test bundle (`swift build --build-tests` puts them in one
     /// folder), or nil when it has not been built.
-    static func executable(_ name: String) -> String? {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func executable(_ name: String) -> String? { PorterExecutable.built(name)?.path }
 
     /// The `porter` binary.
     static let porter = executable("porter")
@@ -57,28 +50,7 @@ enum Hardening {
     }
 }
 
-/// A fresh temporary folder, removed when the value is released.
-final class TempDir {
-    let url: URL
-    var path: String { url.path }
-
-    init(_ label: String = "hardening") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        // Tests may have made parts read-only; give the owner write access back first.
-        if let items = FileManager.default.enumerator(atPath: url.path) {
-            for case let item as String in items { chmod(url.appendingPathComponent(item).path, 0o755) }
-        }
-        chmod(url.path, 0o755)
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// A path inside the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
+extension TemporaryFolder {
     /// Copies a database file (and its WAL, when present) to `name` in this folder. The `-shm`
     /// index is not copied: SQLite rebuilds it from the WAL, as after a crash.
     func copyDatabase(_ source: String, to name: String) throws -> String {

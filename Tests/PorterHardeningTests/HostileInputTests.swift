@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Hostile input through the real command line: every case is rejected with a clear error,
 /// the database is untouched, the stack never overflows, and peak memory stays bounded (measured
@@ -19,7 +20,7 @@ struct HostileFileTests {
         _ name: String, _ bytes: [UInt8], extraArgs: [String] = [], viaStdin: Bool = false,
         maxRSSMiB: Int = smallMiB, expecting phrase: String
     ) throws {
-        let dir = try TempDir("hostile")
+        let dir = try TemporaryFolder("hostile")
         let db = dir.path("h.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "1", "--objects", "1"]).status == 0)
         let before = try DatabaseState.digest(at: db)
@@ -83,7 +84,7 @@ struct HostileFileTests {
     }
 
     @Test func deeplyNestedSchemaFiles() throws {
-        let dir = try TempDir("hostile-schema")
+        let dir = try TemporaryFolder("hostile-schema")
         let depth = 300_000
         let text =
             #"{"schemaVersion": 1, "classes": "# + String(repeating: "[", count: depth)

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// A database is untrusted: a trigger planted with the `sqlite3` command never fires in any Porter
 /// command or in the Swift API, and `porter check` names it.
@@ -20,7 +21,7 @@ struct PlantedTriggerTests {
 
     /// A database of the every-type fixture with a marker table and a trigger that writes to it
     /// on any insert, update or delete of the classes a command writes.
-    private func plantedDatabase(_ dir: TempDir) throws -> String {
+    private func plantedDatabase(_ dir: TemporaryFolder) throws -> String {
         let db = dir.path("planted.porter")
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type.realm").path
         #expect(try Hardening.porter(["import", db, realm, "--create", "--quiet"]).status == 0)
@@ -36,7 +37,7 @@ struct PlantedTriggerTests {
     }
 
     @Test func plantedTriggerNeverFires() throws {
-        let dir = try TempDir("trigger")
+        let dir = try TemporaryFolder("trigger")
         let db = try plantedDatabase(dir)
         let source = dir.path("NoPk.json")
         try Data(#"{"n": 42}"#.utf8).write(to: URL(fileURLWithPath: source))
@@ -75,7 +76,7 @@ struct PlantedTriggerTests {
 
     /// Without its foreign objects the same database is written normally.
     @Test func databaseWithoutForeignObjectsIsWritten() throws {
-        let dir = try TempDir("trigger")
+        let dir = try TemporaryFolder("trigger")
         let db = try plantedDatabase(dir)
         _ = try sql(
             db,
@@ -91,7 +92,7 @@ struct PlantedTriggerTests {
 
     /// A view is refused on open for writing, as a trigger is.
     @Test func plantedViewIsRefused() throws {
-        let dir = try TempDir("trigger")
+        let dir = try TemporaryFolder("trigger")
         let db = dir.path("view.porter")
         let realm = Hardening.fixtures.appendingPathComponent("realm/every-type.realm").path
         #expect(try Hardening.porter(["import", db, realm, "--create", "--quiet"]).status == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Real processes on one file: a second writer waits for the busy timeout and then fails with a
 /// clear "another porter process is writing FILE" error (or proceeds when the lock is released in time), and readers
@@ -10,7 +11,7 @@ import Testing
 )
 struct ProcessConcurrencyTests {
     /// A database, plus an export folder whose import adds `sourceObjects` items.
-    private func setUp(_ dir: TempDir, baseObjects: Int = 50, sourceObjects: Int = 20) throws -> (
+    private func setUp(_ dir: TemporaryFolder, baseObjects: Int = 50, sourceObjects: Int = 20) throws -> (
         db: String, export: String
     ) {
         let db = dir.path("shared.porter")
@@ -24,7 +25,7 @@ struct ProcessConcurrencyTests {
     }
 
     /// Starts a process that holds the write lock (with one uncommitted object) until released.
-    private func holdLock(_ db: String, _ dir: TempDir) throws -> (RunningChild, release: () -> Void) {
+    private func holdLock(_ db: String, _ dir: TemporaryFolder) throws -> (RunningChild, release: () -> Void) {
         let ready = dir.path("ready"), release = dir.path("release")
         let holder = try RunningChild(Hardening.writer!, ["hold", db, "--ready", ready, "--release", release])
         while !FileManager.default.fileExists(atPath: ready) && holder.isRunning { usleep(5_000) }
@@ -32,7 +33,7 @@ struct ProcessConcurrencyTests {
     }
 
     @Test func secondWriterFailsWithBusyAfterItsTimeout() throws {
-        let dir = try TempDir("busy")
+        let dir = try TemporaryFolder("busy")
         let (db, export) = try setUp(dir)
         let before = try DatabaseState.verify(db)
         let (holder, release) = try holdLock(db, dir)
@@ -53,7 +54,7 @@ struct ProcessConcurrencyTests {
     }
 
     @Test func secondWriterWaitsAndProceedsWhenTheLockIsReleasedInTime() throws {
-        let dir = try TempDir("wait")
+        let dir = try TemporaryFolder("wait")
         let (db, export) = try setUp(dir, baseObjects: 10, sourceObjects: 40)
         let (holder, release) = try holdLock(db, dir)
         let importer = try RunningChild(Hardening.porter!, ["import", db, export, "--mode", "upsert"])
@@ -69,7 +70,7 @@ struct ProcessConcurrencyTests {
     }
 
     @Test func readersSeeTheOldStateUntilAnImportCommits() throws {
-        let dir = try TempDir("readers-import")
+        let dir = try TemporaryFolder("readers-import")
         let (db, export) = try setUp(dir, baseObjects: 100, sourceObjects: 1_500)
         let reader = try Database.open(at: db, readOnly: true)
         let importer = try RunningChild(Hardening.porter!, ["import", db, export, "--mode", "upsert"])
@@ -88,7 +89,7 @@ struct ProcessConcurrencyTests {
     }
 
     @Test func readersSeeTheOldStateUntilAMigrationCommits() throws {
-        let dir = try TempDir("readers-migrate")
+        let dir = try TemporaryFolder("readers-migrate")
         let db = dir.path("shared.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "8", "--objects", "2000"]).status == 0)
         var v2 = try Database.open(at: db, readOnly: true).schema

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// A read-only database file, or a database in a read-only folder: writing commands fail with a
 /// clear error and change nothing; reading commands still work.
@@ -28,8 +29,8 @@ struct ReadOnlyTests {
     }
 
     /// A folder owned by the test user holding a database and an export to import.
-    private func setUp(_ label: String) throws -> (dir: TempDir, folder: String, db: String, export: String) {
-        let dir = try TempDir(label)
+    private func setUp(_ label: String) throws -> (dir: TemporaryFolder, folder: String, db: String, export: String) {
+        let dir = try TemporaryFolder(label)
         chmod(dir.path, 0o755)
         let folder = dir.path("data")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -48,7 +49,7 @@ struct ReadOnlyTests {
     /// Calls `lock` to take write permission away, then: writing commands fail with `phrase`,
     /// reading ones work, the data is unchanged.
     private func check(
-        _ db: String, _ dir: TempDir, export: String, phrase: String,
+        _ db: String, _ dir: TemporaryFolder, export: String, phrase: String,
         sideFilesImpossible: Bool = false, lock: () -> Void
     ) throws {
         let before = try DatabaseState.digest(at: db)
@@ -93,7 +94,7 @@ struct ReadOnlyTests {
     }
 
     @Test func theSwiftAPIRefusesWritesOnAReadOnlyOpen() throws {
-        let dir = try TempDir("ro-api")
+        let dir = try TemporaryFolder("ro-api")
         let db = dir.path("app.porter")
         #expect(try Hardening.writer(["create", db, "--seed", "4", "--objects", "10"]).status == 0)
         let readOnly = try Database.open(at: db, readOnly: true)

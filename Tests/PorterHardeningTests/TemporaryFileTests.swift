@@ -3,6 +3,7 @@ import Porter
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PorterTestSupport
 #endif
 
 /// Encrypted data never reaches the disk in the clear, and Porter's temporary files go away: on
@@ -18,7 +19,7 @@ struct TemporaryFileTests {
     /// Folders: `src` (the sources, holding the marker in clear), `data` (the Realm file) and
     /// `tmp` (the children's TMPDIR). Returns the Realm file: v1's objects plus `count` dogs whose
     /// names hold the marker, encrypted when `encrypted`.
-    private func setUp(_ dir: TempDir, count: Int, encrypted: Bool = true) throws -> String {
+    private func setUp(_ dir: TemporaryFolder, count: Int, encrypted: Bool = true) throws -> String {
         for name in ["src", "data", "tmp"] {
             try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: true)
         }
@@ -37,7 +38,7 @@ struct TemporaryFileTests {
         return realm
     }
 
-    private func dogs(_ dir: TempDir, _ name: String, first: Int, count: Int) throws {
+    private func dogs(_ dir: TemporaryFolder, _ name: String, first: Int, count: Int) throws {
         let lines = (first..<first + count).map { i in
             "{\"_id\": {\"$oid\": \"\(String(format: "%024x", 0xdd0000000 + i))\"}, \"name\": \"\(Self.marker) \(i)\", \"vaccinated\": true}"
         }
@@ -45,7 +46,7 @@ struct TemporaryFileTests {
     }
 
     /// `porter args…` with TMPDIR set to `tmp`.
-    private func child(_ dir: TempDir, _ args: [String]) throws -> RunningChild {
+    private func child(_ dir: TemporaryFolder, _ args: [String]) throws -> RunningChild {
         try RunningChild("/usr/bin/env", ["TMPDIR=\(dir.path("tmp"))", Hardening.porter!] + args)
     }
 
@@ -66,13 +67,13 @@ struct TemporaryFileTests {
     }
 
     /// Porter's temporary names left in the data folder and TMPDIR.
-    private func leftovers(_ dir: TempDir) -> [String] {
+    private func leftovers(_ dir: TemporaryFolder) -> [String] {
         let data = (try? FileManager.default.contentsOfDirectory(atPath: dir.path("data"))) ?? []
         let tmp = (try? FileManager.default.contentsOfDirectory(atPath: dir.path("tmp"))) ?? []
         return data.filter { $0.contains(".porter-") } + tmp.filter { $0.hasPrefix("porter-") }
     }
 
-    private func writers(_ dir: TempDir, _ realm: String) -> [[String]] {
+    private func writers(_ dir: TemporaryFolder, _ realm: String) -> [[String]] {
         let dogsOnly = dir.path("src/dogs-only.json")
         try? """
         {"schemaVersion": 2, "classes": [{"name": "Dog", "primaryKey": "_id", "properties":
@@ -91,7 +92,7 @@ struct TemporaryFileTests {
     }
 
     @Test func encryptedImportsAndMigrationsWriteNothingInTheClear() throws {
-        let dir = try TempDir("plaintext")
+        let dir = try TemporaryFolder("plaintext")
         let realm = try setUp(dir, count: 3_000)
         let scanned = [dir.path("data"), dir.path("tmp")]
         #expect(clearText(in: scanned).isEmpty, "the encrypted file itself holds no clear text")
@@ -122,7 +123,7 @@ struct TemporaryFileTests {
     }
 
     @Test func leftoversOfKilledRunsAreRemovedByTheNextRun() throws {
-        let dir = try TempDir("leftovers")
+        let dir = try TemporaryFolder("leftovers")
         let realm = try setUp(dir, count: 3_000, encrypted: false)
         // Planted leftovers: of a dead process (removed) and of a live one, this test (kept).
         let gone = try RunningChild("/bin/true", [])
@@ -157,7 +158,7 @@ struct TemporaryFileTests {
     }
 
     @Test func caughtSignalsRemoveTemporaryFiles() throws {
-        let dir = try TempDir("signals")
+        let dir = try TemporaryFolder("signals")
         let realm = try setUp(dir, count: 3_000, encrypted: false)
         let args = [
             "import", realm, dir.path("src/more.json"), "--class", "Dog", "--format", "ejson", "--fill-missing",

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Kills a command with SIGKILL at random moments and checks every file it leaves behind: it
 /// opens, passes `integrity_check` and `checkConsistency()`, and holds exactly one of the states
@@ -29,7 +30,7 @@ struct TortureHarness {
     }
 
     let name: String
-    let dir: TempDir
+    let dir: TemporaryFolder
     /// The untouched starting file, copied before every run.
     let original: String
     /// Digest → name of every legitimate state.
@@ -42,7 +43,7 @@ struct TortureHarness {
     /// Runs `kills` rounds; every failed check is recorded as a test issue naming the seed and round.
     func run(seed: UInt64 = TortureHarness.seed, kills: Int = TortureHarness.kills) throws -> Tally {
         // Each scenario draws its own moments (String.hashValue is randomized per process; FNV-1a is not).
-        var random = SeededRandom(
+        var random = SeededGenerator(
             seed: seed ^ name.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
         var tally = Tally(name: name)
         for round in 0..<kills {
@@ -86,7 +87,7 @@ struct TortureHarness {
 
     /// Times an undisturbed run of `command` on a copy of `original` and returns the copy's path.
     static func referenceRun(
-        _ dir: TempDir, _ original: String, name: String,
+        _ dir: TemporaryFolder, _ original: String, name: String,
         _ command: (String) -> (String, [String])
     ) throws -> (path: String, seconds: Double) {
         let path = try dir.copyDatabase(original, to: "\(name).porter")

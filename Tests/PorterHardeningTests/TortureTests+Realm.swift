@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// `make torture`'s Realm-file kills and concurrent-writer rounds (`TortureHarness.kills` rounds
 /// each, 3 in `make test`).
@@ -20,7 +21,7 @@ extension TortureTests {
 
     /// A Realm file (300 items over the torture writer's schema) and an export folder whose
     /// upsert replaces some and adds 900.
-    private static func realmSetUp(_ dir: TempDir) throws -> (
+    private static func realmSetUp(_ dir: TemporaryFolder) throws -> (
         realm: String, export: String, schema: String, version: UInt64
     ) {
         let base = dir.path("base.porter")
@@ -43,7 +44,7 @@ extension TortureTests {
 
     @Test(arguments: ["import", "migrate"])
     func killedRealmWriterLeavesTheOldOrTheNewFile(_ command: String) throws {
-        let dir = try TempDir("torture-realm-\(command)")
+        let dir = try TemporaryFolder("torture-realm-\(command)")
         let (original, export, schema, _) = try Self.realmSetUp(dir)
         let args = { (path: String) -> [String] in
             command == "import"
@@ -58,7 +59,7 @@ extension TortureTests {
         let duration = Date().timeIntervalSince(started)
         let old = try Self.state(original), new = try Self.state(reference)
         #expect(old != new)
-        var random = SeededRandom(seed: TortureHarness.seed ^ (command == "import" ? 0x5EA1 : 0x5EA2))
+        var random = SeededGenerator(seed: TortureHarness.seed ^ (command == "import" ? 0x5EA1 : 0x5EA2))
         var killed = 0
         for round in 0..<TortureHarness.kills {
             let folder = dir.path("round-\(round)")
@@ -84,10 +85,10 @@ extension TortureTests {
 
     @Test(arguments: ["porter", "realm"])
     func concurrentWritersRunOneAfterTheOther(_ kind: String) throws {
-        let dir = try TempDir("torture-concurrent-\(kind)")
+        let dir = try TemporaryFolder("torture-concurrent-\(kind)")
         let (realm, export, schema, version) = try Self.realmSetUp(dir)
         let original = kind == "realm" ? realm : dir.path("base.porter")
-        var random = SeededRandom(seed: TortureHarness.seed ^ (kind == "realm" ? 0xC0C1 : 0xC0C2))
+        var random = SeededGenerator(seed: TortureHarness.seed ^ (kind == "realm" ? 0xC0C1 : 0xC0C2))
         for round in 0..<TortureHarness.kills {
             let path = dir.path("round-\(round).\(kind)")
             try FileManager.default.copyItem(atPath: original, toPath: path)

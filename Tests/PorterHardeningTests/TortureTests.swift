@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// SIGKILL at random moments during `porter import`, `porter migrate` and a Swift-API writer:
 /// every file left behind is sound and holds exactly a state of an undisturbed run. The short
@@ -10,7 +11,7 @@ import Testing
 )
 struct TortureTests {
     @Test func killedImportLeavesTheOldOrTheNewState() throws {
-        let dir = try TempDir("torture-import")
+        let dir = try TemporaryFolder("torture-import")
         let original = dir.path("base.porter")
         #expect(try Hardening.writer(["create", original, "--seed", "11", "--objects", "300"]).status == 0)
         // The source overlaps the base (ids 0–299 are replaced under --mode upsert) and adds
@@ -31,7 +32,7 @@ struct TortureTests {
     }
 
     @Test func killedMigrateLeavesTheOldOrTheNewState() throws {
-        let dir = try TempDir("torture-migrate")
+        let dir = try TemporaryFolder("torture-migrate")
         let original = dir.path("base.porter")
         #expect(try Hardening.writer(["create", original, "--seed", "21", "--objects", "3000"]).status == 0)
         // v2: a rename, a conversion (float → double), an added optional property, and a new
@@ -68,7 +69,7 @@ struct TortureTests {
     }
 
     @Test func killedSwiftAPIWriterLeavesACommittedState() throws {
-        let dir = try TempDir("torture-writer")
+        let dir = try TemporaryFolder("torture-writer")
         let original = dir.path("base.porter")
         #expect(try Hardening.writer(["create", original, "--seed", "31", "--objects", "500"]).status == 0)
         let transactions = 4

@@ -3,6 +3,7 @@ import Porter
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PorterTestSupport
 #endif
 
 /// One writer at a time on both kinds of file, with real `porter` processes: a second writer
@@ -18,7 +19,7 @@ struct WriterLockTests {
 
     /// A v1 database (`app.porter`), and two files of new Dog documents that import into v1 and v2
     /// alike (`age` is left out and filled with its zero value).
-    private func setUp(_ dir: TempDir) throws -> String {
+    private func setUp(_ dir: TemporaryFolder) throws -> String {
         let db = dir.path("app.porter")
         try FileManager.default.copyItem(atPath: Self.migration.appendingPathComponent("v1.porter").path, toPath: db)
         for (name, first) in [("dogs-a", 1), ("dogs-b", 100)] {
@@ -30,7 +31,7 @@ struct WriterLockTests {
         return db
     }
 
-    private func importArgs(_ target: String, _ dir: TempDir, _ file: String, wait: String) -> [String] {
+    private func importArgs(_ target: String, _ dir: TemporaryFolder, _ file: String, wait: String) -> [String] {
         [
             "import", target, dir.path("\(file).json"), "--class", "Dog", "--format", "ejson", "--fill-missing",
             "--quiet", "--wait", wait,
@@ -58,7 +59,7 @@ struct WriterLockTests {
     // MARK: Porter databases
 
     @Test func everyPorterWriterFailsCleanlyWhileAnotherWrites() throws {
-        let dir = try TempDir("lock-loser")
+        let dir = try TemporaryFolder("lock-loser")
         let db = try setUp(dir)
         // Upgraded to the current file format first (opening it for writing does that), then read
         // while no connection of this process is open: closing any descriptor of the file would
@@ -94,7 +95,7 @@ struct WriterLockTests {
 
     @Test(arguments: [("migrate", "migrate"), ("migrate", "import"), ("import", "migrate"), ("import", "import")])
     func twoPorterWritersRunOneAfterTheOther(_ pair: (String, String)) throws {
-        let dir = try TempDir("lock-pair")
+        let dir = try TemporaryFolder("lock-pair")
         let db = try setUp(dir)
         let args = { (name: String, file: String) in
             name == "migrate" ? self.migrateArgs(db, wait: "60") : self.importArgs(db, dir, file, wait: "60")
@@ -116,7 +117,7 @@ struct WriterLockTests {
     }
 
     @Test func twoCreatesOfOneDatabaseLeaveOneDatabase() throws {
-        let dir = try TempDir("lock-create")
+        let dir = try TemporaryFolder("lock-create")
         let db = dir.path("new.porter")
         let schema = Self.migration.appendingPathComponent("v1.json").path
         let a = try RunningChild(Hardening.porter!, ["create", db, "--schema", schema])
@@ -136,7 +137,7 @@ struct WriterLockTests {
 
     /// A Realm file made from the v1 database, and `v1b.json`: v1 at version 2 with a new
     /// optional property (a migration that a second run finds done).
-    private func realmFile(_ dir: TempDir) throws -> String {
+    private func realmFile(_ dir: TemporaryFolder) throws -> String {
         let db = try setUp(dir)
         let v1 = try String(contentsOfFile: Self.migration.appendingPathComponent("v1.json").path, encoding: .utf8)
         try v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
@@ -151,7 +152,7 @@ struct WriterLockTests {
     }
 
     /// Every command that writes a Realm file, on `realm`, with `wait`.
-    private func realmWriters(_ realm: String, _ dir: TempDir, wait: String) -> [(String, [String])] {
+    private func realmWriters(_ realm: String, _ dir: TemporaryFolder, wait: String) -> [(String, [String])] {
         [
             ("import", importArgs(realm, dir, "dogs-a", wait: wait)),
             ("migrate", ["migrate", realm, "--to", dir.path("v1b.json"), "--wait", wait]),
@@ -159,7 +160,7 @@ struct WriterLockTests {
     }
 
     @Test func everyRealmWriterFailsCleanlyWhileAnotherPorterWrites() throws {
-        let dir = try TempDir("realm-loser")
+        let dir = try TemporaryFolder("realm-loser")
         let realm = try realmFile(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: realm))
         let lock = try HeldRealmLock(realm, asPorter: true)
@@ -191,7 +192,7 @@ struct WriterLockTests {
     }
 
     @Test func realmWritersAreRefusedWhileAnAppHasTheFileOpen() throws {
-        let dir = try TempDir("realm-app")
+        let dir = try TemporaryFolder("realm-app")
         let realm = try realmFile(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: realm))
         let app = try HeldRealmLock(realm, asPorter: false)
@@ -210,7 +211,7 @@ struct WriterLockTests {
 
     @Test(arguments: [("import", "migrate"), ("migrate", "import"), ("import", "import"), ("migrate", "migrate")])
     func twoRealmWritersRunOneAfterTheOther(_ pair: (String, String)) throws {
-        let dir = try TempDir("realm-pair")
+        let dir = try TemporaryFolder("realm-pair")
         let realm = try realmFile(dir)
         let writers = Dictionary(uniqueKeysWithValues: realmWriters(realm, dir, wait: "60"))
         var second = writers[pair.1]!
@@ -235,7 +236,7 @@ struct WriterLockTests {
     }
 
     @Test func twoExportsToOneRealmFileLeaveOneFile() throws {
-        let dir = try TempDir("realm-export")
+        let dir = try TemporaryFolder("realm-export")
         let db = try setUp(dir)
         let out = dir.path("out.realm")
         let lock = try HeldRealmLock(out, asPorter: true)

@@ -1,6 +1,7 @@
 import Foundation
 import PorterInterchange
 import Testing
+import PorterTestSupport
 
 /// `porter export` and `porter import` end to end through the built binary (skipped with a note
 /// when the binary has not been built next to the tests).
@@ -12,15 +13,7 @@ import Testing
         var stdoutData: Data
     }
 
-    static let binary: URL? = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("porter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let binary: URL? = PorterExecutable.url
 
     static func porter(_ args: [String], stdin: Data? = nil) throws -> Run? {
         guard let binary else {
@@ -54,7 +47,7 @@ import Testing
     }
 
     @Test func importExportEveryFormatAndRoundTripThroughFolders() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
         guard let created = try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) else { return }
         #expect(created.status == 0)
@@ -79,7 +72,7 @@ import Testing
     }
 
     @Test func errorsArePrintedOnePerLineAndNothingIsWritten() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
         guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
         let bad = dir.path("User.json")
@@ -107,7 +100,7 @@ import Testing
     }
 
     @Test func streamsOneClassThroughStdoutAndStdin() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
         guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
         #expect(try Self.porter(["import", db, Files.realmDocsFixture.path])?.status == 0)
@@ -144,7 +137,7 @@ import Testing
     }
 
     @Test func createdDatabaseIsRemovedWhenItsImportFails() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = dir.path("new.realm")
         let bad = dir.path("fixture.json")
         try Data(#"{"schemaVersion": 3, "User": [{"_id": "a", "name": 1}]}"#.utf8).write(to: URL(fileURLWithPath: bad))

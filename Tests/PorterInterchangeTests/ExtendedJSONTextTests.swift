@@ -2,6 +2,7 @@ import Foundation
 @testable import PorterBSON
 import PorterInterchange
 import Testing
+import PorterTestSupport
 
 /// Porter writes Extended JSON natively; libbson's `bson_as_*_extended_json` stays the reference
 /// its text must equal byte for byte, on exported documents, on the BSON corpus, on generated
@@ -93,7 +94,7 @@ import Testing
     }
 
     @Test func generatedDocumentsMatchLibbson() throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<400 {
             let bytes = Self.generatedDocument(&rng)
             for canonical in [false, true] {
@@ -114,7 +115,7 @@ import Testing
         for k in 0..<8_000 { values.append(Double(k) / 8) }
         // Exact ties at the 21st significant digit (1 + j/2^20 has 21 digits ending in 5).
         for j in 0..<4_000 { values.append(1 + Double(j) / 1_048_576); values.append(7 + Double(j) / 1_048_576) }
-        var rng = SplitMix(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         for _ in 0..<200_000 { values.append(Double(bitPattern: rng.next())) }
         for _ in 0..<100_000 {
             let exponent = Int(rng.next() % 120) - 60
@@ -153,13 +154,13 @@ import Testing
 extension ExtendedJSONTextTests {
     /// A random document of every type the native writer handles, with awkward strings and
     /// keys, nested up to three levels.
-    static func generatedDocument(_ rng: inout SplitMix, depth: Int = 0) -> [UInt8] {
+    static func generatedDocument(_ rng: inout SeededGenerator, depth: Int = 0) -> [UInt8] {
         var body: [UInt8] = []
         let pieces = [
             "a", "é", "😀", "\"", "\\", "\n", "\t", "\u{01}", "\u{1f}", "\u{7f}", "/", " ", "\0", "$date", "x.y",
             "\u{8}", "\u{c}", "\r",
         ]
-        func text(_ rng: inout SplitMix, allowNUL: Bool) -> String {
+        func text(_ rng: inout SeededGenerator, allowNUL: Bool) -> String {
             (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.filter {
                 allowNUL || $0 != "\0"
             }.joined()
@@ -246,18 +247,5 @@ extension ExtendedJSONTextTests {
         case 0x13: return 16
         default: return 0
         }
-    }
-}
-
-/// SplitMix64, for reproducible generated cases.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PorterInterchange
 import Testing
+import PorterTestSupport
 
 /// `porter import` of an older fixture agrees with `realm.importFixtures`: migrated when it
 /// carries its schema, refused when it does not.
@@ -24,7 +25,7 @@ import Testing
                 { $0.hasPrefix("porter-import-fixture-") })
         }
         let scratchBefore = try scratch()
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let schemaPath = dir.path("v2.json")
         try Data(Self.v2.utf8).write(to: URL(fileURLWithPath: schemaPath))
         let db = dir.path("app.realm")

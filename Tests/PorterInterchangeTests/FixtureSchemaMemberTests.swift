@@ -4,6 +4,7 @@ import PorterJSON
 import Testing
 import PorterDocument
 import PorterStore
+import PorterTestSupport
 
 /// The `schema` member of fixture files (the schema a fixture was written with): read by the
 /// streaming reader in any position, ignored by an import at the same version, and peeked by
@@ -102,7 +103,7 @@ import PorterStore
     }
 
     @Test func porterImportAcceptsAFixtureCarryingWhatPorterSchemaPrints() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
         try Data(Self.schemaJSON.utf8).write(to: URL(fileURLWithPath: dir.path("schema.json")))
         guard let created = try CLITests.porter(["create", db, "--schema", dir.path("schema.json")]) else { return }

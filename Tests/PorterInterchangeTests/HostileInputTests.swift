@@ -6,6 +6,7 @@ import Testing
 import PorterDocument
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Hostile input is rejected quickly, without deep recursion or excessive memory.
 @Suite struct HostileInputTests {
@@ -94,7 +95,7 @@ import PorterStore
                 #expect(!file.contains("/") && !file.hasPrefix(".") && !file.contains("\u{0}"), "\(name) → \(file)")
                 #expect(file != "schema.json")
                 #expect(ExportFileNames.className(fromFileName: file) == name, "\(name) → \(file)")
-                let dir = try TempDir()
+                let dir = try TemporaryFolder()
                 let path = try ExportFileNames.path(in: dir.url.path, fileName: file)
                 #expect(
                     URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
@@ -105,7 +106,7 @@ import PorterStore
 
     @Test func aFailedExportLeavesNoFilesBehind() throws {
         let db = try fixtureDatabase()
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let out = dir.path("out")
         // A folder where a class file should go makes the final rename fail after every file was written.
         try FileManager.default.createDirectory(atPath: out + "/Task.bson/blocker", withIntermediateDirectories: true)

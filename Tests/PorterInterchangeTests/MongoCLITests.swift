@@ -1,13 +1,14 @@
 import Foundation
 import PorterInterchange
 import Testing
+import PorterTestSupport
 
 /// `porter export` and `porter import` with mongodump layouts, through the built binary.
 @Suite struct MongoCLITests {
     typealias CLI = CLITests
 
     /// A database with the documentation fixture, or nil when the binary is not built.
-    static func fixtureDatabase(_ dir: TempDir) throws -> String? {
+    static func fixtureDatabase(_ dir: TemporaryFolder) throws -> String? {
         let db = dir.path("app.realm")
         guard try CLI.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return nil }
         #expect(try CLI.porter(["import", db, Files.realmDocsFixture.path])?.status == 0)
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func archivesRoundTripThroughFilesAndPipes() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         guard let db = try Self.fixtureDatabase(dir) else { return }
         let file = dir.path("app.archive.gz")
         let exported = try #require(try CLI.porter(["export", db, "--archive=\(file)", "--gzip"]))
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func aBrokenArchiveIsOneLineAndNothingIsWritten() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         guard let db = try Self.fixtureDatabase(dir) else { return }
         let file = dir.path("app.archive")
         #expect(try CLI.porter(["export", db, "--archive=\(file)"])?.status == 0)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func gzipDumpFoldersAndMissingFieldsThroughTheCommand() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         guard let db = try Self.fixtureDatabase(dir) else { return }
         let out = dir.path("dump/app")
         let exported = try #require(try CLI.porter(["export", db, "--out", out, "--gzip"]))
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func oneClassGzippedToStdoutIsACompleteGzipStream() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         guard let db = try Self.fixtureDatabase(dir) else { return }
         let streamed = try #require(try CLI.porter(["export", db, "--out", "-", "--class", "Dog", "--gzip"]))
         #expect(streamed.status == 0)
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func usageErrorsAreOneLineAndWriteNothing() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         guard let db = try Self.fixtureDatabase(dir) else { return }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         // Argument errors ArgumentParser's validation catches exit 64 ("Error: " and usage);

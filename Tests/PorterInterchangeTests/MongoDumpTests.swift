@@ -6,6 +6,7 @@ import Testing
 import PorterDocument
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// mongodump and mongorestore layouts both ways: dump roots, database folders with metadata,
 /// gzip, archives (hand-built from the specification and Porter's own), and the errors of each.
@@ -87,7 +88,7 @@ import PorterStore
     }
 
     @Test func databaseFolderWithMetadataImports() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.databaseFolder(dir.path("dump/sales"))
         let db = try Self.database()
         let (report, lines) = Self.run(db, [ImportSource(path: dir.path("dump/sales"))])
@@ -97,7 +98,7 @@ import PorterStore
     }
 
     @Test func gzipFolderImportsByContent() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.databaseFolder(dir.path("dump/sales"), gzip: true)
         let db = try Self.database()
         let (_, lines) = Self.run(db, [ImportSource(path: dir.path("dump/sales"))])
@@ -111,7 +112,7 @@ import PorterStore
     }
 
     @Test func dumpRootUsesItsOnlyDatabaseOrDb() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.databaseFolder(dir.path("one/sales"))
         // Newer mongodumps write a prelude.json beside the database folders.
         try Self.write(
@@ -160,7 +161,7 @@ import PorterStore
     }
 
     @Test func metadataIndexesAreComparedWithTheSchema() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
         // No index on name (the schema has one), an index on age (the schema has none), a
         // compound index, and options Porter has no use for (ignored silently).
@@ -182,7 +183,7 @@ import PorterStore
     }
 
     @Test func unreadableMetadataIsAWarningNotAFailure() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.write(Self.dog(1, "Rex"), to: dir.path("db/Dog.bson"))
         try Self.write(Array("{not json".utf8), to: dir.path("db/Dog.metadata.json"))
         let db = try Self.database()
@@ -319,7 +320,7 @@ import PorterStore
         #expect(importLines(copy, Data(archive), name: "dump.archive") == [])
         #expect(try counts(copy) == counts(db))
 
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         _ = try exporter.export(toDirectory: dir.path("out"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path("out")).sorted()
@@ -420,7 +421,7 @@ import PorterStore
     }
 
     @Test func aFolderOfUnusedFilesIsAnErrorNotAnEmptyImport() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         try Self.write(Array("hello".utf8), to: dir.path("stuff/notes.txt"))
         try Self.write(Array("x".utf8), to: dir.path("stuff/data.csv"))
         let db = try Self.database()

@@ -6,6 +6,7 @@ import Testing
 import PorterDocument
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Dates with nanoseconds: plain JSON keeps all nine digits both ways; BSON and Extended JSON
 /// hold milliseconds, so finer digits are floored, counted and warned about.
@@ -111,7 +112,7 @@ import PorterStore
     @Test func aFormatOneFileExportsAsTheOldPorterExportedIt() throws {
         let fixture = Files.root.appendingPathComponent("Fixtures/format1")
         let expected = try Data(contentsOf: fixture.appendingPathComponent("events.export.json"))
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("events.porter")
         try FileManager.default.copyItem(atPath: fixture.appendingPathComponent("events.porter").path, toPath: path)
         // Read-only: the old encoding as it is; then read-write: converted to format 2 first.

@@ -4,6 +4,7 @@ import PorterInterchange
 import Testing
 import PorterDocument
 import PorterModel
+import PorterTestSupport
 
 /// Documents the native JSON parser reads must come out exactly as json-c reads them, and
 /// everything it declines must still get json-c's value or error: both decoders run over the
@@ -89,7 +90,7 @@ import PorterModel
     }
 
     @Test func generatedDocumentsMatchJSONC() throws {
-        var rng = SplitMix(seed: 99)
+        var rng = SeededGenerator(seed: 99)
         var lines: [String] = []
         for _ in 0..<3000 { lines.append(Self.generatedObject(&rng, depth: 0)) }
         let text = lines.joined(separator: "\n")
@@ -102,7 +103,7 @@ import PorterModel
         }
     }
 
-    static func generatedObject(_ rng: inout SplitMix, depth: Int) -> String {
+    static func generatedObject(_ rng: inout SeededGenerator, depth: Int) -> String {
         let keys = ["a", "b", "$oid", "é", "k\\n", "k\\u0041", "x y", "a"]
         let count = Int(rng.next() % 6)
         let members = (0..<count).map { i -> String in
@@ -112,7 +113,7 @@ import PorterModel
         return "{" + members.joined(separator: rng.next() % 2 == 0 ? "," : ", ") + "}"
     }
 
-    static func generatedValue(_ rng: inout SplitMix, depth: Int) -> String {
+    static func generatedValue(_ rng: inout SeededGenerator, depth: Int) -> String {
         let strings = [
             "\"plain\"", "\"\"", "\"\\u00e9\\ud83d\\ude00\"", "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"\\u0000\"",
             "\"é😀\"",

@@ -5,6 +5,7 @@ import PorterJSON
 import Testing
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Export → import into an empty database → export gives byte-identical files, in every format.
 @Suite struct RoundTripTests {
@@ -42,7 +43,7 @@ import PorterStore
 
     /// Writes export files into a fresh folder and imports that folder into an empty database.
     static func reimport(_ files: [String: Data]) throws -> Database {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         for (name, data) in files { try data.write(to: dir.url.appendingPathComponent(name)) }
         let schemaData = try #require(files["schema.json"])
         let db = try memoryDatabase(try Schema(jsonBytes: schemaData))

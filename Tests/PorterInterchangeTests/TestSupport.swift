@@ -6,6 +6,7 @@ import Testing
 import PorterDocument
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Paths of the package's fixtures, and scratch folders.
 enum Files {
@@ -18,17 +19,6 @@ enum Files {
     static let realmDocsFixture = root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json")
     /// The shared BSON corpus, when present.
     static let bsonCorpus = root.deletingLastPathComponent().appendingPathComponent("shared/bson-corpus")
-}
-
-/// A temporary folder removed when the value goes away.
-final class TempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-ix-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 /// A schema from JSON text (test schemas are written inline).
@@ -48,7 +38,7 @@ func fixtureDatabase(_ label: String = #function) throws -> Database {
 
 /// Every class file of an export (file name → bytes), the schema file included.
 func exportFiles(_ db: Database, format: String, array: Bool = false) throws -> [String: Data] {
-    let dir = try TempDir()
+    let dir = try TemporaryFolder()
     let exporter = Exporter(
         database: db, format: try InterchangeFormats.outputFormat(named: format), options: ExportOptions(array: array))
     _ = try exporter.export(toDirectory: dir.path("out"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterMigration
 import PorterModel
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "object accessors inside migrations" and realm-swift's
 /// `testMigrationObject`: reading the old side, reading and writing the new side, creating
@@ -19,7 +20,7 @@ import PorterModel
     let oid = try! ObjectId(string: "5f1b2c3d4e5f60718293a4b5")
     let uuid = UUID(uuidString: "3b241101-e2bb-4255-8caf-4136c566a962")!
 
-    private func makeAllTypes(_ dir: MigTempDir) throws -> String {
+    private func makeAllTypes(_ dir: TemporaryFolder) throws -> String {
         try makeDatabase(dir.path("db.porter"), try schema(1, allTypes, targets[0], targets[1])) { db in
             try db.create(
                 "all types",
@@ -35,7 +36,7 @@ import PorterModel
     }
 
     @Test func readValuesFromTheOldSideAndRemovedOnesFailOnTheNewSide() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeAllTypes(dir)
         let onlyPK = try schema(
             2, #"{"name": "all types", "primaryKey": "pk", "properties": {"pk": "int"}}"#, targets[0], targets[1])
@@ -81,7 +82,7 @@ import PorterModel
     }
 
     @Test func subscriptErrorsFailTheMigration() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeAllTypes(dir)
         let new = try schema(2, allTypes, targets[0], targets[1])
         let unknown = expectError(.notFound) {
@@ -102,7 +103,7 @@ import PorterModel
     }
 
     @Test func readAndWriteEveryTypeOnTheNewSide() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeAllTypes(dir)
         let new = try schema(2, allTypes, targets[0], targets[1])
         try migrate(path, to: new) { migration, _ in
@@ -128,7 +129,7 @@ import PorterModel
     }
 
     @Test func createObjectsIncludingNestedOnes() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeAllTypes(dir)
         try migrate(path, to: try schema(2, allTypes, targets[0], targets[1])) { migration, _ in
             migration.create(
@@ -145,7 +146,7 @@ import PorterModel
     }
 
     @Test func primaryKeysMayChangeDuringTheMigration() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let keyed = #"{"name": "Object", "primaryKey": "pk", "properties": {"pk": "int", "v": "int"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, keyed)) { db in
             for i in 0..<10 { try db.create("Object", ["pk": .int(Int64(i)), "v": .int(Int64(i))]) }
@@ -183,7 +184,7 @@ import PorterModel
     }
 
     @Test func objectIdPrimaryKeysAreGeneratedOnCreate() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let keyed = #"{"name": "o", "primaryKey": "_id", "properties": {"_id": "objectId", "n": "int"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, keyed))
         try migrate(path, to: try schema(2, keyed)) { migration, _ in

@@ -3,6 +3,7 @@ import Testing
 @testable import PorterMigration
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "migration: Automatic", adapted: the same version allows only
 /// automatic changes; every other change fails with Realm's message and succeeds at a higher version.
@@ -13,7 +14,7 @@ import PorterStore
     private func requireMigration(
         _ s1: [String], _ s2: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         let first = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(s1.joined(separator: ","))]}"#)
         let second = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(s2.joined(separator: ","))]}"#)
@@ -33,7 +34,7 @@ import PorterStore
     private func noMigrationNeeded(_ s1: [String], _ s2: [String], sourceLocation: SourceLocation = #_sourceLocation)
         throws
     {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         try makeDatabase(path, try Schema(jsonString: #"{"classes": [\#(s1.joined(separator: ","))]}"#))
         let second = try Schema(jsonString: #"{"classes": [\#(s2.joined(separator: ","))]}"#)
@@ -102,7 +103,7 @@ import PorterStore
     }
 
     @Test func addingColumnAndTableInSameMigrationAddsNoDuplicates() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(0, object))
         let v1 = try schema(
             1, #"{"name": "Object", "properties": {"value": "int", "optional": "int?", "col2": "int"}}"#,
@@ -116,7 +117,7 @@ import PorterStore
     }
 
     @Test func blockIsNotCalledForCreationOrUnchangedVersion() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         let calls = Box(0)
         let block: MigrationBlock = { _, _ in calls.value += 1 }
@@ -135,7 +136,7 @@ import PorterStore
     }
 
     @Test func schemaVersionCannotGoDown() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(2, object))
         let error = expectError(.migrationRequired) { try migrate(path, to: try schema(0, object)) }
         #expect(error?.message == "Provided schema version 0 is less than last set version 2.")
@@ -143,7 +144,7 @@ import PorterStore
     }
 
     @Test func duplicatePrimaryKeysCreatedInTheBlockFail() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let keyed = #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, keyed))
         let before = try dataChecksum(path)
@@ -161,7 +162,7 @@ import PorterStore
     }
 
     @Test func addingPrimaryKeyToDuplicatesFails() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int"}}"#)
         ) { db in
@@ -191,7 +192,7 @@ import PorterStore
 
     @Test func throwingFromTheBlockRollsEverythingBack() throws {
         struct Five: Error {}
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, object))
         #expect(throws: Five.self) {
             try migrate(path, to: try schema(2, object)) { migration, _ in
@@ -206,7 +207,7 @@ import PorterStore
     }
 
     @Test func valuesSurviveTypeAndNullabilityChanges() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "Object", "properties": {"value": "int", "opt": "int?"}}"#)
         ) { db in

@@ -3,6 +3,7 @@ import Testing
 @testable import PorterMigration
 import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// Every conversion on a real file: values are converted in place and kept; values that do not
 /// fit fail the migration naming the objects, and nothing changes.
@@ -10,8 +11,8 @@ import PorterModel
     /// A one-class file whose property `v` has type `from` and holds `values` (one object each).
     private func convert(
         _ from: String, _ values: [Value], to: String, fills: [String] = [], plan rule: ConversionRule? = nil
-    ) throws -> (MigTempDir, String, Result<[Value], PorterError>) {
-        let dir = try MigTempDir()
+    ) throws -> (TemporaryFolder, String, Result<[Value], PorterError>) {
+        let dir = try TemporaryFolder()
         let old = try schema(1, #"{"name": "C", "properties": {"n": "int", "v": "\#(from)"}}"#)
         let path = try makeDatabase(dir.path("db.porter"), old) { db in
             for (i, value) in values.enumerated() { try db.create("C", ["n": .int(Int64(i)), "v": value]) }
@@ -68,7 +69,7 @@ import PorterModel
     }
 
     @Test func failuresNameObjectsByPrimaryKeyAndValue() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(
             1, #"{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "weight": "double"}}"#)
         let path = try makeDatabase(dir.path("db.porter"), old) { db in
@@ -149,7 +150,7 @@ import PorterModel
     }
 
     @Test func linkBecomesAListOfLinks() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let t = #"{"name": "T", "properties": {"v": "int"}}"#
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, t, #"{"name": "C", "properties": {"link": "T?"}}"#)
@@ -163,7 +164,7 @@ import PorterModel
     }
 
     @Test func conversionsReportProgressAndCounts() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "C", "properties": {"v": "int"}}"#))
         { db in
             for i in 0..<5_000 { try db.createInBulk("C", ["v": .int(Int64(i))]) }

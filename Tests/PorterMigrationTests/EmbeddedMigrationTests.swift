@@ -4,6 +4,7 @@ import Testing
 import PorterDiff
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Classes becoming embedded (realm-core's "changing table to embedded …" sections, with
 /// realm-swift's automatic handling): orphans, objects with several parents, mixed links.
@@ -13,14 +14,14 @@ import PorterStore
     let parent = #"{"name": "parent", "properties": {"link": "child?", "link 2": "child?"}}"#
     let parentOneLink = #"{"name": "parent", "properties": {"link": "child?"}}"#
 
-    private func file(_ dir: MigTempDir, _ fill: (Database) throws -> Void) throws -> String {
+    private func file(_ dir: TemporaryFolder, _ fill: (Database) throws -> Void) throws -> String {
         try makeDatabase(dir.path("db.porter"), try schema(1, topChild, parent), fill)
     }
 
     private func link(_ key: ObjectKey) -> Value { .link(ObjectLink("child", key)) }
 
     @Test func exactlyOneLinkPerObjectKeepsEverything() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in
             for v in [42, 43] {
                 let c = try db.create("child", ["value": .int(Int64(v))])
@@ -33,7 +34,7 @@ import PorterStore
     }
 
     @Test func orphansAreRefusedUnlessCovered() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in try db.create("child", ["value": .int(1)]) }
         let refused = expectError(.migrationFailed) { try migrate(path, to: try schema(2, embeddedChild, parent)) }
         #expect(refused?.details.first?.contains("1 object has no parent and would be deleted") == true)
@@ -44,7 +45,7 @@ import PorterStore
     }
 
     @Test func deleteOrphansInAPlanCoversThem() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in try db.create("child", ["value": .int(1)]) }
         let old = try reopen(path).schema, new = try schema(2, embeddedChild, parent)
         let plan = try MigrationPlan.make(from: old, to: new, allowDataLoss: true).plan
@@ -54,7 +55,7 @@ import PorterStore
     }
 
     @Test func objectsWithSeveralParentsAreCopied() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in
             let c = try db.create("child", ["value": .int(42)])
             for _ in 0..<3 { try db.create("parent", ["link": link(c)]) }
@@ -67,7 +68,7 @@ import PorterStore
     }
 
     @Test func duplicateLinksFromARemovedColumnDoNotCount() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in
             let a = try db.create("child", ["value": .int(1)]), b = try db.create("child", ["value": .int(2)])
             try db.create("parent", ["link": link(a), "link 2": link(b)])
@@ -80,7 +81,7 @@ import PorterStore
     }
 
     @Test func duplicatesResolvedInTheBlock() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { db in
             let c = try db.create("child", ["value": .int(42)])
             try db.create("parent", ["link": link(c)])
@@ -99,7 +100,7 @@ import PorterStore
     }
 
     @Test func mixedLinksBlockEmbedding() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let mixedParent = #"{"name": "parent", "properties": {"link": "child?", "mixed": "mixed"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, topChild, mixedParent)) { db in
             let c = try db.create("child", ["value": .int(1)])
@@ -114,7 +115,7 @@ import PorterStore
     }
 
     @Test func emptyTablesSwitchBothWays() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir) { _ in }
         try migrate(path, to: try schema(2, embeddedChild, parent))
         try migrate(path, to: try schema(3, topChild, parent))
@@ -122,7 +123,7 @@ import PorterStore
     }
 
     @Test func removingAPropertyDeletesTheEmbeddedObjectsItHeld() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let holder =
             #"{"name": "holder", "properties": {"name": "string", "address": "address?", "history": "address[]"}}"#
         let address = #"{"name": "address", "embedded": true, "properties": {"street": "string"}}"#

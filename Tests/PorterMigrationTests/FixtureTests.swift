@@ -4,6 +4,7 @@ import Testing
 import PorterDiff
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// `Fixtures/migration`: one app's v1 and v2 models, the v1 → v2 plan, and a v1 database with
 /// data (`v1.porter`), all produced by ``MigrationFixtures``. The tests check that the committed
@@ -73,13 +74,13 @@ enum MigrationFixtures {
     @Test func committedFilesMatchTheGenerator() throws {
         let plan = try MigrationPlan(contentsOfFile: MigrationFixtures.path("v1-to-v2.plan.json"))
         #expect(plan == (try MigrationFixtures.plan()))
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         try MigrationFixtures.writeDatabase(dir.path("fresh.porter"))
         #expect(try dataChecksum(MigrationFixtures.path("v1.porter")) == (try dataChecksum(dir.path("fresh.porter"))))
     }
 
     @Test func theDemoMigrationWorks() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("app.porter")
         try FileManager.default.copyItem(atPath: MigrationFixtures.path("v1.porter"), toPath: path)
         var diff = try DiffReport(old: try reopen(path).schema, new: try MigrationFixtures.v2())

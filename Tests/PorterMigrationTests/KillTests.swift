@@ -3,23 +3,16 @@ import Testing
 @testable import PorterMigration
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// A `porter migrate` killed with SIGKILL at any moment leaves the file fully old or fully new.
 @Suite struct KillTests {
     /// The `porter` executable next to the test bundle (`swift build` puts both in one folder).
-    static let porter: URL? = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("porter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let porter: URL? = PorterExecutable.url
 
     @Test(.enabled(if: KillTests.porter != nil, "needs the built porter binary (swift build --product porter)"))
     func killDuringMigrateLeavesOldOrNew() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let v1 = try schema(
             1,
             #"{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "count": "int", "label": "string", "tags": "string[]"}}"#

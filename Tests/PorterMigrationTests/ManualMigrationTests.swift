@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterMigration
 import PorterModel
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "migration: Manual", adapted: a change without a version bump fails
 /// with Realm's message and leaves the version; with a bump and a block doing the work, it works.
@@ -15,7 +16,7 @@ import PorterModel
         _ changed: [String], _ message: String, block: MigrationBlock? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(0, object, linkOrigin)) { db in
             let o = try db.create("Object", ["pk": .int(1), "value": .int(10), "optional": .int(5)])
             try db.create(
@@ -101,7 +102,7 @@ import PorterModel
     /// realm-core's Manual mode reports these too; Porter, like its automatic mode, applies them
     /// at the same version.
     @Test func addedClassesAndIndexesNeedNoBump() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(0, object, linkOrigin))
         let same = try schema(
             0,
@@ -112,7 +113,7 @@ import PorterModel
     }
 
     @Test func reorderingAndVersionRules() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, object, linkOrigin))
         let outcome = try migrate(
             path,

@@ -5,18 +5,6 @@ import Testing
 import PorterDiff
 import PorterModel
 
-/// A fresh directory under the system temp folder, removed when the value goes away.
-final class MigTempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-migration-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 /// A schema from JSON class bodies.
 func schema(_ version: UInt64, _ classes: String...) throws -> Schema {
     try Schema(jsonString: #"{"schemaVersion": \#(version), "classes": [\#(classes.joined(separator: ","))]}"#)

@@ -3,6 +3,7 @@ import Testing
 @testable import PorterMigration
 import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// Migrations of `mixed` properties that hold nested lists and dictionaries, and of dates with
 /// nanoseconds.
@@ -13,7 +14,7 @@ import PorterModel
     ])
 
     @Test func renamingAndCopyingAMixedPropertyKeepsNestedValues() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "C", "properties": {"n": "int", "v": "mixed"}}"#, dog)
         ) { db in
@@ -40,7 +41,7 @@ import PorterModel
     }
 
     @Test func renamingAClassRewritesLinksNestedInMixedValues() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "C", "properties": {"v": "mixed", "vs": "mixed{}"}}"#, dog)
         ) { db in
@@ -65,7 +66,7 @@ import PorterModel
     }
 
     @Test func removingALinkedClassRemovesItsNestedLinks() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "C", "properties": {"v": "mixed"}}"#, dog)
         ) { db in
@@ -87,7 +88,7 @@ import PorterModel
     }
 
     @Test func convertingANestedCollectionToAScalarFailsNamingTheObject() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(1, #"{"name": "C", "properties": {"n": "int", "v": "mixed"}}"#)
         let path = try makeDatabase(dir.path("db.porter"), old) { db in
             try db.create("C", ["n": .int(1), "v": .string("fine")])
@@ -112,7 +113,7 @@ import PorterModel
     }
 
     @Test func dateStringConversionsKeepNanoseconds() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "C", "properties": {"s": "string", "d": "date"}}"#)
         ) { db in
@@ -141,7 +142,7 @@ import PorterModel
     }
 
     @Test func failuresInEmbeddedObjectsNameTheirParents() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try people(1, zip: "string", lat: "string")) { db in
             try db.create(
                 "Person",

@@ -4,6 +4,7 @@ import Testing
 import PorterDiff
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Plans applied by the runtime: single plans, chains in version order, checksums, history.
 @Suite struct PlanRuntimeTests {
@@ -15,7 +16,7 @@ import PorterStore
         #"{"name": "Person", "primaryKey": "fullName", "properties": {"fullName": "string", "age": "string", "city": "string", "email": "string?"}}"#,
         #"{"name": "Pet", "properties": {"name": "string"}}"#)
 
-    private func file(_ dir: MigTempDir) throws -> String {
+    private func file(_ dir: TemporaryFolder) throws -> String {
         try makeDatabase(dir.path("db.porter"), v1) { db in
             try db.create("Person", ["name": .string("Ann"), "age": .int(30), "city": .string("Oslo")])
             try db.create("Person", ["name": .string("Bob"), "age": .int(40)])
@@ -31,7 +32,7 @@ import PorterStore
     }
 
     @Test func aPlanMigratesAndIsRecorded() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let plan = try plan12()
         let report = try migrate(path, to: v2, plans: [plan])
@@ -51,7 +52,7 @@ import PorterStore
     }
 
     @Test func plansChainInVersionOrder() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let plan23 = try MigrationPlan.make(from: v2, to: v3).plan
         let report = try migrate(path, to: v3, plans: [plan23, try plan12()])
@@ -59,9 +60,9 @@ import PorterStore
         #expect(try reopen(path).schema == v3)
         #expect(try reopen(path).history().map(\.planChecksum) == [try plan12().checksum, plan23.checksum])
         // A file already at v2 skips the first plan.
-        let path2 = try file(MigTempDir())
+        let path2 = try file(TemporaryFolder())
         _ = path2
-        let dir3 = try MigTempDir()
+        let dir3 = try TemporaryFolder()
         let at2 = try makeDatabase(dir3.path("db.porter"), v2) { db in
             try db.create("Person", ["fullName": .string("Cy"), "age": .string("1"), "city": .string("x")])
         }
@@ -69,7 +70,7 @@ import PorterStore
     }
 
     @Test func brokenChainsAndForeignPlansAreRefused() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let plan23 = try MigrationPlan.make(from: v2, to: v3).plan
         let gap = expectError(.migrationFailed) { try migrate(path, to: v3, plans: [plan23]) }
@@ -82,7 +83,7 @@ import PorterStore
     }
 
     @Test func planAndTargetMayDifferByAFinalImplicitStep() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         var v2b = v2
         v2b.version = 3
@@ -93,7 +94,7 @@ import PorterStore
     }
 
     @Test func deleteDataOperationsCoverRemovals() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let slim = try schema(2, #"{"name": "Person", "properties": {"name": "string", "age": "int"}}"#)
         let (uncovered, warnings) = try MigrationPlan.make(from: v1, to: slim)
@@ -108,7 +109,7 @@ import PorterStore
     }
 
     @Test func planFilesRoundTripThroughDisk() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let planPath = dir.path("plan.json")
         try Data(try plan12().jsonString().utf8).write(to: URL(fileURLWithPath: planPath))

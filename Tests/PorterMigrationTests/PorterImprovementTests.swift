@@ -4,13 +4,14 @@ import Testing
 import PorterDiff
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// Porter's deliberate improvements over Realm: required keeps values, nulls need a fill or fail
 /// with their count, conversions keep data, classes leave only through deleteData or a plan,
 /// likely renames are reported, data loss is refused with counts before anything is written.
 @Suite struct PorterImprovementTests {
     @Test func makingRequiredKeepsValuesAndNullsNeedAFill() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "P", "properties": {"city": "string?", "n": "int?"}}"#)
         ) { db in
@@ -47,7 +48,7 @@ import PorterStore
     }
 
     @Test func newRequiredPropertiesTakeTheFill() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, #"{"name": "P", "properties": {"a": "int"}}"#))
         { db in try db.create("P", ["a": .int(1)]) }
         try migrate(
@@ -58,7 +59,7 @@ import PorterStore
     }
 
     @Test func classesLeaveOnlyThroughDeleteData() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"),
             try schema(
@@ -82,7 +83,7 @@ import PorterStore
         try migrate(path, to: noCats) { migration, _ in migration.deleteData(forType: "Cat") }
         #expect(try reopen(path).schema["Cat"] == nil)
         // An empty removed class loses nothing and simply goes.
-        let dir2 = try MigTempDir()
+        let dir2 = try TemporaryFolder()
         let path2 = try makeDatabase(
             dir2.path("db.porter"),
             try schema(
@@ -93,7 +94,7 @@ import PorterStore
     }
 
     @Test func refusalListsEveryUncoveredLossWithCountsAndWritesNothing() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"),
             try schema(
@@ -118,7 +119,7 @@ import PorterStore
     }
 
     @Test func conversionsKeepDataWhereRealmWouldResetIt() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "Dog", "properties": {"age": "int"}}"#)
         ) { db in

@@ -3,6 +3,7 @@ import Testing
 @testable import PorterMigration
 import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "property renaming" through the migration block, realm-swift's
 /// rename tests, and renames given up front (`--rename`, `--rename-class`).
@@ -12,8 +13,8 @@ import PorterModel
     /// v1 with one object (value 10), then a migration to `new` whose block renames.
     private func renamed(
         _ new: String, _ renames: [(String, String, String)], others: [String] = [], old: String? = nil
-    ) throws -> (String, MigTempDir) {
-        let dir = try MigTempDir()
+    ) throws -> (String, TemporaryFolder) {
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"),
             try Schema(
@@ -131,7 +132,7 @@ import PorterModel
     }
 
     @Test func createAfterRenamingThePrimaryKey() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"),
             try schema(1, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#)
@@ -148,7 +149,7 @@ import PorterModel
 
     @Test func renamesAcrossVersionsWithPlans() throws {
         // realm-swift testMultipleMigrationRenameProperty: stringCol0 -> stringCol1 -> stringCol, as two plans.
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let s0 = try schema(0, #"{"name": "S", "properties": {"stringCol0": "string"}}"#)
         let s1 = try schema(1, #"{"name": "S", "properties": {"stringCol1": "string"}}"#)
         let s2 = try schema(2, #"{"name": "S", "properties": {"stringCol": "string"}}"#)
@@ -169,7 +170,7 @@ import PorterModel
     }
 
     @Test func classRenameMovesObjectsLinksAndMixedValues() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(
             1, #"{"name": "Cat", "properties": {"name": "string"}}"#,
             #"{"name": "Owner", "properties": {"pet": "Cat?", "pets": "Cat[]", "any": "mixed", "anyList": "mixed[]"}}"#)
@@ -195,7 +196,7 @@ import PorterModel
     }
 
     @Test func propertyRenameFromTheCommandLine() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"),
             try schema(1, #"{"name": "Person", "properties": {"name": "string", "tags": "string[]"}}"#)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterMigration
 import PorterStore
+import PorterTestSupport
 
 /// The file is exactly as before after a dry run or a failed migration; backups are consistent
 /// copies; history is recorded only by real runs.
@@ -14,7 +15,7 @@ import PorterStore
         #"{"name": "Dog", "primaryKey": "name", "properties": {"name": "string", "age": "string", "tags": "string[]", "born": "date?"}}"#
     )
 
-    private func file(_ dir: MigTempDir, count: Int = 500) throws -> String {
+    private func file(_ dir: TemporaryFolder, count: Int = 500) throws -> String {
         try makeDatabase(dir.path("db.porter"), v1) { db in
             for i in 0..<count {
                 try db.createInBulk(
@@ -27,7 +28,7 @@ import PorterStore
     /// one state: `check` found "column belongs to no property" when the schema read at open met
     /// the tables of the migrated file (a concurrent `import` was refused for it).
     @Test func aReaderOpenedBeforeAMigrationChecksTheMigratedState() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, count: 20)
         let reader = try Database.open(at: path, readOnly: true)
         #expect(reader.schema.version == 1)
@@ -38,7 +39,7 @@ import PorterStore
     }
 
     @Test func dryRunLeavesTheFileBytesUnchanged() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let before = try fileBytes(path)
         let report = try migrate(path, to: v2, options: MigrationOptions(dryRun: true))
@@ -52,7 +53,7 @@ import PorterStore
     }
 
     @Test func failedChecksRollBackToTheSameBytes() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let before = try fileBytes(path)
         // The block breaks the primary key after all the conversion work is done.
@@ -69,7 +70,7 @@ import PorterStore
     }
 
     @Test func backupIsAConsistentCopyOfTheOldFile() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let oldChecksum = try dataChecksum(path)
         let report = try migrate(path, to: v2, options: MigrationOptions(backupPath: dir.path("backup.porter")))
@@ -89,7 +90,7 @@ import PorterStore
     }
 
     @Test func migratedFilesPassIntegrityAndOpenWithTheTargetSchema() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         try migrate(path, to: v2)
         let db = try Database.open(at: path, schema: v2)

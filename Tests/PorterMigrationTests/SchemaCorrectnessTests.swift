@@ -3,6 +3,7 @@ import Testing
 @testable import PorterMigration
 import PorterModel
 import PorterStore
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "schema correctness during migration": inside the block the old
 /// side has the old schema and version, the new side the new schema; afterwards the file has
@@ -15,7 +16,7 @@ import PorterStore
     ]
 
     private func verify(_ replace: (inout [String]) -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let old = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(base.joined(separator: ","))]}"#)
         let path = try makeDatabase(dir.path("db.porter"), old)
         var classes = base
@@ -90,7 +91,7 @@ import PorterStore
     }
 
     @Test func changePrimaryKeyBetweenProperties() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let old = try schema(
             1,
             #"{"name": "Employee", "primaryKey": "UId", "properties": {"UId": "string", "EmployeeId": "string?", "Name": "string"}}"#
@@ -111,7 +112,7 @@ import PorterStore
     }
 
     @Test func primaryKeyFromIntToString() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "o", "primaryKey": "_id", "properties": {"_id": "int"}}"#)
         ) { db in

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterMigration
 import PorterStore
+import PorterTestSupport
 
 /// realm-swift `MigrationTests.swift` (and the ObjC `MigrationTests.mm` checklist), adapted:
 /// enumeration, create, delete, deleteData, schemas, deleteRealmIfMigrationNeeded.
@@ -9,7 +10,7 @@ import PorterStore
     let stringObject = #"{"name": "StringObject", "properties": {"stringCol": "string"}}"#
     let intObject = #"{"name": "IntObject", "primaryKey": "intCol", "properties": {"intCol": "int"}}"#
 
-    private func file(_ dir: MigTempDir, strings: [String] = [], ints: [Int64] = []) throws -> String {
+    private func file(_ dir: TemporaryFolder, strings: [String] = [], ints: [Int64] = []) throws -> String {
         try makeDatabase(dir.path("db.porter"), try schema(1, stringObject, intObject)) { db in
             for s in strings { try db.create("StringObject", ["stringCol": .string(s)]) }
             for i in ints { try db.create("IntObject", ["intCol": .int(i)]) }
@@ -17,7 +18,7 @@ import PorterStore
     }
 
     @Test func enumerateCallsPerObjectAndNeverForNothing() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         let calls = Box(0)
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
@@ -43,7 +44,7 @@ import PorterStore
     }
 
     @Test func enumerateAfterDeletingSkipsDeletedObjects() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a", "b", "c", "d"], ints: [1, 2, 3, 4])
         let counts = Box<[Int]>([])
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
@@ -63,7 +64,7 @@ import PorterStore
     }
 
     @Test func enumerateAfterDeleteDataYieldsNothing() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a", "b", "c"])
         let counts = Box<[Int]>([])
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
@@ -80,7 +81,7 @@ import PorterStore
     }
 
     @Test func enumerateRemovedAndAddedClasses() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a", "b"])
         let pairs = Box<[String]>([])
         let added = #"{"name": "Added", "properties": {"v": "int"}}"#
@@ -102,7 +103,7 @@ import PorterStore
     }
 
     @Test func createWithValuesAndDefaultsAndUnknownTypes() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir)
         // As in Realm, the calls do not throw: a failure fails the whole migration when the block returns.
         let error = expectError(.notFound) {
@@ -123,7 +124,7 @@ import PorterStore
     }
 
     @Test func deleteInsideEnumeration() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a", "b"])
         try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
             var first = true
@@ -136,7 +137,7 @@ import PorterStore
     }
 
     @Test func migrationSchemasDescribeBothSides() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#))
         let seen = Box<(String?, String?, Int, Int)>((nil, nil, 0, 0))
@@ -151,7 +152,7 @@ import PorterStore
     }
 
     @Test func deleteDatabaseIfMigrationNeeded() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a"])
         let changed = try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#)
         expectError(.migrationRequired) { try migrate(path, to: changed) }
@@ -178,7 +179,7 @@ import PorterStore
 
     @Test func changePropertyTypeThroughTheBlock() throws {
         // realm-swift testChangePropertyType: the block writes the new value from the old one.
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#)
         ) { db in
@@ -193,7 +194,7 @@ import PorterStore
     }
 
     @Test func addedPropertyIsOnlyOnTheNewObjectAndRemovedOnlyOnTheOld() throws {
-        let dir = try MigTempDir()
+        let dir = try TemporaryFolder()
         let path = try makeDatabase(
             dir.path("db.porter"), try schema(1, #"{"name": "O", "properties": {"a": "int", "gone": "int"}}"#)
         ) { db in

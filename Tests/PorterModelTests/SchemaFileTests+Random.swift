@@ -1,5 +1,6 @@
 import Foundation
 @testable import PorterModel
+import PorterTestSupport
 
 /// Builds random schemas for round-trip tests: every property type, optionality and collection
 /// kind, odd names (empty, unicode, type-like, with quotes or control characters), link targets
@@ -8,18 +9,12 @@ import Foundation
 /// Valid and invalid schemas alike must survive write → read; only states a file cannot express
 /// are left out (a link without a target, `objectType` on a primitive).
 struct RandomSchemaGenerator {
-    private var state: UInt64
+    /// SplitMix64 (PorterTestSupport): small, seedable, and the same on every platform.
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1) }
 
-    /// SplitMix64: small, seedable, and the same on every platform.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     private mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }

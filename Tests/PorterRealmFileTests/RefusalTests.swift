@@ -80,7 +80,7 @@ struct RefusalTests {
         #expect(
             try refusal(Array(repeating: 0, count: 13))
                 == "file is truncated: 13 bytes, a Realm file has at least a 24-byte header")
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let random = (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         #expect(
             try refusal(random) == "not a Porter or Realm file; if it is an encrypted Realm file, pass --encryption-key"
@@ -222,18 +222,5 @@ struct RefusalTests {
         let problems = try RealmFile(path: path).check()
         #expect(
             problems == ["Many: the inner cluster node at \(hex(root)) records 999 objects but its children hold 1000"])
-    }
-}
-
-/// A small deterministic generator (tests must not depend on chance).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

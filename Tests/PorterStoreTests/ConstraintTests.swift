@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Runs `body` inside an open write transaction and expects it to fail with `code`; checks that
 /// nothing was written (inside the transaction, after committing it, and on a second attempt

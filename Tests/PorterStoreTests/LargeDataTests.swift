@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Tests that use a lot of memory. Serialized, so the streaming test's resident-memory
 /// measurement never overlaps the 16 MB values of the size-limit tests.
@@ -61,7 +62,7 @@ struct LargeDataTests {
 
     @Test("Enumerating 1,000,000 objects keeps resident memory flat (< 100 MB growth)")
     func streamingMemory() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("million.porter")
         let total = 1_000_000
         let schema = Schema(classes: [

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Dates keep nanoseconds in the store, sort by time in SQL, and files of format 1 (INTEGER
 /// microseconds, written by Porter at c3f2a87) still read, and convert when opened for writing.
@@ -35,7 +36,7 @@ struct NanosecondDateTests {
 
     @Test("Every kind of date slot keeps nanoseconds, including the int64 extremes")
     func roundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("dates.porter")
         do {
             let db = try Database.create(at: path, schema: Self.eventSchema())
@@ -99,7 +100,7 @@ struct FormatOneFileTests {
         .deletingLastPathComponent().appendingPathComponent("Fixtures/format1")
 
     /// A copy of the fixture in a scratch folder (tests never change the committed file).
-    static func copy(into dir: TempDir) throws -> String {
+    static func copy(into dir: TemporaryFolder) throws -> String {
         let path = dir.path("events.porter")
         try FileManager.default.copyItem(atPath: fixture.appendingPathComponent("events.porter").path, toPath: path)
         return path
@@ -139,7 +140,7 @@ struct FormatOneFileTests {
 
     @Test("A read-only open reads the old encoding and changes nothing")
     func readOnly() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = try Self.copy(into: dir)
         let before = try fileBytes(path)
         do {
@@ -154,7 +155,7 @@ struct FormatOneFileTests {
 
     @Test("A write open converts every date to format 2 in place, keeping each value")
     func upgrade() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = try Self.copy(into: dir)
         do {
             let db = try Database.open(at: path)
@@ -189,7 +190,7 @@ struct FormatOneFileTests {
 
     @Test("A file of a newer format is still refused")
     func newerRefused() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = try Self.copy(into: dir)
         do {
             let db = try Database.open(at: path)

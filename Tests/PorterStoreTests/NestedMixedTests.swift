@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Lists and dictionaries nested in `mixed` values (Realm's nested collections in `AnyRealmValue`).
 @Suite("Nested collections in mixed")
@@ -23,7 +24,7 @@ struct NestedMixedTests {
 
     @Test("Nested values round trip through a file, three levels deep, links included")
     func roundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("nested.porter")
         let expected: Value
         do {

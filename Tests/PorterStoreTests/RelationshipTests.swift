@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 @Suite("Relationships, inverse links and embedded objects")
 struct RelationshipTests {

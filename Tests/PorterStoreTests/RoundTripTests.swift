@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 /// Whether two values are the same, bit for bit: floats and doubles compare by bit pattern (so NaN
 /// equals NaN and -0.0 differs from 0.0), sets compare without regard to order.
@@ -125,7 +126,7 @@ struct RoundTripTests {
 
     @Test("Every type, required and optional, single and in lists, sets and maps, survives close and reopen")
     func everyTypeRoundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("types.porter")
         let edges = try Self.edgeValues()
         let objectCount = edges.map(\.1.count).max()! + 1

@@ -3,22 +3,6 @@ import Testing
 @testable import PorterStore
 import PorterModel
 
-/// A fresh directory under the system temp folder, removed when the value goes away.
-/// Every test makes its own, so tests can run in parallel.
-final class TempDir {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-store-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// A path inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 /// A unique in-memory identifier, so parallel tests never share an in-memory database.
 func uniqueMemoryID(_ label: String = #function) -> String { "\(label)-\(UUID().uuidString)" }
 
@@ -28,26 +12,6 @@ func fileBytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURL
 /// Files next to `path` that SQLite may leave behind (`-wal`, `-shm`, `-journal`).
 func sideFiles(_ path: String) -> [String] {
     ["-wal", "-shm", "-journal"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
-}
-
-/// Runs `body` and returns the ``PorterError`` it throws, recording an issue when it throws
-/// something else or nothing, or when the code differs from `code`.
-@discardableResult
-func expectPorterError(
-    _ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () throws -> Void
-) -> PorterError? {
-    do {
-        try body()
-        Issue.record("expected a PorterError .\(code) but nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as PorterError {
-        #expect(error.code == code, "unexpected error: \(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected a PorterError .\(code) but got \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
 }
 
 /// Every row of every table of the database (meta tables included), as SQLite stores them:

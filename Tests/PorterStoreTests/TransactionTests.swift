@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterStore
 import PorterModel
+import PorterTestSupport
 
 private struct Boom: Error {}
 
@@ -40,7 +41,7 @@ struct TransactionTests {
 
     @Test("An error thrown inside write {} rolls everything back and leaves the file unchanged")
     func errorRollsBack() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         do {
             let db = try Database.create(at: path, schema: petSchema())
@@ -85,7 +86,7 @@ struct TransactionTests {
 
     @Test("cancelWrite rolls back, commitWrite persists")
     func explicitTransactions() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         do {
             let db = try Database.create(at: path, schema: petSchema())
@@ -209,7 +210,7 @@ struct TransactionTests {
 
     @Test("A second connection cannot write while the first holds the write lock")
     func busyWriter() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.path("db.porter")
         let first = try Database.create(at: path, schema: petSchema())
         let second = try Database.open(at: path, busyTimeout: 0.05)

@@ -1,11 +1,12 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// `Database.compact()` and `fileUsage()`, behind Realm's `shouldCompactOnLaunch`.
 @Suite struct CompactionTests {
     @Test func compactingInsideAWriteTransactionIsRefused() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let database = try Database.create(
             at: dir.file("c.porter").path,
             schema: Schema(version: 0, classes: []))
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func compactingAReadOnlyDatabaseIsRefused() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.file("r.porter").path
         _ = try Database.create(at: path, schema: Schema(version: 0, classes: []))
         let readOnly = try Database.open(at: path, readOnly: true)

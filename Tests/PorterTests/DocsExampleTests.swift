@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// The examples of the Realm Swift docs ("Define a Realm Object Schema", "Model Relationships",
 /// "Embedded Objects", "Supported Types"), each through a database file where it matters.
 @Suite struct DocsExampleTests {
     @Test func dogWithPrimaryKeyAndOptionalBreed() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("dogs.realm")
         let id: ObjectId
         do {
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func personWithToManyDogs() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("people.realm")
         do {
             let realm = try fileRealm(url)
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func dogWithToOneFavoriteToy() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("toys.realm")
         let types: [ObjectBase.Type] = [ToyDog.self, DogToy.self]
         do {
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func embeddedAddressIsDeletedWithItsContact() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("contacts.realm")
         let types: [ObjectBase.Type] = [Contact.self, Business.self, Address.self, Country.self]
         do {

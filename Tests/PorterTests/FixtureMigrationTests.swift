@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// Older fixtures are migrated into a newer typed realm (issue 5, "Fixtures for Swift tests").
 ///

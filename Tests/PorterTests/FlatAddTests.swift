@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// A class without links, mixed values or collections: adding one is a single INSERT without a
 /// savepoint (`Database.createRow`).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// The model exactly as the typed-models issue writes it (nested in a namespace so its class
 /// names, which are the unqualified Swift names, do not clash with the fixture models).
@@ -53,7 +54,7 @@ enum IssueExample {
     }
 
     @Test func theIssueModelRoundTripsThroughAFile() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("issue.realm")
         let config = Realm.Configuration(fileURL: url, objectTypes: IssueExample.types)
         let born = Date(timeIntervalSince1970: 1_600_000_000)

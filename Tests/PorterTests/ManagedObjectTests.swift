@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// Read-through and write-through of managed objects, live collections, transactions.
 @Suite struct ManagedObjectTests {

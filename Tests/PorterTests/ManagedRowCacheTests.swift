@@ -2,12 +2,13 @@ import Foundation
 import PorterStore
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// Managed objects keep the stored values they read (one row per object) while the database is
 /// unchanged: every way the data can change under them must make them read again.
 @Suite struct ManagedRowCacheTests {
     /// A file realm holding one dog named "Rex", read once so its row is cached.
-    private func realmWithRex(_ dir: TempDir) throws -> (Realm, Dog) {
+    private func realmWithRex(_ dir: TemporaryFolder) throws -> (Realm, Dog) {
         let realm = try fileRealm(dir.file("cache.realm"))
         try realm.write { realm.add(Dog(value: ["name": "Rex", "breed": "lab"])) }
         let rex = try #require(realm.objects(Dog.self).first)
@@ -16,14 +17,14 @@ import Testing
     }
 
     /// Sets a property of the dog through another connection to the file, as another process would.
-    private func setThroughAnotherConnection(_ dir: TempDir, _ property: String, _ value: String) throws {
+    private func setThroughAnotherConnection(_ dir: TemporaryFolder, _ property: String, _ value: String) throws {
         let other = try Database.open(at: dir.file("cache.realm").path)
         let key = try #require(try other.allKeys("Dog").first)
         try other.write { try other.set("Dog", key, property, .string(value)) }
     }
 
     @Test func anotherConnectionsCommitIsSeenAfterRefresh() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         try setThroughAnotherConnection(dir, "name", "Max")
         realm.refresh()
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func anotherConnectionsCommitIsSeenAfterAQuery() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         try setThroughAnotherConnection(dir, "breed", "husky")
         // Any statement on the realm's connection shows it the other connection's commit.
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func anotherThreadsRealmCommitIsSeenAfterRefresh() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         let config = ConfigurationBox(value: realm.configuration)
         let done = DispatchSemaphore(value: 0)
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func cancelledChangesAreNotReadFromTheCache() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         realm.beginWrite()
         rex.name = "Changed"
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func aFailedWriteIsNotReadFromTheCache() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         #expect(throws: PorterError.self) {
             try realm.write {
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func aDeletedObjectIsNotReadFromTheCache() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let (realm, rex) = try realmWithRex(dir)
         let same = try #require(realm.objects(Dog.self).first)
         try realm.write { realm.delete(same) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 // Models that break a rule, one rule each.
 
@@ -174,7 +175,7 @@ final class EngineRules: Object {
     }
 
     @Test func migrationNeededAndVersionRules() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("thing.realm")
         do { _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self])) }
         let needed = expectPorterError(.migrationRequired) {
@@ -193,7 +194,7 @@ final class EngineRules: Object {
     }
 
     @Test func aModelMayUseASubsetOfTheFilesClasses() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("subset.realm")
         do {
             let realm = try fileRealm(url)

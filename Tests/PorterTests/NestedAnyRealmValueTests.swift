@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// A model with nanosecond dates and mixed values that nest.
 final class NanoNote: Object {

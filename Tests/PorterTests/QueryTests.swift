@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// Lazy, live results: count, iteration, first, index access, conditions, closures, sorting.
 @Suite struct QueryTests {

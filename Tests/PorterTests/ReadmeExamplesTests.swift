@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// The Swift snippets of README.md, verbatim apart from file locations, so the README stays true.
 enum Readme {
@@ -24,7 +25,7 @@ enum Readme {
 
 @Suite struct ReadmeExamplesTests {
     @Test func dynamicQuickStart() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.file("app.realm").path
         let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/schemas/realm-docs.json").path
@@ -50,7 +51,7 @@ enum Readme {
     }
 
     @Test func typedQuickStart() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         typealias Dog = Readme.Dog
         typealias Person = Readme.Person
         typealias PersonProjection = Readme.PersonProjection
@@ -77,7 +78,7 @@ enum Readme {
     }
 
     @Test func swiftMigrationSnippet() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("people.realm")
         let v1 = try Schema(
             jsonString:

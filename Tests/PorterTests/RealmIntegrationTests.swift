@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// The realm with the migration runtime (issue 4) and fixture loading (issue 5).
 @Suite struct RealmIntegrationTests {
     @Test func migrationBlockRunsWhenTheSchemaVersionIsRaised() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("migrate.realm")
         do {
             let realm = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self]))
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func aThrowingMigrationBlockLeavesTheFileAsItWas() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("failing.realm")
         do { _ = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, objectTypes: [ThingV1.self])) }
         struct Refused: Error {}
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func readOnlyRealmRefusesWrites() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("readonly.realm")
         let missing = expectPorterError(.io) {
             _ = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [DogToy.self]))

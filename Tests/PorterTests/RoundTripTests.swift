@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Porter
+import PorterTestSupport
 
 /// Every cheat-sheet type, required and optional: write, close, reopen, read back equal.
 @Suite struct RoundTripTests {
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func allTypesRoundTripThroughAFile() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("all.realm")
         do {
             let realm = try fileRealm(url)
@@ -129,7 +130,7 @@ import Testing
     }
 
     @Test func integerWidthsEnumsAndProjectionsRoundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("more.realm")
         let types: [ObjectBase.Type] = [MoreTypes.self]
         do {
@@ -172,7 +173,7 @@ import Testing
     }
 
     @Test func relationshipsRoundTripThroughAFile() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let url = dir.file("docs.realm")
         let personID = UUID()
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RealmSwift
+import PorterTestSupport
 
 // Realm's "Migrate a Realm" example: version 1 has firstName/lastName/age, version 2 joins the
 // names into fullName and renames age to yearsSinceBirth.
@@ -20,14 +21,7 @@ enum PersonV2 {
     }
 }
 
-/// A temporary folder, removed when released.
-final class TemporaryFolder {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
-
-    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
+extension TemporaryFolder {
     /// A version-1 realm with one person.
     func versionOneFile() throws -> URL {
         let file = url.appendingPathComponent("people.realm")

@@ -1,21 +1,24 @@
 import Foundation
-import PorterRealmFile
 import PorterDocument
+import PorterInterchange
 import PorterModel
+import PorterRealmFile
 import PorterStore
 
 extension Importer {
-    /// Whether a source is a Realm file: `T-DB` at offset 16, or, when a key was given, a file
-    /// of whole 4096-byte pages that is no other known kind (an encrypted Realm file looks like noise).
-    func isRealmFile(_ path: String) -> Bool {
-        switch StoredFileKind.of(path: path) {
-        case .realmFile: return true
-        case .porterDatabase: return false
-        case .other:
-            guard realmEncryptionKey != nil,
-                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-            else { return false }
-            return size > 0 && size % 4096 == 0
+    /// Lets ``run(_:format:)`` import Realm files among its sources (encrypted ones with
+    /// `encryptionKey`, 64 bytes), as every other source: same rules, modes and errors.
+    public func readsRealmFiles(encryptionKey: [UInt8]? = nil) {
+        realmEncryptionKey = encryptionKey
+        realmFileReader = { importer, path in
+            let file: RealmFile
+            do {
+                file = try RealmFile(path: path, encryptionKey: importer.realmEncryptionKey)
+            } catch let error as PorterError {
+                importer.problems.add(source: path, label: "", message: error.message)
+                return
+            }
+            try importer.importRealmFile(file)
         }
     }
 

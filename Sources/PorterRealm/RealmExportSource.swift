@@ -1,13 +1,40 @@
 import Foundation
-import PorterRealmFile
+import PorterDocument
+import PorterInterchange
 import PorterModel
+import PorterRealmFile
+
+extension Exporter {
+    /// Creates an exporter of a Realm file; `schema` (default: the file's) may add what the file
+    /// does not store (`linkingObjects`, defaults), which the export does not write anyway.
+    public convenience init(
+        realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat,
+        options: ExportOptions = ExportOptions()
+    ) {
+        self.init(
+            origin: RealmExportOrigin(file: realmFile), schema: schema ?? realmFile.schema, path: realmFile.path,
+            format: format, options: options)
+    }
+}
+
+/// A Realm file as an export reads it: read-only, so one consistent snapshot already.
+struct RealmExportOrigin: ExportOrigin {
+    let file: RealmFile
+
+    func source(for cls: ObjectSchema) throws -> any ExportObjectSource {
+        guard let table = file.table(named: cls.name) else {
+            throw PorterError(.notFound, "no class named '\(cls.name)' in the file", location: file.path)
+        }
+        return RealmExportSource(file: file, table: table)
+    }
+}
 
 /// One class of a Realm file, read for an export: the Realm file's values in the shapes a Porter
 /// database's cursor gives, so the same mapping rules write the same bytes for the same objects.
 final class RealmExportSource: ExportObjectSource {
     let file: RealmFile
     let table: RealmTable
-    let properties: [Property]
+    package let properties: [Property]
     /// The embedded objects of the current top-level object, by the link the mapper resolves.
     private var embeddedObjects: [ObjectLink: (properties: [Property], values: [Value])] = [:]
     private var tables: [String: RealmTable] = [:]
@@ -19,7 +46,7 @@ final class RealmExportSource: ExportObjectSource {
         for table in file.tables { tables[table.name] = table }
     }
 
-    func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
+    package func forEachObject(_ body: (ObjectKey, [Value]) throws -> Void) throws {
         // Scalars, the common case, convert without looking at their `Property` (copying one per
         // value cost more than the conversion); the rest takes the general path.
         let simple = properties.map { $0.collection == .none && $0.type != .mixed && $0.type != .object }
@@ -37,17 +64,17 @@ final class RealmExportSource: ExportObjectSource {
         }
     }
 
-    func object(at key: ObjectKey) throws -> [Value]? {
+    package func object(at key: ObjectKey) throws -> [Value]? {
         guard let object = try file.object(in: table, key: key.rawValue) else { return nil }
         embeddedObjects.removeAll(keepingCapacity: true)
         return try values(object.values, properties)
     }
 
-    func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])? {
+    package func embedded(_ link: ObjectLink) throws -> (properties: [Property], values: [Value])? {
         embeddedObjects[link]
     }
 
-    func exportedKey(of link: ObjectLink) throws -> Value {
+    package func exportedKey(of link: ObjectLink) throws -> Value {
         let target = try realmTable(link.className)
         guard target.primaryKey != nil else { return .int(link.key.rawValue) }
         guard let key = try file.primaryKeyValue(in: target, key: link.key.rawValue) else {

@@ -1,0 +1,22 @@
+import PorterModel
+import Testing
+
+/// Runs `body` and returns the ``PorterError`` it throws, recording an issue when it throws
+/// something else or nothing, or when the code differs from `code`.
+@discardableResult
+public func expectPorterError(
+    _ code: PorterError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> PorterError? {
+    do {
+        try body()
+        Issue.record("expected a PorterError .\(code) but nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as PorterError {
+        #expect(error.code == code, "unexpected error: \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected a PorterError .\(code) but got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
