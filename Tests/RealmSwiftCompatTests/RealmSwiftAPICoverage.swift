@@ -147,6 +147,16 @@ import Testing
             await friend.observe(keyPaths: [\Friend.name], on: observer) { _, _ in },
         ]
         tokens.forEach { $0.invalidate() }
+
+        // AnyRealmValue.swift, List.swift (RangeReplaceableCollection members), ObjectSchema.swift, Property.swift
+        #expect(AnyRealmValue.fromArray([.int(1)]).listValue?.count == 1)
+        #expect(AnyRealmValue.fromDictionary(["a": .int(1)]).dictionaryValue?["a"] == .int(1))
+        let list = List<Int>([1, 2, 3, 4])
+        list.replaceSubrange(1..<3, with: [7])
+        list.removeSubrange(0..<1)
+        #expect(Array(list) == [7, 4])
+        let schema = try #require(realm.schema["Friend"])
+        #expect(!schema.isAsymmetric && schema.properties.map(\.columnName) == schema.properties.map(\.name))
     }
 }
 
