@@ -24,6 +24,8 @@ final class RealmFileReader: ObjectReadBackend {
     private var rowIndexes: [String: [Int]] = [:]
     /// Objects decoded (rows, runs of rows, snapshots): lets tests check that opening reads none.
     private(set) var objectsDecoded = 0
+    /// Runs of rows read since the file's mapped pages were last dropped.
+    private var runsSinceRelease = 0
 
     init(file: RealmFile, encryptionKey: [UInt8]?, model: Schema, shell: Database) {
         self.file = file
@@ -236,6 +238,12 @@ final class RealmFileReader: ObjectReadBackend {
         let indexes = try rowIndexes(table)
         let objects = try file.objects(in: table, from: low.rawValue, through: high.rawValue, properties: indexes)
         objectsDecoded += objects.count
+        // Iterating a large file: its pages are dropped now and then (clean: read again when needed).
+        runsSinceRelease += 1
+        if runsSinceRelease >= 64 {
+            runsSinceRelease = 0
+            file.releaseMappedPages()
+        }
         var keys: [ObjectKey] = []
         var values: [Value] = []
         keys.reserveCapacity(objects.count)
