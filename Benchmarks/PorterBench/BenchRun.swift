@@ -81,6 +81,7 @@ struct BenchRun {
         )
         for shape in shapes { try runShape(shape) }
         try runSchemaDiff()
+        try runCreateScaling()
         try runTypedAndFixtures()
         try runTypedRealmFile()
         try runPymongo()

@@ -10,4 +10,10 @@ static inline int porter_sqlite_untrusted(sqlite3 *db) {
     if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
     return rc;
 }
+
+/* Turns defensive mode off (0) or on (1) again: only while a new file's schema is made
+   (SchemaDDL.createClassesInNewFile), on the connection that made the file. */
+static inline int porter_sqlite_defensive(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
+}
 #endif

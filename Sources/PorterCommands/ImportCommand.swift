@@ -153,7 +153,8 @@ public struct ImportCommand: OutputCommand {
         } catch let error as PorterError {
             guard error.code == .invalidInput, !error.details.isEmpty else { throw error }
             for line in error.details { output.err(line) }
-            throw PorterError(error.code, error.message, location: error.location)
+            // The user's file, not the private copy the import ran in.
+            throw PorterError(error.code, error.message, location: database)
         }
         try RealmFileOutput.write(db, to: database, encryptionKey: key)
         for warning in report.warnings { output.err(warning) }

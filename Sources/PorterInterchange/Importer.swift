@@ -68,6 +68,8 @@ public final class Importer {
     /// most documents skip the schema search and the dictionary lookup.
     @exclusivity(unchecked) private var lastClass: (name: String, schema: ObjectSchema)?
     @exclusivity(unchecked) private var lastInserter: (name: String, inserter: BulkInserter)?
+    /// Classes without a primary key already refused in upsert or merge mode (one error each).
+    var refusedKeyless: Set<String> = []
 
     /// Creates an importer.
     public init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
@@ -210,6 +212,10 @@ public final class Importer {
                 source: source, label: decoded.label,
                 message: "'\(className)' is an embedded class: its objects are imported inside their parents' documents"
             )
+            return
+        }
+        if options.mode != .insert, cls.primaryKey == nil {
+            refuseKeyless(cls.name, source: source, label: decoded.label)
             return
         }
         report.count(className)

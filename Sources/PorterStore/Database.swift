@@ -174,7 +174,7 @@ public final class Database {
                     to_version INTEGER, plan_checksum TEXT, applied_at TEXT, porter_version TEXT, summary TEXT);
                 """)
             let ddl = SchemaDDL(connection: connection)
-            for cls in schema.classes { try ddl.createClass(cls) }
+            try ddl.createClassesInNewFile(schema.classes)
             try writeStoredSchema(connection, schema)
             try connection.execute("COMMIT")
         } catch {

@@ -15,7 +15,9 @@ struct TortureTests {
         let original = dir.path("base.porter")
         #expect(try Hardening.writer(["create", original, "--seed", "11", "--objects", "300"]).status == 0)
         // The source overlaps the base (ids 0–299 are replaced under --mode upsert) and adds
-        // the rest, with links, embedded objects and a class without primary key.
+        // the rest, with links and embedded objects (replaced with their parents). Note, the class
+        // without a primary key, is exported without documents: upsert refuses documents of such a
+        // class (ImportModeTests), and an empty class file is no refusal.
         let source = dir.path("source.porter")
         #expect(try Hardening.writer(["create", source, "--seed", "12", "--objects", "2500"]).status == 0)
         #expect(try Hardening.porter(["export", source, "--out", dir.path("export")]).status == 0)
