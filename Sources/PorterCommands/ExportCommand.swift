@@ -25,7 +25,7 @@ public struct ExportCommand: OutputCommand {
     @Option(
         name: .long,
         help:
-            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file of file format 24 at --out) or sqlite (one relational SQLite file at --out)."
+            "bson (default), json (plain, schema-typed), ejson (relaxed Extended JSON), ejson-canonical, realm (one Realm file at --out; file format 24 or --file-format) or sqlite (one relational SQLite file at --out)."
     ) public var format: String = "bson"
     /// Classes to export.
     @Option(
@@ -74,6 +74,8 @@ public struct ExportCommand: OutputCommand {
     @OptionGroup var check: SkipCheckOption
     /// `--wait`: how long to wait for another writer of a `--format realm` output file.
     @OptionGroup public var writer: WaitOption
+    /// `--file-format`: the format of a `--format realm` output file.
+    @OptionGroup public var fileFormat: FileFormatOption
     /// ArgumentParser requirement.
     public init() {}
 
@@ -84,6 +86,7 @@ public struct ExportCommand: OutputCommand {
 
     /// The checks of the arguments alone (no file is opened).
     private func checkArguments() throws {
+        try fileFormat.check(writesRealmFile: format == "realm", what: "export --format realm")
         if format == "realm" {
             guard let out, out != "-" else {
                 throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
@@ -256,16 +259,16 @@ public struct ExportCommand: OutputCommand {
         let store = try StoreFile.open(database, encryption: encryption)
         switch store {
         case .porter(let db):
-            try RealmFileOutput.write(db, to: out, encryptionKey: key)
+            try RealmFileOutput.write(db, to: out, encryptionKey: key, fileFormat: fileFormat.value)
             let total = try db.read { try RealmFileOutput.topLevelCount(db) }
             output.out(
-                "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
+                "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format \(fileFormat.value), schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
             )
         case .realm(let file):
             let schema = store.schema(models: try loadModels(models), notes: output.err)
-            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key)
+            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key, fileFormat: fileFormat.value)
             output.out(
-                "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
+                "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format \(fileFormat.value), schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
             )
         }
     }
