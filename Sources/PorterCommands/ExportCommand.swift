@@ -28,7 +28,7 @@ public struct ExportCommand: OutputCommand {
     @Option(
         name: .long,
         help:
-            "What to write: json is plain schema-typed JSON, ejson relaxed Extended JSON, sqlite one relational SQLite file at --out, realm one Realm file of file format 24 at --out."
+            "What to write: json is plain schema-typed JSON, ejson relaxed Extended JSON, sqlite one relational SQLite file at --out, realm one Realm file at --out (file format 24, or --file-format)."
     ) public var format: ExportFormat = .bson
     /// Classes to export.
     @Option(
@@ -100,6 +100,8 @@ public struct ExportCommand: OutputCommand {
     @OptionGroup var check: SkipCheckOption
     /// `--wait`: how long to wait for another writer of a `--format realm` output file.
     @OptionGroup public var writer: WaitOption
+    /// `--file-format`: the format of a `--format realm` output file.
+    @OptionGroup public var fileFormat: FileFormatOption
     /// ArgumentParser requirement.
     public init() {}
 
@@ -111,6 +113,7 @@ public struct ExportCommand: OutputCommand {
     /// The checks of the arguments alone (no file is opened).
     private func checkArguments() throws {
         try checkSelection()
+        try fileFormat.check(writesRealmFile: format == .realm, what: "export --format realm")
         if format == .realm {
             guard let out, out != "-" else {
                 throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
@@ -282,16 +285,16 @@ public struct ExportCommand: OutputCommand {
         let store = try StoreFile.open(database, encryption: encryption)
         switch store {
         case .porter(let db):
-            try RealmFileOutput.write(db, to: out, encryptionKey: key)
+            try RealmFileOutput.write(db, to: out, encryptionKey: key, fileFormat: fileFormat.value)
             let total = try db.read { try RealmFileOutput.topLevelCount(db) }
             output.out(
-                "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format 24, schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
+                "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format \(fileFormat.value), schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
             )
         case .realm(let file):
             let schema = store.schema(models: try loadModels(models), notes: output.err)
-            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key)
+            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key, fileFormat: fileFormat.value)
             output.out(
-                "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format 24, schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
+                "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format \(fileFormat.value), schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
             )
         }
     }

@@ -26,8 +26,18 @@ public struct SalvageCommand: OutputCommand {
     /// The output format.
     @Option(name: .long, help: "realm (default), or an export format: bson, ejson, ejson-canonical, json.")
     public var format: String = "realm"
+    /// `--file-format`: the format of the recovered Realm file.
+    @OptionGroup public var fileFormat: FileFormatOption
     /// ArgumentParser requirement.
     public init() {}
+
+    /// `--file-format` without a Realm file to write is an argument error (exit 64).
+    public func validate() throws {
+        do { try fileFormat.check(writesRealmFile: format == "realm", what: "salvage") } catch let error as PorterError
+        {
+            throw ValidationError(error.headline)
+        }
+    }
 
     /// One snapshot that could be opened, and what salvaging each class from it gives.
     struct Snapshot {
@@ -44,6 +54,7 @@ public struct SalvageCommand: OutputCommand {
         guard ["realm", "bson", "ejson", "ejson-canonical", "json"].contains(format) else {
             throw PorterError(.usage, "unknown --format \(format): realm, bson, ejson, ejson-canonical or json")
         }
+        try fileFormat.check(writesRealmFile: format == "realm", what: "salvage")
         guard FileManager.default.fileExists(atPath: file) else {
             throw PorterError(.io, "no such file", location: file)
         }
@@ -101,7 +112,8 @@ public struct SalvageCommand: OutputCommand {
         }
         let version = snapshots[0].file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version
         if format == "realm" {
-            try RealmFileWriter(schema: schema, schemaVersion: version).write(to: out, source: source)
+            try RealmFileWriter(schema: schema, schemaVersion: version, fileFormat: fileFormat.value).write(
+                to: out, source: source)
         } else {
             let url = URL(fileURLWithPath: out)
             let temporary =

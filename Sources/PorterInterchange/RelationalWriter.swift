@@ -21,10 +21,7 @@ final class RelationalWriter {
 
     /// Creates every table and fills `_porter_schema` and `user_version`.
     func createTables() throws {
-        let strict = PlainSQLiteFile.supportsStrictTables ? " STRICT" : ""
-        try file.execute(
-            "CREATE TABLE \(RelationalLayout.schemaTable) (\"layout\" INTEGER NOT NULL, \"schema\" TEXT NOT NULL)\(strict)"
-        )
+        try file.execute(RelationalLayout.schemaTableStatement)
         try file.prepare("INSERT INTO \(RelationalLayout.schemaTable) VALUES (?, ?)")
             .run([.integer(RelationalValues.layoutVersion), .text(layout.schema.jsonString(pretty: true))])
         // `user_version` is a signed 32-bit integer; `_porter_schema` keeps the exact version.

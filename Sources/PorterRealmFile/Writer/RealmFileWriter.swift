@@ -26,20 +26,41 @@ public struct RealmFileWriter {
     /// The schema version stored in the `metadata` table.
     public let schemaVersion: UInt64
 
+    /// The file format written: 24 (the default), 23 or 22 (``WriterFileFormat``).
+    public let fileFormat: Int
+    /// Set when the source is a Realm file of format 23 or older: the strings of its sets of
+    /// mixed are in realm-core 13's collation order, which a format 22/23 file keeps (Porter
+    /// cannot compute that order itself, and refuses such sets from any other source).
+    package var mixedSetStringsInCoreOrder = false
+
     /// Creates a writer for `schema`, storing `schemaVersion`.
     public init(schema: Schema, schemaVersion: UInt64) {
         self.schema = schema
         self.schemaVersion = schemaVersion
+        self.fileFormat = WriterFileFormat.current
     }
 
-    /// Writes a complete format-24 file: to a temporary file beside `path`, fsync, rename; never a partial file.
+    /// Creates a writer of file format `fileFormat` (22, 23 or 24) for an app built with an older SDK.
+    /// - Throws: ``PorterError`` `.usage` for another format.
+    package init(schema: Schema, schemaVersion: UInt64, fileFormat: Int) throws {
+        guard WriterFileFormat.supported.contains(fileFormat) else {
+            throw PorterError(
+                .usage, "file format \(fileFormat) cannot be written: Porter writes file formats 22, 23 and 24")
+        }
+        self.schema = schema
+        self.schemaVersion = schemaVersion
+        self.fileFormat = fileFormat
+    }
+
+    /// Writes a complete file of ``fileFormat``: to a temporary file beside `path`, fsync, rename; never a partial file.
     /// With `encryptionKey` (the 64 bytes the SDKs take) the file is encrypted as realm-core does
     /// (AES-256-CBC + HMAC-SHA224 per 4096-byte page).
     /// - Throws: ``PorterError`` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
     ///   link, `io`); the destination is then untouched and no temporary file is left.
     public func write(to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil) throws {
         try Self.checkKey(encryptionKey, for: path)
-        let plan = try WriterTablePlan(schema: schema)
+        var plan = try WriterTablePlan(schema: schema, fileFormat: fileFormat)
+        plan.mixedSetStringsInCoreOrder = mixedSetStringsInCoreOrder
         try Self.writeAtomically(to: path, encryptionKey: encryptionKey) { output in
             var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
             try builder.build()

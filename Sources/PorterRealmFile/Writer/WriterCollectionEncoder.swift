@@ -13,7 +13,8 @@ struct WriterCollectionEncoder {
         case .set(let elements):
             let sorted = WriterSetOrder.sortedUnique(
                 elements, decimalColumn: column.type == .decimal,
-                nanLast: column.type == .float || column.type == .double)
+                nanLast: column.type == .float || column.type == .double, fileFormat: leaf.fileFormat,
+                mixedColumn: column.type == .mixed, keepStringOrder: leaf.mixedSetStringsInCoreOrder)
             return try writeElements(sorted, column: column)
         case .dictionary(let entries):
             return try WriterMixedEncoder(leaf: leaf).writeDictionary(entries)
@@ -43,9 +44,20 @@ enum WriterSetOrder {
     /// every other element only when NaNs come after them all. A `mixed` set orders NaN first.
     static func sortedUnique(
         _ elements: [RealmValue], decimalColumn: Bool = false,
-        nanLast: Bool = false
+        nanLast: Bool = false, fileFormat: Int = WriterFileFormat.current, mixedColumn: Bool = false,
+        keepStringOrder: Bool = false
     ) -> [RealmValue] {
-        var sorted = elements.sorted { compare($0, $1) < 0 }
+        var stringOrder: [String: Int] = [:]
+        if keepStringOrder && mixedColumn {
+            for case (let i, .string(let s)) in elements.enumerated() where stringOrder[s] == nil { stringOrder[s] = i }
+        }
+        let order: (RealmValue, RealmValue) -> Int =
+            fileFormat < 24
+            ? {
+                WriterFileFormat.legacySetCompare(
+                    $0, $1, fileFormat: fileFormat, mixed: mixedColumn, stringOrder: stringOrder)
+            } : { Self.compare($0, $1) }
+        var sorted = elements.sorted { order($0, $1) < 0 }
         if nanLast {
             let nans = sorted.filter(isNaN)
             if !nans.isEmpty { sorted = sorted.filter { !isNaN($0) } + nans }
@@ -58,7 +70,7 @@ enum WriterSetOrder {
         }
         var out: [RealmValue] = []
         out.reserveCapacity(sorted.count)
-        for e in sorted where out.last.map({ compare($0, e) != 0 }) ?? true { out.append(e) }
+        for e in sorted where out.last.map({ order($0, e) != 0 }) ?? true { out.append(e) }
         return out
     }
 
@@ -71,7 +83,7 @@ enum WriterSetOrder {
     }
 
     /// Type rank between kinds that do not compare by value.
-    private static func rank(_ v: RealmValue) -> Int {
+    static func rank(_ v: RealmValue) -> Int {
         switch v {
         case .null: return 0
         case .bool: return 1

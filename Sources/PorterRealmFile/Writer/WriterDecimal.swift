@@ -96,19 +96,20 @@ enum WriterDecimal {
     }
 
     /// The leaf node for `values` (`.decimal128` or `.null`).
-    static func leaf(_ values: ArraySlice<RealmValue>, nullable: Bool) -> [UInt8] {
+    /// `fullWidth`: formats 20–23, where every leaf is 16 bytes wide (core 13 `ArrayDecimal128`).
+    static func leaf(_ values: ArraySlice<RealmValue>, nullable: Bool, fullWidth: Bool = false) -> [UInt8] {
         var decimals = [Decimal128?]()
         decimals.reserveCapacity(values.count)
         for v in values {
             if case .decimal128(let d) = v { decimals.append(d) } else { decimals.append(nullable ? nil : zero) }
         }
-        let flags = WriterNode.Flags(context: !nullable)
+        let flags = WriterNode.Flags(context: !nullable && !fullWidth)
         let allDefault = decimals.allSatisfy { nullable ? $0 == nil : $0 == zero }
-        if allDefault {
+        if allDefault && !fullWidth {
             return WriterNode.bytes([], widthType: .multiply, width: 0, size: decimals.count, flags: flags)
         }
-        var width = 4
-        for case let d? in decimals {
+        var width = fullWidth ? 16 : 4
+        for case let d? in decimals where width < 16 {
             if width == 4, bid32(d) == nil { width = 8 }
             if width == 8, bid64(d) == nil { width = 16; break }
         }

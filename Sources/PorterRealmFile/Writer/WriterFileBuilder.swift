@@ -39,13 +39,18 @@ struct WriterFileBuilder {
         }
         if !linkPass.mixedEdges.isEmpty {
             // Mixed values link to these tables: add their backlink columns, file the links under them.
-            plan = try WriterTablePlan(schema: plan.schema, mixedLinks: Array(linkPass.mixedEdges.keys))
+            let inCoreOrder = plan.mixedSetStringsInCoreOrder
+            plan = try WriterTablePlan(
+                schema: plan.schema, mixedLinks: Array(linkPass.mixedEdges.keys), fileFormat: plan.fileFormat)
+            plan.mixedSetStringsInCoreOrder = inCoreOrder
             for (link, edges) in linkPass.mixedEdges {
                 linkPass.backlinks[link.target][plan.mixedBacklinks[link]!, default: []].append(contentsOf: edges)
             }
             linkPass.mixedEdges = [:]
         }
-        let leafEncoder = WriterLeafEncoder(out: out, tableKeys: plan.tableByClass)
+        let leafEncoder = WriterLeafEncoder(
+            out: out, tableKeys: plan.tableByClass, fileFormat: plan.fileFormat,
+            mixedSetStringsInCoreOrder: plan.mixedSetStringsInCoreOrder)
         var writePass = WriterValuePreparer(plan: plan, resolver: resolver, collectEmbedded: true)
         var tableRefs = Array(repeating: Int64(0), count: plan.tables.count)
         for t in topLevelTables {
@@ -104,7 +109,7 @@ struct WriterFileBuilder {
         withUnsafeBytes(of: UInt64(topRef).littleEndian) { header.append(contentsOf: $0) }
         header.append(contentsOf: [UInt8](repeating: 0, count: 8))
         header.append(contentsOf: Array("T-DB".utf8))
-        header.append(contentsOf: [24, 24, 0, 0])
+        header.append(contentsOf: [UInt8(plan.fileFormat), UInt8(plan.fileFormat), 0, 0])
         try out.overwrite(at: 0, header)
     }
 

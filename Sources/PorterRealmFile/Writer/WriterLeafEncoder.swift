@@ -8,6 +8,10 @@ struct WriterLeafEncoder {
     let out: WriterOutput
     /// The table key of each class (typed links in mixed values and dictionaries of links).
     let tableKeys: [String: Int]
+    /// The file format written (decimal leaves and mixed arrays differ before 24).
+    var fileFormat: Int = WriterFileFormat.current
+    /// ``WriterTablePlan/mixedSetStringsInCoreOrder``.
+    var mixedSetStringsInCoreOrder = false
 
     /// Writes a leaf for `values` of `type`. `inCollection`: list/set leaves store link keys as is.
     func write(_ values: ArraySlice<RealmValue>, type: WriterColumnType, nullable: Bool, inCollection: Bool = false)
@@ -30,7 +34,7 @@ struct WriterLeafEncoder {
         case .string: return try writeBlobs(values.map(\.writerBytes), isString: true)
         case .binary: return try writeBlobs(values.map(\.writerBytes), isString: false)
         case .timestamp: return try writeTimestamps(values)
-        case .decimal: return try out.append(WriterDecimal.leaf(values, nullable: nullable))
+        case .decimal: return try out.append(WriterDecimal.leaf(values, nullable: nullable, fullWidth: fileFormat < 24))
         case .objectId: return try out.append(Self.fixedBytes(values, width: 12))
         case .uuid: return try out.append(Self.fixedBytes(values, width: 16))
         case .link:

@@ -39,7 +39,8 @@ struct WriterMixedEncoder {
     /// A dictionary: `[keys B+tree<String> (sorted bytewise), values B+tree<Mixed>]` (0 when empty).
     func writeDictionary(_ entries: [RealmDictionaryEntry]) throws -> Int64 {
         if entries.isEmpty { return 0 }
-        let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        if leaf.fileFormat < 23 { return try WriterLegacyDictionary(leaf: leaf).write(entries) }
+        let sorted = entries.sorted { WriterFileFormat.keyPrecedes($0.key, $1.key, fileFormat: leaf.fileFormat) }
         let keys = try WriterBPlusTree.write(count: sorted.count, out: leaf.out) { range in
             try leaf.writeBlobs(sorted[range].map { Array($0.key.utf8) }, isString: true)
         }
@@ -112,6 +113,8 @@ struct WriterMixedEncoder {
         )
         keys.append(contentsOf: repeatElement(0, count: keys.isEmpty ? 0 : composite.count - keys.count))
         refs.append(keys.isEmpty ? 0 : try leaf.out.append(WriterNode.integers(keys)))
+        // Before format 24 the array has four slots (core 13 `ArrayMixed::create`); nested collections were refused.
+        if leaf.fileFormat < 24 { refs.removeLast(2) }
         return try leaf.out.append(WriterNode.integers(refs, flags: .init(hasRefs: true)))
     }
 }

@@ -106,7 +106,10 @@ struct WriterTableBuilder {
         switch origins.count {
         case 0: return 0
         case 1: return WriterNode.tagged(origins[0])
-        default: return try WriterBPlusTree.integers(origins, out: out)
+        // Format 24 keeps a backlink list in a B+tree; before, it is one plain array of keys.
+        default:
+            return plan.fileFormat < 24
+                ? try out.append(WriterNode.integers(origins)) : try WriterBPlusTree.integers(origins, out: out)
         }
     }
 
@@ -146,6 +149,13 @@ struct WriterTableBuilder {
     /// Cluster inner nodes (`ClusterNodeInner`): [key offsets or 0 (compact), tagged depth,
     /// tagged size, children…]; offsets are relative to the node's own offset (0 for the root).
     func writeTree() throws -> Int64 {
+        try Self.writeClusterTree(leaves, compact: compact, out: out)
+    }
+
+    /// The cluster tree over `leaves` (ref, first key, object count), in key order; returns the root.
+    static func writeClusterTree(
+        _ leaves: [(ref: Int64, first: Int64, count: Int64)], compact: Bool, out: WriterOutput
+    ) throws -> Int64 {
         var level = leaves
         if level.count == 1 && level[0].first == 0 { return level[0].ref }
         var depth: Int64 = 1
@@ -214,7 +224,9 @@ struct WriterTableBuilder {
     /// Spec: [column types, public names, attributes, 0, 0, column keys].
     private func writeSpec() throws -> Int64 {
         let t = table
-        let types = t.columns.map { c in c.type.rawValue | (c.attributes & 64 != 0 ? 2 << 16 : 0) }
+        let types = t.columns.map { c in
+            WriterFileFormat.columnType(c, fileFormat: plan.fileFormat) | (c.attributes & 64 != 0 ? 2 << 16 : 0)
+        }
         let names = t.columns.compactMap { $0.property.map { Array($0.name.utf8) } }
         let attributes = t.columns.map { c in c.attributes | (c.indexed && !c.isPrimaryKey ? 1 : 0) }
         let refs: [Int64] = [

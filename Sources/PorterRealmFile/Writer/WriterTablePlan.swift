@@ -81,11 +81,16 @@ struct WriterTablePlan {
     let schema: Schema
     /// Backlink leaf index in the target table of each (origin table, mixed column leaf, target table).
     var mixedBacklinks: [WriterMixedLink: Int] = [:]
+    /// The file format written (22, 23 or 24; ``WriterFileFormat``).
+    let fileFormat: Int
+    /// Whether the strings of every set of mixed come in realm-core 13's collation order (the
+    /// source is a file of format 23 or older): kept as given instead of refused.
+    var mixedSetStringsInCoreOrder = false
 
     /// `mixedLinks`: the mixed columns that hold links, and to which tables. realm-core adds a
     /// backlink column to the target the first time a mixed value links there; the writer adds
     /// them after the schema's columns, in (origin table, column, target table) order.
-    init(schema: Schema, mixedLinks: [WriterMixedLink] = []) throws {
+    init(schema: Schema, mixedLinks: [WriterMixedLink] = [], fileFormat: Int = WriterFileFormat.current) throws {
         var tables = [WriterTable(name: "metadata", objectSchema: nil, key: 0)]
         var byClass: [String: Int] = [:]
         for objectSchema in schema.classes {
@@ -138,6 +143,8 @@ struct WriterTablePlan {
                         .invalidSchema, "Realm cannot index a \(property.typeShorthand) property",
                         location: "\(tables[table].objectSchema!.name).\(property.name)")
                 }
+                try WriterFileFormat.checkIndex(
+                    property, fileFormat: fileFormat, location: "\(tables[table].objectSchema!.name).\(property.name)")
             }
             return WriterColumn(
                 property: property, propertyIndex: index, leafIndex: leaf, type: WriterColumnType(property.type),
@@ -194,7 +201,8 @@ struct WriterTablePlan {
             for i in columns.indices {
                 let c = columns[i]
                 columns[i].colKey =
-                    Int64(c.leafIndex) | c.type.rawValue << 16 | c.attributes << 22 | Int64(tables[t].key) << 30
+                    Int64(c.leafIndex) | WriterFileFormat.columnType(c, fileFormat: fileFormat) << 16
+                    | c.attributes << 22 | Int64(tables[t].key) << 30
             }
             var byLeaf = Array(repeating: 0, count: nextLeaf[t])
             for (i, c) in columns.enumerated() { byLeaf[c.leafIndex] = i }
@@ -208,6 +216,7 @@ struct WriterTablePlan {
         self.tables = tables
         self.tableByClass = byClass
         self.schema = schema
+        self.fileFormat = fileFormat
     }
 
     /// The ColKey of the column at `leafIndex` in table `table`.

@@ -60,6 +60,11 @@ struct WriterValuePreparer {
         case (.none, _): return try element(value)
         case (.list, .list(let elements)): return .list(try elements.map(element))
         case (.set, .set(let elements)):
+            if property.type == .mixed {
+                try WriterFileFormat.checkMixedSet(
+                    elements, fileFormat: plan.fileFormat, givenOrder: plan.mixedSetStringsInCoreOrder,
+                    location: location)
+            }
             // A link given twice is one element (realm-core keeps one): record its backlink once.
             var seen = Set<String>()
             let unique = elements.filter { e in
@@ -113,6 +118,7 @@ struct WriterValuePreparer {
         case (.mixed, .embedded):
             throw PorterError(.invalidValue, "a mixed value cannot hold an embedded object", location: location.text)
         case (.mixed, .list), (.mixed, .dictionary):
+            try WriterFileFormat.checkMixed(value, fileFormat: plan.fileFormat, location: location)
             if column.indexed {
                 // realm-core indexes scalars; what it would make of a collection in the index is not a layout to guess.
                 throw PorterError(

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Porter
+
+/// `porter codegen SCHEMA-OR-DB --lang grdb|realmswift`: prints Swift model code for the schema.
+public struct CodegenCommand: OutputCommand {
+    /// Help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "codegen",
+        abstract: "Print Swift model code for a schema: GRDB records for the SQLite export, or RealmSwift classes.",
+        discussion: """
+            --lang grdb: one struct per table of `porter export --format sqlite` (Codable, FetchableRecord, \
+            PersistableRecord, Identifiable where one column is the key) with GRDB associations for links, \
+            child records and owners, and PorterMigrations.migrator whose migration v<schema version> creates \
+            exactly the export's tables. --lang realmswift: Object and EmbeddedObject classes with @Persisted \
+            properties. The schema comes from a schema file, a Porter database or a Realm file.
+            """)
+    /// The schema's source.
+    @Argument(help: "A schema file, a Porter database or a Realm file.") public var source: String
+    /// The language.
+    @Option(name: .long, help: "grdb or realmswift.") public var lang: String
+    /// What a Realm file does not store.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
+            valueName: "models.json")) public var models: String?
+    /// The key of an encrypted Realm file.
+    @OptionGroup public var encryption: EncryptionOptions
+    /// ArgumentParser requirement.
+    public init() {}
+
+    /// An unknown language is an argument error (exit 64).
+    public func validate() throws {
+        guard Codegen.Language(rawValue: lang) != nil else {
+            throw ValidationError("--lang takes grdb or realmswift (got \(lang))")
+        }
+    }
+
+    /// Prints the code.
+    public func run(output: CommandOutput) throws {
+        guard let language = Codegen.Language(rawValue: lang) else {
+            throw PorterError(.usage, "--lang takes grdb or realmswift (got \(lang))")
+        }
+        let schema = try loadSchema(source, key: try encryption.key(), models: try loadModels(models))
+        output.out(String(try Codegen.generate(schema, language: language).dropLast()))
+    }
+}
