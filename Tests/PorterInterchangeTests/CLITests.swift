@@ -127,7 +127,7 @@ import PorterTestSupport
             (["import", copy, "-"], "reading stdin ('-') needs --class to name the documents' class"),
             (
                 ["export", db, "--out", dir.path("x"), "--format", "xml"],
-                "unknown export format 'xml' (known: bson, json, ejson, ejson-canonical, csv)"
+                "The value 'xml' is invalid for '--format <format>'. Please provide one of the following:"
             ),
         ] {
             let run = try #require(try Self.porter(arguments))
