@@ -17,7 +17,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterRealmMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterRealm"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
-    ("PorterStudioTests", ["PorterStudio", .product(name: "HummingbirdTesting", package: "hummingbird")]),
+    ("PorterStudioTests", ["PorterStudio"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map {
     .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])
@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         // `porter studio`: the local web server and its page (Assets: plain HTML, CSS, JavaScript).
         .target(name: "PorterStudio", dependencies: [
-            "Porter", "PorterModel", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
+            "Porter", "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
             .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Assets")]),
         .target(name: "PorterCommands", dependencies: [

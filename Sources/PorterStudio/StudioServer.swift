@@ -82,11 +82,13 @@ public struct StudioServer: Sendable {
 
     /// Serves until the task is cancelled (Ctrl-C), on 127.0.0.1 only; `port` 0 picks a free
     /// port. `started` gets the page's URL once the server listens.
-    public func run(port: Int, started: @escaping @Sendable (String) -> Void) async throws {
+    /// `signals` false (tests): no SIGINT/SIGTERM handling, the task's cancellation stops it.
+    public func run(port: Int, signals: Bool = true, started: @escaping @Sendable (String) -> Void) async throws {
         // A download cancelled by the browser must not end the process through SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var logger = Logger(label: "porter-studio")
-        logger.logLevel = .error
+        // Shutdown on Ctrl-C logs closed channels as errors: nothing a user can act on.
+        logger.logLevel = .critical
         let token = self.token
         let app = Application(
             router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port)),
@@ -94,7 +96,7 @@ public struct StudioServer: Sendable {
                 let bound = channel.localAddress?.port ?? port
                 started("http://127.0.0.1:\(bound)/?token=\(token)")
             }, logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await app.runService(gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [])
     }
 
     // MARK: - Answers
