@@ -93,3 +93,24 @@ sanitize: deps
 	$(SANITIZE_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) PORTER_SANITIZER=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+
+# --- Studio in a real browser (README, "Studio") ---------------------------------------------
+
+# Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
+# (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to docs/.
+.PHONY: test-ui
+UI_DEBS := chromium chromium-driver python3-pip
+test-ui: deps
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+	    || ! python3 -m pip --version >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing $(UI_DEBS)"; \
+	    (apt-get install -y $(UI_DEBS) || (apt-get update && apt-get install -y $(UI_DEBS))) >/dev/null; \
+	  else \
+	    echo "Missing chromium/chromedriver: run 'sudo apt-get install -y $(UI_DEBS)' and retry." >&2; exit 1; \
+	  fi; \
+	fi
+	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium 2>/dev/null \
+	  || python3 -m pip install --quiet --break-system-packages selenium
+	$(SWIFT) build --product porter
+	python3 Tests/StudioUI/test_studio.py "$$($(SWIFT) build --show-bin-path)/porter" docs

@@ -17,6 +17,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterRealmMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterRealm"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
+    ("PorterStudioTests", ["PorterStudio"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map {
     .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])
@@ -35,6 +36,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -76,8 +78,14 @@ let package = Package(
             "PorterMigration", "PorterInterchange", "PorterRealm", "PorterQuery",
         ]),
         .target(name: "RealmSwift", dependencies: ["Porter"]),
+        // `porter studio`: the local web server and its page (Assets: plain HTML, CSS, JavaScript).
+        .target(name: "PorterStudio", dependencies: [
+            "Porter", "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], resources: [.copy("Assets")]),
         .target(name: "PorterCommands", dependencies: [
             "Porter", "PorterRealm",
+            "PorterStudio",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "PorterTool", dependencies: ["PorterCommands"]),

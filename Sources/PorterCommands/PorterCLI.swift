@@ -15,7 +15,7 @@ public struct PorterCLI: ParsableCommand {
             CreateCommand.self, SchemaCommand.self, ValidateCommand.self, InspectCommand.self,
             ExportCommand.self, ImportCommand.self, CheckCommand.self,
             DiffCommand.self, PlanCommand.self, MigrateCommand.self,
-            RekeyCommand.self, CompactCommand.self, SalvageCommand.self, CodegenCommand.self,
+            RekeyCommand.self, CompactCommand.self, SalvageCommand.self, CodegenCommand.self, StudioCommand.self,
         ]
     )
 

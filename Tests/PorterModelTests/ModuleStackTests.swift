@@ -21,8 +21,9 @@ import Testing
         "PorterRealm": 6,
         // Faces.
         "Porter": 7,
-        "RealmSwift": 8, "PorterCommands": 8,
-        "PorterTool": 9,
+        "RealmSwift": 8, "PorterStudio": 8,
+        "PorterCommands": 9,
+        "PorterTool": 10,
     ]
 
     /// The one Swift module allowed to import each C library.

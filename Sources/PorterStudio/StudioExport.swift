@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import PorterDocument
+import PorterInterchange
+import PorterModel
+
+/// A class exported as a download, in any format `porter export` writes one file per class in
+/// (bson, json, ejson, ejson-canonical, csv), by the same exporter.
+///
+/// The exporter writes into a pipe on a thread of its own and the response reads the other end:
+/// the pipe's capacity holds the export back while the browser is slower, so no whole export is
+/// ever in memory.
+enum StudioExport {
+    /// The formats a download can have.
+    static var formats: [String] { InterchangeFormats.output.map(\.name) + ["csv"] }
+
+    /// Checks the request, then streams the export; a failure before the first byte is a 400.
+    static func response(store: StudioStore, className: String, format name: String) throws -> Response {
+        let cls = try store.accessSync { try store.objectSchema(className) }
+        if cls.isEmbedded {
+            throw StudioRequestError(
+                "'\(cls.name)' is an embedded class: its objects are exported inside their parents' documents")
+        }
+        let format: DocumentOutputFormat
+        if name == "csv" {
+            format = CSVFormat()
+        } else {
+            guard let known = InterchangeFormats.output.first(where: { $0.name == name }) else {
+                throw StudioRequestError("unknown export format '\(name)' (known: \(formats.joined(separator: ", ")))")
+            }
+            format = known
+        }
+        let options = ExportOptions(classes: [cls.name])
+        let exporter: Exporter
+        switch store.file {
+        case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
+        case .realm(let file): exporter = Exporter(realmFile: file, format: format, options: options)
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw StudioRequestError("cannot start the export: \(String(cString: strerror(errno)))", status: 500)
+        }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let producer = ExportThread(store: store, exporter: exporter, className: cls.name, fd: writeEnd)
+        Thread.detachNewThread { producer.run() }
+        let fileName = ExportFileNames.fileName(forClass: cls.name, extension: format.fileExtension)
+        var headers = HTTPFields()
+        headers[.contentType] = name == "csv" ? "text/csv; charset=utf-8" : "application/octet-stream"
+        headers[.contentDisposition] = "attachment; filename=\"\(fileName.replacingOccurrences(of: "\"", with: "_"))\""
+        headers[.cacheControl] = "no-store"
+        let body = ResponseBody { writer in
+            defer { close(readEnd) }
+            while let chunk = try await readChunk(readEnd) {
+                try await writer.write(chunk)
+            }
+            if let failure = producer.failure {
+                // Headers are gone: ending the connection early makes the browser fail the download.
+                throw StudioRequestError("export failed: \(failure)", status: 500)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The next bytes of the pipe (nil at its end), read off the event loop.
+    private static func readChunk(_ fd: Int32) async throws -> ByteBuffer? {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+                var n: Int
+                repeat { n = read(fd, &bytes, bytes.count) } while n < 0 && errno == EINTR
+                if n < 0 {
+                    continuation.resume(throwing: StudioRequestError("reading the export failed", status: 500))
+                } else if n == 0 {
+                    continuation.resume(returning: nil)
+                } else {
+                    continuation.resume(returning: ByteBuffer(bytes: bytes[0..<n]))
+                }
+            }
+        }
+    }
+}
+
+/// Writes one export into a pipe and remembers why it failed, if it did.
+private final class ExportThread: @unchecked Sendable {
+    let store: StudioStore
+    let exporter: Exporter
+    let className: String
+    let fd: Int32
+    private let lock = NSLock()
+    private var failureText: String?
+
+    init(store: StudioStore, exporter: Exporter, className: String, fd: Int32) {
+        self.store = store
+        self.exporter = exporter
+        self.className = className
+        self.fd = fd
+    }
+
+    /// Why the export stopped early, once the pipe is closed.
+    var failure: String? { lock.withLock { failureText } }
+
+    func run() {
+        let output = ByteOutput(fileDescriptor: fd, name: className, closeWhenDone: true)
+        do {
+            _ = try store.accessSync { try exporter.export(className: className, to: output) }
+            try output.close()
+        } catch {
+            lock.withLock { failureText = (error as? PorterError)?.headline ?? "\(error)" }
+            output.abandon()
+        }
+    }
+}
