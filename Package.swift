@@ -70,7 +70,7 @@ let package = Package(
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [
             "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterDiff", "PorterMigration",
-            "PorterInterchange",
+            "PorterInterchange", "PorterQuery",
         ]),
         // Faces: the typed API (and RealmSwift, its Realm-named twin), the commands, the executable.
         .target(name: "Porter", dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import PorterModel
+import PorterQuery
 import PorterStore
 
 /// The objects of one top-level class as an export reads them, whatever file holds them (a Porter
@@ -29,6 +30,8 @@ package protocol ExportObjectSource: AnyObject {
 package protocol ExportOrigin {
     /// The objects of one top-level class.
     func source(for cls: ObjectSchema) throws -> any ExportObjectSource
+    /// What `--query` and dotted `--fields` read the file's objects through.
+    func queryReader() -> any QueryObjectReader
 }
 
 extension ExportCursor: ExportObjectSource {
@@ -36,5 +39,5 @@ extension ExportCursor: ExportObjectSource {
         while try next() { try body(key, values) }
     }
 
-    func object(at key: ObjectKey) throws -> [Value]? { try seek(key) ? values : nil }
+    package func object(at key: ObjectKey) throws -> [Value]? { try seek(key) ? values : nil }
 }

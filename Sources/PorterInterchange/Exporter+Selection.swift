@@ -162,7 +162,7 @@ extension Exporter {
     func queryReader() -> any QueryObjectReader {
         switch origin {
         case .database(let database): return DatabaseQueryReader(database: database)
-        case .realm(let file): return RealmFileQueryReader(file: file)
+        case .other(let origin): return origin.queryReader()
         }
     }
 

@@ -65,10 +65,14 @@ package enum TemporaryFiles {
         pid > 0 && kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// The PID in `NAME.porter-PID-N.tmp`-style names, after `marker`.
+    /// The PID in `NAME.porter-PID-N.tmp`-style names, after `marker`: digits followed by `-`, so
+    /// a name that merely starts with digits (`porter-realm-1234ABCD-…`, a UUID) is not taken for
+    /// one of Porter's and removed.
     static func pid(in name: Substring, after marker: String) -> pid_t? {
         guard let range = name.range(of: marker) else { return nil }
-        let digits = name[range.upperBound...].prefix { $0.isNumber }
+        let rest = name[range.upperBound...]
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, rest.dropFirst(digits.count).first == "-" else { return nil }
         return pid_t(digits)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PorterDocument
 import PorterInterchange
 import PorterModel
+import PorterQuery
 import PorterRealmFile
 
 extension Exporter {
@@ -27,6 +28,8 @@ struct RealmExportOrigin: ExportOrigin {
         }
         return RealmExportSource(file: file, table: table)
     }
+
+    func queryReader() -> any QueryObjectReader { RealmFileQueryReader(file: file) }
 }
 
 /// One class of a Realm file, read for an export: the Realm file's values in the shapes a Porter

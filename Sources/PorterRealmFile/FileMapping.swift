@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// The file's bytes, mapped read-only (`MAP_PRIVATE`, `PROT_READ`): nothing is ever written, locked
-/// or created beside the file. An encrypted file is decrypted into an unlinked temporary file that
-/// is mapped instead, so resident memory stays bounded and nothing is left behind.
+/// or created beside the file. An encrypted file is decrypted into an anonymous in-memory file
+/// (`PlainPages`, `memfd_create`) that is mapped instead: nothing decrypted reaches a disk, and
+/// nothing is left behind.
 final class FileMapping: @unchecked Sendable {
     let mem: Mem
     /// The size of the file on disk (the encrypted size for encrypted files).

@@ -15,13 +15,13 @@ enum PageDecryptor {
     static let pageSize = 4096
     static let pagesPerBlock = 64
 
-    /// The plaintext, mapped read-only from an unlinked temporary file.
+    /// The plaintext, mapped read-only from an anonymous in-memory file (``PlainPages``).
     struct Plain {
         let pointer: UnsafeMutableRawPointer
         let length: Int
     }
 
-    /// Decrypts every page into an unlinked temporary file and maps it; nil when a page fails
+    /// Decrypts every page into an anonymous in-memory file and maps it; nil when a page fails
     /// its HMAC (wrong key or corrupt file) or the layout is impossible.
     static func decryptToTemporaryFile(_ base: UnsafeRawPointer, size: Int, key: [UInt8]) throws -> Plain? {
         guard size % pageSize == 0, size >= 2 * pageSize else { return nil }

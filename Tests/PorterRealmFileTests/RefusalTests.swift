@@ -10,7 +10,8 @@ import Testing
 struct RefusalTests {
     /// A temporary folder that is removed afterwards.
     final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-realm-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "porter-refusal-tests-\(UUID().uuidString)")
         init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(at: url) }
         func write(_ name: String, _ bytes: [UInt8]) throws -> String {

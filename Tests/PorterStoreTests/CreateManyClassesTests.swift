@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterCSQLite
 import PorterModel
 import Testing
@@ -40,7 +41,7 @@ import Testing
     @Test func manyClassesGetTheSchemaRowsOfThePlainStatements() throws {
         let count = SchemaDDL.setAsideThreshold * 2 + 7
         let schema = Self.schema(count)
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let db = try Database.create(at: dir.path("many.porter"), schema: schema)
         // The reference: one statement after another on a fresh connection.
         let plain = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)

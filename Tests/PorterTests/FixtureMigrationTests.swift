@@ -167,9 +167,16 @@ import PorterTestSupport
         #expect(error?.location == realm.database.path)
         #expect(realm.objects(FixtureOwner.self).map(\.fullName).sorted() == ["Ada Before", "Zed"])
         #expect(realm.objects(FixtureDog.self).isEmpty)
-        // Upsert replaces the existing owner instead.
-        try realm.importFixtures(at: Self.v1URL, options: ImportOptions(mode: .upsert))
-        #expect(realm.object(ofType: FixtureOwner.self, forPrimaryKey: "ada")?.fullName == "Ada Lovelace")
+        // Upsert matches objects by primary key: the fixture's toys have none, so it is refused as
+        // Realm refuses `add(_:update:)` there, and nothing changes.
+        let upsert = expectPorterError(.invalidInput) {
+            try realm.importFixtures(at: Self.v1URL, options: ImportOptions(mode: .upsert))
+        }
+        #expect(
+            upsert?.details.contains { $0.contains("'Toy' does not have a primary key and can not be updated") }
+                == true,
+            "\(String(describing: upsert))")
+        #expect(realm.objects(FixtureOwner.self).map(\.fullName).sorted() == ["Ada Before", "Zed"])
     }
 
     @Test func errorsInAnOlderFixturesDocumentsAreLocatedInTheFixture() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import PorterRealmFile
 import Testing
 
@@ -152,7 +153,7 @@ private func openFixture(_ name: String, _ types: [ObjectBase.Type], version: UI
     }
 
     @Test func aFileChangedOnDiskIsSeenAfterRefresh() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryFolder()
         let path = dir.file("changing.realm").path
         let schema = try Schema(version: 0, objectTypes: [RFSeq.self])
         try RealmFileWriter(schema: schema, schemaVersion: 0).write(to: path, source: Seqs(values: [1, 2, 3]))

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 
 @testable import Porter
