@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "RealmSwift", dependencies: ["Porter"]),
         // `porter studio`: the local web server and its page (Assets: plain HTML, CSS, JavaScript).
         .target(name: "PorterStudio", dependencies: [
-            "Porter", "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
+            "Porter", "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm", "PorterQuery",
             .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Assets")]),
         .target(name: "PorterCommands", dependencies: [

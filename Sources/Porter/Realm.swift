@@ -125,15 +125,6 @@ public final class Realm {
         self.core = core
     }
 
-    /// A realm over a database already open, with no model classes: queries by class name
-    /// (`porter studio`, Porter+Studio.swift), never shared with other realms of the thread.
-    init(openDatabase database: Database) {
-        configuration = Configuration(
-            fileURL: URL(fileURLWithPath: database.path), readOnly: database.isReadOnly,
-            schemaVersion: database.schemaVersion)
-        core = RealmCore(database: database, typesByName: [:])
-    }
-
     /// The schema of the file (the model's classes, plus any other classes the file holds).
     public var schema: Schema { database.schema }
 

@@ -4,7 +4,7 @@ import PorterDocument
 import PorterModel
 
 /// One-document conversions, for tools and tests.
-public enum BSONCodec {
+package enum BSONCodec {
     /// Decodes exactly one BSON document.
     /// - Throws: ``PorterError/Code/invalidInput`` naming the field path of the problem.
     public static func decode(_ bytes: [UInt8]) throws -> Document {

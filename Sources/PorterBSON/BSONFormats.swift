@@ -36,7 +36,7 @@ public struct BSONFormat: DocumentOutputFormat, DocumentInputFormat {
 
 /// Extended JSON v2 output (relaxed or canonical), one document per line or as an array.
 /// Reading Extended JSON is done by the JSON reader, which accepts every Extended JSON form.
-public struct ExtendedJSONFormat: DocumentOutputFormat {
+package struct ExtendedJSONFormat: DocumentOutputFormat {
     /// Canonical (every value type-wrapped) or relaxed.
     public var canonical: Bool
 

@@ -7,7 +7,7 @@ extension DiffReport {
 
     /// Fills ``DiffEntry/diagnostics`` from the old database (read through `inspector`, which sees
     /// old names: renames are mapped back).
-    public mutating func addDiagnostics(from inspector: some SchemaDataInspector) throws {
+    package mutating func addDiagnostics(from inspector: some SchemaDataInspector) throws {
         for index in entries.indices {
             entries[index].diagnostics = try diagnostics(for: entries[index].change, inspector)
         }

@@ -50,7 +50,7 @@ public struct LikelyRename: Sendable, Hashable {
 /// A removed and an added property of the same class are a candidate when they agree on base
 /// type, optionality, collection kind and link target. A removed and an added class are a
 /// candidate when they agree on embeddedness, primary key and every stored property.
-public enum RenameDetector {
+package enum RenameDetector {
     /// Likely renames between `old` and `new`, given the changes `SchemaDiff.compare` found.
     public static func detect(old: Schema, new: Schema, changes: [SchemaChange]) -> [LikelyRename] {
         var result: [LikelyRename] = []

@@ -142,7 +142,7 @@ final class GzipInflater {
 }
 
 /// Gzip's magic bytes, `1f 8b`: compressed input is recognized by content, not by name.
-public enum GzipDetection {
+package enum GzipDetection {
     /// Whether `prefix` starts a gzip stream.
     public static func isGzip(_ prefix: [UInt8]) -> Bool {
         prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B

@@ -2,7 +2,7 @@ import Foundation
 
 /// A growable byte window for stream readers: bytes `start..<end` are unread. Backed by one
 /// malloc'd block (grown with realloc), so per-byte access is a plain pointer read.
-public final class ReadBuffer {
+package final class ReadBuffer {
     /// The bytes.
     public private(set) var base: UnsafeMutablePointer<UInt8>
     /// Allocated size.

@@ -7,7 +7,7 @@ import PorterModel
 /// Porter writes the form mongodump 100.x writes (canonical Extended JSON): an `_id_` index and one
 /// ascending index per indexed property. On import, the indexes are compared with the schema's
 /// `indexed` properties (differences are warnings); options Porter has no use for are ignored.
-public enum DumpMetadata {
+package enum DumpMetadata {
     /// `Dog.metadata.json` for the class file `Dog.bson`.
     public static let fileSuffix = ".metadata.json"
 

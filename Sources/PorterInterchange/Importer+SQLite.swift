@@ -47,7 +47,7 @@ extension Importer {
 }
 
 /// A relational SQLite export (`porter export --format sqlite`) as a source of imports.
-public enum RelationalExportFile {
+package enum RelationalExportFile {
     /// Whether the file at `path` is one (an SQLite file holding `_porter_schema`).
     public static func isExport(_ path: String) -> Bool { RelationalReader.isExport(path) }
 

@@ -3,7 +3,7 @@ import PorterDocument
 
 /// Writes an archive that mongorestore reads: the prelude first, then each collection as one
 /// segment (header, documents, terminator) and its EOF header with the documents' CRC.
-public final class MongoArchiveWriter {
+package final class MongoArchiveWriter {
     /// The archive's bytes go here (possibly through gzip).
     public let output: ByteOutput
     /// The database name written in every namespace.

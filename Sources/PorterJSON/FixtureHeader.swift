@@ -5,7 +5,7 @@ import PorterModel
 /// What a JSON fixture file says about itself: the `schemaVersion` it declares and the schema it
 /// carries in its `schema` member (the schema it was written with, so an older fixture can be
 /// migrated to a newer model).
-public struct FixtureHeader: Sendable {
+package struct FixtureHeader: Sendable {
     /// The fixture's `schemaVersion` (or, when it has none, the one its `schema` member declares).
     public var schemaVersion: UInt64?
     /// The schema in the fixture's `schema` member, shape-checked but not validated.

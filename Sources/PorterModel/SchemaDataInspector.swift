@@ -59,7 +59,7 @@ public struct EmbeddingCounts: Sendable, Hashable {
 
 /// Reads the data facts a diff and a migration need from a database, without PorterDiff knowing
 /// how the data is stored. PorterStore's `Database` implements it; names are as stored.
-public protocol SchemaDataInspector {
+package protocol SchemaDataInspector {
     /// Objects of a class.
     func objectCount(_ className: String) throws -> Int
     /// Set and null values of a stored property.

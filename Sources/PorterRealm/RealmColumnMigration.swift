@@ -17,7 +17,7 @@ import PorterStore
 /// uncovered data loss, a conversion that fails, several steps, a dry run…) it returns nil
 /// before the user's file is touched, and the caller takes the general path (a private Porter
 /// database), which applies the same rules and reports the problem in its words.
-public enum RealmColumnMigration {
+package enum RealmColumnMigration {
     /// Migrates the Realm file at `path` (already opened as `file`) to `schema` and replaces it
     /// atomically, keeping a copy at `options.backupPath` first when asked. Returns nil, with the
     /// file untouched and no backup made, when the migration is not one this path takes.

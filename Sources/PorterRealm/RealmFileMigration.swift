@@ -13,7 +13,7 @@ import PorterDiff
 /// written as a new Realm file. Either way the new file (format 24, at the new schema version,
 /// with the same key) replaces the original atomically: until that rename the original is
 /// untouched; after any failure it is byte for byte as before.
-public enum RealmFileMigration {
+package enum RealmFileMigration {
     /// Migrates the Realm file at `path` (encrypted with `key`, if any) to `schema` with the
     /// runtime's plans, renames and options; `columnPath: false` always takes the general path.
     /// - Throws: ``PorterError`` as ``Migrator/migrate(databaseAt:to:plans:renames:options:block:)``

@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import PorterModel
+import PorterQuery
 import PorterRealmFile
 import PorterStore
 
@@ -204,7 +205,7 @@ final class StudioStore: @unchecked Sendable {
             let column = try sortColumn(cls, sort)
             // Stable on keys: equal values keep key order (descending reverses the values only).
             keys.sort { a, b in
-                let order = Value.sortOrder(column[a] ?? .null, column[b] ?? .null)
+                let order = ValueOrder.sortCompare(column[a] ?? .null, column[b] ?? .null)
                 if order != 0 { return descending ? order > 0 : order < 0 }
                 return a < b
             }
@@ -254,20 +255,25 @@ final class StudioStore: @unchecked Sendable {
         return column
     }
 
-    /// The keys of the objects matching a Realm Query Language predicate, in key order.
+    /// The keys of the objects matching a Realm Query Language predicate, in key order: the shared
+    /// parser and evaluator of `porter export --query` (`PorterQuery`), for both kinds of file.
     private func matching(_ cls: ObjectSchema, _ query: String) throws -> [ObjectKey] {
-        switch file {
-        case .porter(let db):
-            do {
-                return try db.keys(matching: query, in: cls.name)
-            } catch let error as PorterError where error.code != .io && error.code != .notADatabase {
-                // A malformed query, an unknown property, a value of the wrong type: the query's fault.
-                throw StudioRequestError("query: \(error.message)")
+        do {
+            let matcher = try QueryMatcher(parsing: query, className: cls.name, schema: schema)
+            switch file {
+            case .porter(let db):
+                let reader = DatabaseQueryReader(database: db)
+                return try db.read { try db.allKeys(cls.name).filter { try matcher.matches($0, reader: reader) } }
+            case .realm(let realm):
+                guard let table = realm.table(named: cls.name) else { return [] }
+                let reader = RealmFileQueryReader(file: realm)
+                return try realm.objectKeys(in: table).map { ObjectKey($0) }.filter {
+                    try matcher.matches($0, reader: reader)
+                }
             }
-        case .realm:
-            throw StudioRequestError(
-                "queries on Realm files need the shared Realm Query Language evaluator (porter export --query), "
-                    + "not in this build: export the file as a Porter database to query it")
+        } catch let error as PorterError where error.code != .io && error.code != .notADatabase {
+            // A malformed query, an unknown property, a value of the wrong type: the query's fault.
+            throw StudioRequestError("query: \(error.message)")
         }
     }
 
