@@ -62,8 +62,12 @@ extension Codegen {
             if let slot = table.slotColumn { fields.append((slot, slot, slot == "position" ? "Int64" : "String")) }
             if let property = table.property {
                 let type = grdbType(property, layout: layout)
-                let optional = property.isOptional || property.type == .mixed || property.type == .object
-                fields.append(("value", "value", type + (optional && property.type != .object ? "?" : "")))
+                // A dictionary of links holds null for a deleted target (Realm's rule); a list or
+                // set of links never does.
+                let optional =
+                    property.type == .object
+                    ? property.collection == .map : property.isOptional || property.type == .mixed
+                fields.append(("value", "value", type + (optional ? "?" : "")))
                 if property.type == .mixed { fields.append(("value_type", "value_type", "String?")) }
             }
         }
