@@ -74,6 +74,20 @@ import Testing
         #expect(code.contains("if try db.tableExists(\"_porter_schema\") { return }"))
     }
 
+    /// A dictionary of links holds null where its target was deleted (the export writes NULL); a
+    /// list or set of links never does. The generated record failed to decode such a row.
+    @Test func aDictionaryOfLinksHasAnOptionalValue() throws {
+        let code = try Codegen.generate(try Self.schema("Fixtures/schemas/realm-docs.json"), language: .grdb)
+        #expect(
+            code.contains(
+                "static let databaseTableName = \"AllTypes_linkMap\"\n    var owner: Int64\n    var key: String\n    var value: Int64?\n"
+            ))
+        #expect(
+            code.contains(
+                "static let databaseTableName = \"AllTypes_linkList\"\n    var owner: Int64\n    var position: Int64\n    var value: Int64\n"
+            ))
+    }
+
     @Test func grdbRefusesWhatTheExportRefuses() throws {
         let schema = try Schema(
             jsonString: #"{"classes": [{"name": "A", "properties": {"_row": "int"}}]}"#)
