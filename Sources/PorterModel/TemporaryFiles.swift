@@ -28,9 +28,30 @@ package enum TemporaryFiles {
     /// The prefix of temporary folders in `$TMPDIR`: `porter-realm-PID-`.
     package static var temporaryFolderPrefix: String { "porter-realm-\(getpid())-" }
 
+    /// Set once a caught signal removed the registered paths: nothing is created after that.
+    nonisolated(unsafe) private static var closed = false
+
     /// Registers `path` for removal on a caught signal.
     package static func register(_ path: String, sideFiles: Bool = false) {
         lock.withLock { registered[path] = sideFiles }
+    }
+
+    /// Creates a temporary folder from a `mkdtemp` template and registers it in one step under
+    /// the lock ``removeAll()`` takes, so a signal's cleanup either sees the folder or comes
+    /// before it is made (a folder made between the two was left behind by a SIGTERM); nil,
+    /// with `errno` set, when it cannot be made or a signal is ending the process.
+    package static func makeFolder(template: String) -> String? {
+        lock.withLock { () -> String? in
+            guard !closed else {
+                errno = EINTR
+                return nil
+            }
+            var bytes = Array(template.utf8CString)
+            guard let made = mkdtemp(&bytes) else { return nil }
+            let path = String(cString: made)
+            registered[path] = false
+            return path
+        }
     }
 
     /// Forgets `path` (it was renamed into place or removed).
@@ -53,11 +74,12 @@ package enum TemporaryFiles {
 
     /// Removes every registered path (on a caught signal, before the process ends).
     package static func removeAll() {
-        let all = lock.withLock { () -> [String: Bool] in
-            defer { registered.removeAll() }
-            return registered
+        // Under the lock, so no folder is being made meanwhile (``makeFolder(template:)``).
+        lock.withLock {
+            closed = true
+            for (path, sideFiles) in registered { removeItem(path, sideFiles: sideFiles) }
+            registered.removeAll()
         }
-        for (path, sideFiles) in all { removeItem(path, sideFiles: sideFiles) }
     }
 
     /// Whether a process with this id is gone.

@@ -30,14 +30,12 @@ package final class RealmScratchDatabase {
             return
         }
         let template = NSTemporaryDirectory() + "/" + TemporaryFiles.temporaryFolderPrefix + "XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
+        guard let made = TemporaryFiles.makeFolder(template: template) else {
             throw PorterError(
                 .io, "cannot create a temporary folder: \(String(cString: strerror(errno)))",
                 location: NSTemporaryDirectory())
         }
-        folder = String(cString: made)
-        TemporaryFiles.register(folder)
+        folder = made
         do {
             let db = try Database.create(at: path, schema: schema ?? file.schema)
             try Importer(database: db, formats: []).run(realmFile: file)
