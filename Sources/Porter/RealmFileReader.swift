@@ -90,18 +90,9 @@ final class RealmFileReader: ObjectReadBackend {
     /// as `.object` with their values by name, as snapshots give them).
     private func converted(_ value: RealmValue, nested: Bool = false) -> Value {
         switch value {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .float(let f): return .float(f)
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
-        case .binary(let d): return .data(d)
-        case .timestamp(let seconds, let nanoseconds):
-            return .date(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
-        case .decimal128(let d): return .decimal128(d)
-        case .objectId(let o): return .objectId(o)
-        case .uuid(let u): return .uuid(u)
+        case .null, .bool, .int, .float, .double, .string, .binary, .timestamp, .decimal128, .objectId, .uuid:
+            // Scalars convert as everywhere else (`RealmValues`); they never throw there.
+            return (try? RealmValues.scalar(value, location: "")) ?? .null
         case .link(let className, let key): return .link(ObjectLink(className, ObjectKey(key)))
         case .embedded(let className, let key, let values):
             guard nested, let table = tables[className] else { return .link(ObjectLink(className, ObjectKey(key))) }
