@@ -22,7 +22,9 @@ extension BenchRun {
         var core = Measured(
             seconds: Self.quotedRealmCoreReadAllSeconds, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
         var note = "realm-core figure quoted from issue #22 (0.3–0.5 s at 1,000,000; realm-core is not on this machine)"
-        if let figures = try realmCoreFigures(), let seconds = figures["readAllSeconds"] as? Double {
+        if let figures = try realmCoreFigures(),
+            let seconds = (figures["typedReadAllSeconds"] ?? figures["readAllSeconds"]) as? Double
+        {
             core = Measured(seconds: seconds, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
             note = "realm-core 14.14.0 (realm-oracle bench)"
         }

@@ -31,6 +31,9 @@ import Testing
         "strings-and-blobs.realm": "T.ls: file format N cannot index a list (string?[])",
         "collections.realm": "C[0].s_mixed: file format N orders the strings of a set of mixed by realm-core 13's",
         "core-upgrade-1000-24.realm": "table[10000].any: file format N cannot hold a list or dictionary inside a mixed",
+        // Only format 22 compares a string and a binary of a set of mixed by their bytes alone.
+        "core-upgrade-1000-23.realm@22":
+            "table_for_mixed[0].mixedSet: file format 22 cannot hold a string and a binary of the same bytes",
     ]
 
     static let cases: [(String, Int)] = sources.flatMap { [($0, 22), ($0, 23)] }
@@ -65,7 +68,7 @@ import Testing
             "export", source, "--format", "realm", "--file-format", "\(format)", "--out", out,
         ])
         let name = URL(fileURLWithPath: source).lastPathComponent
-        if let refusal = Self.refusals[name] {
+        if let refusal = Self.refusals["\(name)@\(format)"] ?? Self.refusals[name] {
             #expect(run.status == 1)
             let expected = refusal.replacingOccurrences(of: "format N", with: "format \(format)")
             #expect(run.output.stderr.contains(expected), "\(run.output.stderr)")

@@ -207,6 +207,26 @@ import Testing
         #expect(!WriterFileFormat.keyPrecedes("é", "a", fileFormat: 24))
     }
 
+    /// Format 22 compares a string and a binary of a set of mixed by bytes alone: a string with a
+    /// binary twin is refused whichever of the set's strings it is (it once depended on which string
+    /// an unordered set gave first, so `core-upgrade-1000-23` as format 22 was refused in some runs only).
+    @Test(arguments: [0, 7, 19])
+    func formatTwentyTwoRefusesEveryStringWithABinaryTwin(twin: Int) throws {
+        let strings = (0..<20).map { RealmValue.string("s\($0)") }
+        let elements = strings + [.binary(Data("s\(twin)".utf8)), .int(1)]
+        let location = WriterLocation(className: "Mixed", sourceKey: 3, property: "set")
+        let error = #expect(throws: PorterError.self) {
+            try WriterFileFormat.checkMixedSet(elements, fileFormat: 22, givenOrder: true, location: location)
+        }
+        #expect(error?.message.contains("same bytes in one set of mixed (\"s\(twin)\")") == true)
+        #expect(error?.location == "Mixed[3].set")
+        // Format 23 orders strings before binaries: the same set is written.
+        try WriterFileFormat.checkMixedSet(elements, fileFormat: 23, givenOrder: true, location: location)
+        // No twin: nothing refused.
+        try WriterFileFormat.checkMixedSet(
+            strings + [.binary(Data("other".utf8))], fileFormat: 22, givenOrder: true, location: location)
+    }
+
     static func write(_ schemaJSON: String, _ objects: [String: [(Int64, [RealmValue])]], format: Int) throws {
         let schema = try Schema(jsonString: schemaJSON)
         struct Source: RealmWriteSource {

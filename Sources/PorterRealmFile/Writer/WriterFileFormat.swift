@@ -10,7 +10,9 @@ import PorterModel
 /// - Decimal128 leaves are always 16 bytes wide; `ArrayMixed` has four slots, no nested collections;
 /// - a backlink list is one plain array of keys, not a B+tree;
 /// - sets of strings and binaries and dictionary keys are ordered by signed bytes (C++ `char` on
-///   every platform the SDKs shipped except Linux/Android ARM), re-sorted by `migrate_set_orderings`;
+///   every platform the SDKs shipped except Linux/Android ARM); `migrate_set_orderings` re-sorts the
+///   sets, but nothing re-sorts format 23's dictionary keys (realm-core 14.14 checked: a key differing
+///   first at a byte ≥ 0x80 is not found after its upgrade, in realm-core 13's own files too);
 /// - format 22 stores a dictionary as a cluster tree keyed by key hashes (`migrate_sets_and_dictionaries`).
 ///
 /// What a format cannot hold is refused, naming the class and property.
@@ -69,13 +71,14 @@ package enum WriterFileFormat {
                 "file format \(fileFormat) orders the strings of a set of mixed by realm-core 13's collation, which Porter does not reproduce: this set holds \(strings.count) different strings",
                 location: location.text)
         }
-        if fileFormat < 23, let s = strings.first,
-            elements.contains(where: {
-                if case .binary(let d) = $0 { return [UInt8](d) == Array(s.utf8) } else { return false }
-            })
-        {
+        guard fileFormat < 23 else { return }
+        // Every string is compared (the first of an unordered set made the refusal depend on the run).
+        var binaries = Set<[UInt8]>()
+        for case .binary(let d) in elements { binaries.insert([UInt8](d)) }
+        if let twin = strings.sorted().first(where: { binaries.contains(Array($0.utf8)) }) {
             throw PorterError(
-                .invalidValue, "file format 22 cannot hold a string and a binary of the same bytes in one set of mixed",
+                .invalidValue,
+                "file format 22 cannot hold a string and a binary of the same bytes in one set of mixed (\"\(twin.count > 40 ? twin.prefix(40) + "…" : twin)\")",
                 location: location.text)
         }
     }
