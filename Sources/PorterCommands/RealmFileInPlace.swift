@@ -10,8 +10,9 @@ import PorterRealm
 /// Rewrites a Realm file in place (rekey, encrypt, decrypt, compact): the new file is written
 /// beside the original under a hidden name carrying the process id, read back and compared with
 /// the original (every object read, counts and values compared), then renamed over the original
-/// with its permissions. Until that rename the original is untouched, so a failure or a kill at
-/// any point leaves the original or the finished file, and a later run removes what a killed run left.
+/// with its permissions, all under the file's writer lock (``RealmFileLock``). Until that rename the
+/// original is untouched, so a failure or a kill at any point leaves the original or the finished
+/// file, and a later run removes what a killed run left.
 struct RealmFileInPlace {
     /// What the rewrite did, for the command's summary.
     struct Outcome {
@@ -31,6 +32,8 @@ struct RealmFileInPlace {
     var backupPath: String?
     /// Whether a file of format 22 or 23 may be rewritten as format 24.
     var allowFormatUpgrade = false
+    /// Seconds to wait for another Porter writer of the file.
+    var wait: TimeInterval = 5
 
     /// The marker in the names of the temporary files, before the process id.
     static let marker = ".porter-care-"
@@ -49,7 +52,9 @@ struct RealmFileInPlace {
         if let backupPath, FileManager.default.fileExists(atPath: backupPath) {
             throw PorterError(.io, "already exists: --backup does not overwrite a file", location: backupPath)
         }
-        try RealmOpenCheck.refuseIfOpen(path)
+        // Held until the rename: an app or another Porter writer cannot change the file meanwhile.
+        let lock = try RealmFileLock(realmFile: path, wait: wait)
+        defer { lock.release() }
         Self.removeLeftovers(of: path)
         let source = try StoreFile.openRealm(path, key: sourceKey)
         if source.historyType == 3 || source.historyType == 4 {

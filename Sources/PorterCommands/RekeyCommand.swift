@@ -14,13 +14,16 @@ public struct RekeyCommand: OutputCommand {
             porter rekey app.realm --encryption-key-file old.key --decrypt
             porter rekey app.realm --encrypt --new-key-file new.key
             The new file is written beside the original, read back and compared object by object, then \
-            renamed over it (permissions kept). On any failure the original is unchanged. A file another \
-            process has open (its .lock file is locked) is refused.
+            renamed over it (permissions kept). On any failure the original is unchanged. The file's lock \
+            (FILE.lock) is held for the whole run: a file an app has open is refused, and another Porter \
+            writer of the file is waited for (--wait), then refused.
             """)
     /// The Realm file.
     @Argument(help: "The Realm file.") public var file: String
     /// The current key.
     @OptionGroup public var encryption: EncryptionOptions
+    /// How long to wait for another Porter writer of the file.
+    @OptionGroup public var writer: WaitOption
     /// The new key as hex.
     @Option(name: .long, help: ArgumentHelp("The new 64-byte key, as 128 hex digits.", valueName: "hex"))
     public var newKey: String?
@@ -77,7 +80,7 @@ public struct RekeyCommand: OutputCommand {
         }
         let outcome = try RealmFileInPlace(
             path: file, sourceKey: oldKey, newKey: key, backupPath: backup,
-            allowFormatUpgrade: allowFormatUpgrade
+            allowFormatUpgrade: allowFormatUpgrade, wait: writer.wait
         ).run()
         let what = decrypt ? "Decrypted" : encrypt ? "Encrypted" : "Rekeyed"
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
@@ -96,13 +99,16 @@ public struct CompactCommand: OutputCommand {
         abstract: "Compact a Realm file in place (drop its free space), printing the size before and after.",
         discussion: """
             The compacted file is written beside the original, read back and compared object by object, then \
-            renamed over it (permissions and encryption kept). On any failure the original is unchanged. A file \
-            another process has open (its .lock file is locked) is refused.
+            renamed over it (permissions and encryption kept). On any failure the original is unchanged. The \
+            file's lock (FILE.lock) is held for the whole run: a file an app has open is refused, and another \
+            Porter writer of the file is waited for (--wait), then refused.
             """)
     /// The Realm file.
     @Argument(help: "The Realm file.") public var file: String
     /// The key of an encrypted file (kept).
     @OptionGroup public var encryption: EncryptionOptions
+    /// How long to wait for another Porter writer of the file.
+    @OptionGroup public var writer: WaitOption
     /// Where to keep the old file.
     @Option(name: .long, help: ArgumentHelp("Keep the old file here (must not exist).", valueName: "file"))
     public var backup: String?
@@ -117,7 +123,7 @@ public struct CompactCommand: OutputCommand {
         let key = try encryption.key()
         let outcome = try RealmFileInPlace(
             path: file, sourceKey: key, newKey: key, backupPath: backup,
-            allowFormatUpgrade: allowFormatUpgrade
+            allowFormatUpgrade: allowFormatUpgrade, wait: writer.wait
         ).run()
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
         output.out(

@@ -125,7 +125,7 @@ final class RealmFileLock {
                 }
                 appHoldsIt = true
             } else {
-                appHoldsIt = false
+                appHoldsIt = !Self.blockedByPorter(fd)
             }
             if Date() >= deadline { break }
             usleep(20_000)
@@ -148,6 +148,19 @@ final class RealmFileLock {
         lock.l_start = porterByte
         lock.l_len = 1
         return fcntl(fd, F_SETLK, &lock) == 0
+    }
+
+    /// Whether what blocks Porter's record lock is another Porter writer's one-byte lock, rather
+    /// than a lock over the whole lock file that some other program (not realm-core, which uses
+    /// `flock`) holds while it has the file open.
+    private static func blockedByPorter(_ fd: Int32) -> Bool {
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = porterByte
+        probe.l_len = 1
+        guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return true }
+        return probe.l_start == porterByte && probe.l_len == 1
     }
 
     /// Releases both locks.

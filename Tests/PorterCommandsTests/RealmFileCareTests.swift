@@ -65,7 +65,7 @@ import Glibc
         #expect(CapturedOutput.run(["check", path]).status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(try Self.others(in: dir, keep: ["app.realm"]).isEmpty)
+        #expect(try Self.others(in: dir, keep: ["app.realm", "app.realm.lock"]).isEmpty)
     }
 
     @Test func rekeyEncryptDecryptRoundTrip() throws {
@@ -94,7 +94,8 @@ import Glibc
         let compact = CapturedOutput.run(["compact", path, "--encryption-key", Self.keyA])
         #expect(compact.status == 0, "\(compact.output.stderr)")
         #expect(try Self.export(path, key: Self.keyA) == before)
-        #expect(try Self.others(in: dir, keep: ["app.realm", "old.key", "new.key", "old.realm"]).isEmpty)
+        #expect(
+            try Self.others(in: dir, keep: ["app.realm", "app.realm.lock", "old.key", "new.key", "old.realm"]).isEmpty)
     }
 
     /// Every refusal leaves the file byte for byte as it was and nothing beside it.
@@ -124,7 +125,7 @@ import Glibc
         #expect(run.output.stderr.contains(message), "\(run.output.stderr)")
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.encrypted)))
-        #expect(try Self.others(in: dir, keep: ["app.realm", "existing"]).isEmpty)
+        #expect(try Self.others(in: dir, keep: ["app.realm", "app.realm.lock", "existing"]).isEmpty)
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep")
     }
 

@@ -152,10 +152,14 @@ struct WriterLockTests {
     }
 
     /// Every command that writes a Realm file, on `realm`, with `wait`.
-    private func realmWriters(_ realm: String, _ dir: TemporaryFolder, wait: String) -> [(String, [String])] {
-        [
+    private func realmWriters(_ realm: String, _ dir: TemporaryFolder, wait: String) throws -> [(String, [String])] {
+        let key = dir.path("new.key")
+        try String(repeating: "ab", count: 64).write(toFile: key, atomically: true, encoding: .utf8)
+        return [
             ("import", importArgs(realm, dir, "dogs-a", wait: wait)),
             ("migrate", ["migrate", realm, "--to", dir.path("v1b.json"), "--wait", wait]),
+            ("compact", ["compact", realm, "--wait", wait]),
+            ("rekey", ["rekey", realm, "--encrypt", "--new-key-file", key, "--wait", wait]),
         ]
     }
 
@@ -164,7 +168,7 @@ struct WriterLockTests {
         let realm = try realmFile(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: realm))
         let lock = try HeldRealmLock(realm, asPorter: true)
-        for (name, args) in realmWriters(realm, dir, wait: "0.3") {
+        for (name, args) in try realmWriters(realm, dir, wait: "0.3") {
             expectLoser(try Hardening.porter(args), realm, name)
         }
         let out = dir.path("out.realm")
@@ -196,7 +200,7 @@ struct WriterLockTests {
         let realm = try realmFile(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: realm))
         let app = try HeldRealmLock(realm, asPorter: false)
-        for (name, args) in realmWriters(realm, dir, wait: "0.2") {
+        for (name, args) in try realmWriters(realm, dir, wait: "0.2") {
             let result = try Hardening.porter(args)
             #expect(result.status == 1, "\(name): \(result.stderr)")
             #expect(result.stderr.contains("is open in an app"), "\(name): \(result.stderr)")
@@ -213,7 +217,7 @@ struct WriterLockTests {
     func twoRealmWritersRunOneAfterTheOther(_ pair: (String, String)) throws {
         let dir = try TemporaryFolder("realm-pair")
         let realm = try realmFile(dir)
-        let writers = Dictionary(uniqueKeysWithValues: realmWriters(realm, dir, wait: "60"))
+        let writers = Dictionary(uniqueKeysWithValues: try realmWriters(realm, dir, wait: "60"))
         var second = writers[pair.1]!
         if pair.0 == "import" && pair.1 == "import" { second = importArgs(realm, dir, "dogs-b", wait: "60") }
         let lock = try HeldRealmLock(realm, asPorter: true)
