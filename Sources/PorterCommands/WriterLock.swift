@@ -140,13 +140,19 @@ final class RealmFileLock {
         throw Database.otherWriterError(path)
     }
 
+    /// A write lock on Porter's byte of the lock file.
+    private static var porterRange: flock {
+        var range = flock()
+        range.l_type = Int16(F_WRLCK)
+        range.l_whence = Int16(SEEK_SET)
+        range.l_start = porterByte
+        range.l_len = 1
+        return range
+    }
+
     /// Takes Porter's record lock without waiting; false when another process holds it.
     private static func recordLock(_ fd: Int32) -> Bool {
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = porterByte
-        lock.l_len = 1
+        var lock = porterRange
         return fcntl(fd, F_SETLK, &lock) == 0
     }
 
@@ -154,11 +160,7 @@ final class RealmFileLock {
     /// than a lock over the whole lock file that some other program (not realm-core, which uses
     /// `flock`) holds while it has the file open.
     private static func blockedByPorter(_ fd: Int32) -> Bool {
-        var probe = flock()
-        probe.l_type = Int16(F_WRLCK)
-        probe.l_whence = Int16(SEEK_SET)
-        probe.l_start = porterByte
-        probe.l_len = 1
+        var probe = porterRange
         guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return true }
         return probe.l_start == porterByte && probe.l_len == 1
     }
