@@ -37,7 +37,12 @@ import FoundationNetworking
 
     /// A database of three people, two dogs and embedded addresses.
     static func makeDatabase(_ folder: Folder) throws -> String {
-        let path = folder.path("people.porter")
+        try makeDatabase(at: folder.path("people.porter"))
+    }
+
+    /// The database of ``makeDatabase(_:)`` at `path`.
+    @discardableResult
+    static func makeDatabase(at path: String) throws -> String {
         let db = try Database.create(at: path, schema: try Schema(jsonString: schemaJSON))
         try db.write {
             let rex = try db.create("Dog", ["name": .string("Rex")])
@@ -423,20 +428,29 @@ import FoundationNetworking
         #expect(ages == [.int(41), .int(30), .int(35)])
     }
 
-    /// 200,000 objects page from the end, sorted, in bounded memory.
-    @Test func pagingALargeClassInBoundedMemory() async throws {
+    /// 1,000,000 objects page from the end, sorted, in bounded memory.
+    @Test func pagingAMillionObjectClassInBoundedMemory() async throws {
         let folder = Folder()
         let path = folder.path("big.porter")
         let schema = try Schema(
-            jsonString: #"{"classes": [{"name": "Big", "properties": {"n": "int", "s": "string"}}]}"#)
+            jsonString: #"{"classes": [{"name": "Big", "properties": {"n": "int", "s": "string?"}}]}"#)
         let db = try Database.create(at: path, schema: schema)
-        let total = 200_000
+        let total = 1_000_000
+        // The importer's fast path: statements prepared once, one transaction.
         try db.write {
-            for i in 0..<total { _ = try db.create("Big", ["n": .int(Int64(i)), "s": .string("object \(i)")]) }
+            let inserter = try BulkInserter(database: db, className: "Big")
+            var fields: [Value?] = [nil, .null]
+            for i in 0..<total {
+                fields[0] = .int(Int64(i))
+                _ = try inserter.insert(fields: fields)
+            }
         }
         let app = try Self.server(path)
         try await Self.serving(app) { client in
             let before = Self.residentBytes()
+            let (_, last) = try await Self.call(client, "/api/classes/Big/objects?offset=\(total - 1)&limit=50")
+            #expect(last["objects"]?.arrayValue?.count == 1)
+            #expect(last["objects"]?[0]?["values"]?["n"]?["text"]?.stringValue == "\(total - 1)")
             let (status, page) = try await Self.call(
                 client, "/api/classes/Big/objects?offset=\(total - 500)&limit=500&sort=n&descending=true")
             #expect(status == 200)
