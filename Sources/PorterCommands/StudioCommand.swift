@@ -29,9 +29,7 @@ public struct StudioCommand: OutputCommand {
     /// Allow edits.
     @Flag(
         name: .long,
-        help:
-            "Allow edits (Begin, edit, Commit or Cancel) from the page; a Realm file's in a working copy, written by Save."
-    )
+        help: "Allow edits from the page (Begin, Commit, Cancel); a Realm file's in a working copy Save writes back.")
     public var write = false
     /// Where the first Save keeps the Realm file as it was.
     @Option(
