@@ -90,6 +90,9 @@ import FoundationNetworking
         _ base: String, _ uri: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]
     ) async throws -> (Int, HTTPURLResponse, Data) {
         var request = URLRequest(url: URL(string: base + uri)!)
+        // Not URLSession's 60 s: the whole suite in parallel on two cores can keep the server's
+        // tasks waiting that long; a hung server still fails the test, later.
+        request.timeoutInterval = 600
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
