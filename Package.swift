@@ -17,7 +17,7 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     ("PorterRealmMigrationTests", ["PorterModel", "PorterStore", "PorterDiff", "PorterMigration", "PorterRealmFile", "PorterRealm"]),
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
-    ("PorterStudioTests", ["PorterStudio"]),
+    ("PorterStudioTests", ["PorterStudio", "PorterCommands"]),
 ]
 let testTargets: [Target] = testTargetSpecs.map {
     .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])

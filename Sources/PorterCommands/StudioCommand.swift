@@ -14,7 +14,8 @@ public struct StudioCommand: OutputCommand {
             Serves a page on 127.0.0.1 only (a random free port unless --port) and prints its URL, which \
             carries a random token every request needs. The file is opened read-only, as export opens it; \
             with --write a Porter database is opened read-write and the page edits it inside explicit write \
-            transactions. Runs until interrupted (Ctrl-C).
+            transactions; a Realm file is edited in a private working copy and Save writes the file anew, \
+            atomically (--backup keeps the old one). Runs until interrupted (Ctrl-C).
             """)
     /// The file shown.
     @Argument(help: "A Realm file or a Porter database.") public var database: String
@@ -26,23 +27,44 @@ public struct StudioCommand: OutputCommand {
     @Flag(name: .long, help: "Open the page in the system's browser (xdg-open), where there is one.")
     public var open = false
     /// Allow edits.
-    @Flag(name: .long, help: "A Porter database: allow edits (Begin, edit, Commit or Cancel) from the page.")
+    @Flag(
+        name: .long,
+        help: "Allow edits from the page (Begin, Commit, Cancel); a Realm file's in a working copy Save writes back.")
     public var write = false
+    /// Where the first Save keeps the Realm file as it was.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --write on a Realm file: copy the file here at the first Save (must not exist).", valueName: "file"))
+    public var backup: String?
+    /// How long Save waits for another writer of the Realm file.
+    @OptionGroup public var writer: WaitOption
     /// ArgumentParser requirement.
     public init() {}
 
     /// Argument errors: exit code 64.
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if backup != nil && !write { throw ValidationError("--backup applies with --write (on a Realm file)") }
     }
 
     /// Opens the file, serves the page until interrupted.
     public func run(output: CommandOutput) throws {
-        let file = try openFile()
-        let server = StudioServer(file: file, writable: write)
+        let server: StudioServer
+        let path: String
+        let realmCopy = try openRealmCopy()
+        defer { realmCopy?.remove() }
+        if let realmCopy {
+            server = StudioServer(realmCopy: realmCopy)
+            path = realmCopy.path
+        } else {
+            let file = try openFile()
+            server = StudioServer(file: file, writable: write)
+            path = file.path
+        }
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
-        let (port, open, path) = (self.port, self.open, file.path)
+        let (port, open) = (self.port, self.open)
         Task {
             do {
                 try await server.run(port: port) { url in
@@ -56,8 +78,27 @@ public struct StudioCommand: OutputCommand {
             done.signal()
         }
         done.wait()
+        if let realmCopy, realmCopy.unsavedCommits > 0 {
+            output.err(
+                "porter studio: \(realmCopy.unsavedCommits) commit(s) since the last Save were not written to \(path)")
+        }
         if let error = outcome.error {
             throw PorterError(.io, "cannot serve on 127.0.0.1:\(port): \(error)")
+        }
+    }
+
+    /// With --write on a Realm file: its working copy, read under the file's writer lock, which
+    /// Save takes again (README, "Studio"); nil otherwise.
+    private func openRealmCopy() throws -> StudioRealmCopy? {
+        let key = try encryption.key()
+        let kind = StoredFileKind.of(path: database)
+        guard write, kind == .realmFile || (key != nil && kind != .porterDatabase) else { return nil }
+        _ = TemporaryFiles.sweepLeftovers(beside: database)
+        _ = TemporaryFiles.sweepTemporaryFolder()
+        let (path, wait) = (database, writer.wait)
+        return try StudioRealmCopy(path: path, encryptionKey: key, backup: backup) {
+            let lock = try RealmFileLock(realmFile: path, wait: wait)
+            return { lock.release() }
         }
     }
 
@@ -66,10 +107,11 @@ public struct StudioCommand: OutputCommand {
         if write {
             guard StoredFileKind.of(path: database) == .porterDatabase else {
                 _ = try StoreFile.open(database, encryption: encryption)
+                throw PorterError(.usage, "--write: not a Porter database or a Realm file", location: database)
+            }
+            if backup != nil {
                 throw PorterError(
-                    .usage,
-                    "--write edits Porter databases only; a Realm file is shown read-only "
-                        + "(import it with 'porter import' to edit a copy)",
+                    .usage, "--backup applies to a Realm file: a Porter database's changes are saved by Commit",
                     location: database)
             }
             if try encryption.key() != nil {

@@ -4,8 +4,9 @@ import PorterDocument
 import PorterInterchange
 import PorterModel
 
-/// A class exported as a download, in any format `porter export` writes one file per class in
-/// (bson, json, ejson, ejson-canonical, csv), by the same exporter.
+/// A class, or the objects of a class a query selects (in the table's order), exported as a
+/// download in any format `porter export` writes one file per class in (bson, json, ejson,
+/// ejson-canonical, csv), by the same exporter and selection as `porter export --query --sort`.
 ///
 /// The exporter writes into a pipe on a thread of its own and the response reads the other end:
 /// the pipe's capacity holds the export back while the browser is slower, so no whole export is
@@ -15,15 +16,22 @@ enum StudioExport {
     static var formats: [String] { InterchangeFormats.output.map(\.name) + ["csv"] }
 
     /// Checks the request, then streams the export; a failure before the first byte is a 400.
-    static func response(store: StudioStore, className: String, format name: String) throws -> Response {
+    static func response(
+        store: StudioStore, className: String, format name: String, query: String? = nil, sort: String? = nil,
+        descending: Bool = false
+    ) throws -> Response {
         let cls = try store.accessSync { try store.objectSchema(className) }
         if cls.isEmbedded {
             throw StudioRequestError(
                 "'\(cls.name)' is an embedded class: its objects are exported inside their parents' documents")
         }
+        let selection =
+            query == nil && sort == nil
+            ? nil
+            : ExportSelection(className: cls.name, query: query, sort: sort.map { descending ? "-" + $0 : $0 })
         let format: DocumentOutputFormat
         if name == "csv" {
-            format = CSVFormat()
+            format = CSVFormat(followsLinks: selection != nil)
         } else {
             guard let known = InterchangeFormats.output.first(where: { $0.name == name }) else {
                 throw StudioRequestError("unknown export format '\(name)' (known: \(formats.joined(separator: ", ")))")
@@ -35,6 +43,25 @@ enum StudioExport {
         switch store.file {
         case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
         case .realm(let file): exporter = Exporter(realmFile: file, format: format, options: options)
+        }
+        if let selection {
+            exporter.selection = selection
+            // The table's checks and order first (usually the page's cached keys): a query that
+            // fails only on evaluation (a value of the wrong type) is a 400 here, not a broken download.
+            try store.accessSync {
+                try store.checkSort(cls, sort)
+                _ = try store.order(cls, sort: sort, descending: descending, query: query)
+            }
+            do {
+                try store.accessSync { try exporter.checkSelection() }
+            } catch let error as PorterError where error.code != .io && error.code != .notADatabase {
+                // `--query: …` as `porter export` words it: here the query box and the sorted column.
+                var message = error.message
+                for option in ["query", "sort"] where message.hasPrefix("--\(option):") {
+                    message = option + message.dropFirst(option.count + 2)
+                }
+                throw StudioRequestError(message)
+            }
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {

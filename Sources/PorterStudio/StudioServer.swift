@@ -22,6 +22,12 @@ public struct StudioServer: Sendable {
         self.token = token
     }
 
+    /// A server for a Realm file opened with `--write`: its working copy is edited, Save writes the file.
+    package init(realmCopy: StudioRealmCopy, token: String = StudioServer.makeToken()) {
+        store = StudioStore(file: .porter(realmCopy.database), writable: true, realmCopy: realmCopy)
+        self.token = token
+    }
+
     /// 32 random hex digits.
     public static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -70,8 +76,12 @@ public struct StudioServer: Sendable {
         api.get("classes/:class/export") { request, context in
             do {
                 let className = try context.parameters.require("class")
-                let format = request.uri.queryParameters.get("format") ?? "csv"
-                return try StudioExport.response(store: store, className: className, format: format)
+                let query = request.uri.queryParameters
+                let text = query.get("query").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+                let sort = query.get("sort").flatMap { $0.isEmpty ? nil : $0 }
+                return try StudioExport.response(
+                    store: store, className: className, format: query.get("format") ?? "csv", query: text,
+                    sort: sort, descending: query.get("descending") == "true")
             } catch {
                 return Self.failure(error)
             }

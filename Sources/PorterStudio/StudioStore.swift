@@ -32,8 +32,10 @@ final class StudioStore: @unchecked Sendable {
     let file: StudioFile
     /// The file's path.
     let path: String
-    /// Whether `--write` was given (a Porter database opened read-write).
+    /// Whether `--write` was given (a Porter database opened read-write, or a Realm file's working copy).
     let writable: Bool
+    /// `--write` on a Realm file: the working copy `file` holds and Save writes back.
+    let realmCopy: StudioRealmCopy?
     private let queue = DispatchQueue(label: "porter.studio.store")
     /// The order of the objects last paged (by class, sort and query), so that the next page
     /// needs no new sort: keys only, never objects.
@@ -42,10 +44,12 @@ final class StudioStore: @unchecked Sendable {
     /// The most objects one page holds.
     static let maxPageSize = 500
 
-    init(file: StudioFile, writable: Bool) {
+    init(file: StudioFile, writable: Bool, realmCopy: StudioRealmCopy? = nil) {
         self.file = file
         self.writable = writable
+        self.realmCopy = realmCopy
         switch file {
+        case _ where realmCopy != nil: path = realmCopy?.path ?? ""
         case .porter(let db): path = db.path
         case .realm(let realm): path = realm.path
         }
@@ -92,6 +96,7 @@ final class StudioStore: @unchecked Sendable {
         let schema = self.schema
         var members: [JSONMember] = [JSONMember("path", .string(path))]
         switch file {
+        case _ where realmCopy != nil: members += realmCopy?.infoMembers ?? []
         case .porter(let db):
             members += [
                 JSONMember("kind", .string("porter")), JSONMember("schemaVersion", .int(db.schemaVersion)),
@@ -108,6 +113,7 @@ final class StudioStore: @unchecked Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
         members.append(JSONMember("fileSize", .int(size ?? 0)))
         members.append(JSONMember("writable", .bool(writable)))
+        members.append(JSONMember("unsaved", .int(realmCopy?.unsavedCommits ?? 0)))
         let classes = try schema.classes.map { cls -> JSONValue in
             .object([
                 JSONMember("name", .string(cls.name)), JSONMember("count", .int(try count(cls))),
@@ -149,7 +155,7 @@ final class StudioStore: @unchecked Sendable {
             return (Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), Int64(info.st_size))
         }
         let main = stamp(path)
-        guard case .porter = file else { return main }
+        guard case .porter = file, realmCopy == nil else { return main }
         let wal = stamp(path + "-wal")
         return (max(main.0, wal.0), main.1 + wal.1)
     }
@@ -166,15 +172,7 @@ final class StudioStore: @unchecked Sendable {
         guard (1...Self.maxPageSize).contains(limit) else {
             throw StudioRequestError("limit must be between 1 and \(Self.maxPageSize), not \(limit)")
         }
-        if let sort {
-            guard let property = cls.property(named: sort) else {
-                throw StudioRequestError("sort: class \(cls.name) has no property '\(sort)'")
-            }
-            guard Self.isSortable(property) else {
-                throw StudioRequestError(
-                    "sort: \(cls.name).\(sort) is not a scalar property (\(property.typeShorthand))")
-            }
-        }
+        try checkSort(cls, sort)
         let keys = try order(cls, sort: sort, descending: descending, query: query)
         let pageKeys = offset < keys.count ? Array(keys[offset..<min(keys.count, offset + limit)]) : []
         let objects = try pageKeys.map { key -> JSONValue in
@@ -190,6 +188,17 @@ final class StudioStore: @unchecked Sendable {
         ])
     }
 
+    /// A sort by a property the class has, and a scalar one, or a 400 saying why not.
+    func checkSort(_ cls: ObjectSchema, _ sort: String?) throws {
+        guard let sort else { return }
+        guard let property = cls.property(named: sort) else {
+            throw StudioRequestError("sort: class \(cls.name) has no property '\(sort)'")
+        }
+        guard Self.isSortable(property) else {
+            throw StudioRequestError("sort: \(cls.name).\(sort) is not a scalar property (\(property.typeShorthand))")
+        }
+    }
+
     /// The keys of a class in the order asked for: computed once, kept while the data is unchanged.
     func order(_ cls: ObjectSchema, sort: String?, descending: Bool, query: String?) throws -> [ObjectKey] {
         let id = "\(cls.name)\u{0}\(sort ?? "")\u{0}\(descending)\u{0}\(query ?? "")"
@@ -202,13 +211,19 @@ final class StudioStore: @unchecked Sendable {
             keys = try allKeys(cls)
         }
         if let sort {
-            let column = try sortColumn(cls, sort)
-            // Stable on keys: equal values keep key order (descending reverses the values only).
-            keys.sort { a, b in
-                let order = ValueOrder.sortCompare(column[a] ?? .null, column[b] ?? .null)
-                if order != 0 { return descending ? order > 0 : order < 0 }
-                return a < b
+            // The column's (key, value) pairs sorted in place: no dictionary beside them.
+            var column = try sortColumn(cls, sort)
+            if keys.count != column.count || keys.first != column.first?.key {
+                let wanted = Set(keys)
+                column.removeAll { !wanted.contains($0.key) }
             }
+            // Stable on keys: equal values keep key order (descending reverses the values only).
+            column.sort { a, b in
+                let order = ValueOrder.sortCompare(a.value, b.value)
+                if order != 0 { return descending ? order > 0 : order < 0 }
+                return a.key < b.key
+            }
+            keys = column.map(\.key)
         }
         cachedOrder = (id, stamp, keys)
         return keys
@@ -241,18 +256,19 @@ final class StudioStore: @unchecked Sendable {
         }
     }
 
-    private func sortColumn(_ cls: ObjectSchema, _ property: String) throws -> [ObjectKey: Value] {
-        var column: [ObjectKey: Value] = [:]
+    /// One column's values with their objects' keys, one pair per object, in key order.
+    private func sortColumn(_ cls: ObjectSchema, _ property: String) throws -> [(key: ObjectKey, value: Value)] {
         switch file {
         case .porter(let db):
-            for (key, value) in try db.read({ try db.propertyValues(cls.name, property) }) { column[key] = value }
+            return try db.read { try db.propertyValues(cls.name, property) }
         case .realm(let realm):
-            guard let table = realm.table(named: cls.name) else { return [:] }
+            guard let table = realm.table(named: cls.name) else { return [] }
+            var column: [(key: ObjectKey, value: Value)] = []
             try realm.forEachValue(in: table, property: property) { key, value in
-                column[ObjectKey(key)] = try RealmValues.scalar(value, location: path)
+                column.append((ObjectKey(key), try RealmValues.scalar(value, location: path)))
             }
+            return column
         }
-        return column
     }
 
     /// The keys of the objects matching a Realm Query Language predicate, in key order: the shared

@@ -4,9 +4,10 @@ import PorterModel
 import PorterStore
 
 /// `--write` on a Porter database: changes inside an explicit write transaction (Begin, then
-/// edits, then Commit or Cancel), each checked by the engine, whose error the page shows.
+/// edits, then Commit or Cancel), each checked by the engine, whose error the page shows. On a
+/// Realm file the same, in its working copy (``StudioRealmCopy``), and `write/save` writes the file.
 ///
-/// Routes (all POST, JSON bodies): `write/begin`, `write/commit`, `write/cancel`,
+/// Routes (all POST, JSON bodies): `write/begin`, `write/commit`, `write/cancel`, `write/save`,
 /// `classes/:class/objects/:key/set` `{"property": P, "value": TEXT|null}`,
 /// `classes/:class/create` `{"values": {P: TEXT, …}}`, `classes/:class/objects/:key/delete`.
 /// Values come as text, read by the property's type (as the page shows them): dates ISO 8601,
@@ -23,13 +24,22 @@ enum StudioWrites {
                     let db = try database(store)
                     switch action {
                     case "begin": try db.beginWrite()
-                    case "commit": try db.commitWrite()
+                    case "commit":
+                        try db.commitWrite()
+                        store.realmCopy?.committed()
+                    case "save":
+                        guard let copy = store.realmCopy else {
+                            throw StudioRequestError(
+                                "Save writes a Realm file opened with --write; a Porter database is saved by Commit")
+                        }
+                        try copy.save()
                     case "cancel":
                         guard db.isInWriteTransaction else {
                             throw StudioRequestError("no write transaction to cancel")
                         }
                         db.cancelWrite()
-                    default: throw StudioRequestError("unknown write action '\(action)' (begin, commit, cancel)")
+                    default:
+                        throw StudioRequestError("unknown write action '\(action)' (begin, commit, cancel, save)")
                     }
                     return state(store)
                 }
@@ -92,16 +102,25 @@ enum StudioWrites {
         }
     }
 
-    /// Whether writes are allowed and a transaction is open.
+    /// Whether writes are allowed and a transaction is open; for a Realm file's working copy, the
+    /// commits not saved yet, the saves and the backup path.
     static func state(_ store: StudioStore) -> JSONValue {
         var open = false
         if store.writable, case .porter(let db) = store.file { open = db.isInWriteTransaction }
-        return .object([JSONMember("writable", .bool(store.writable)), JSONMember("inTransaction", .bool(open))])
+        var members = [JSONMember("writable", .bool(store.writable)), JSONMember("inTransaction", .bool(open))]
+        if let copy = store.realmCopy {
+            members += [
+                JSONMember("realmFile", .bool(true)), JSONMember("unsaved", .int(copy.unsavedCommits)),
+                JSONMember("saves", .int(copy.saves)),
+                JSONMember("backup", copy.backupPath.map { JSONValue.string($0) } ?? .null),
+            ]
+        }
+        return .object(members)
     }
 
     private static func database(_ store: StudioStore) throws -> Database {
         guard store.writable, case .porter(let db) = store.file else {
-            throw StudioRequestError("the studio is read-only: start it with --write on a Porter database to edit")
+            throw StudioRequestError("the studio is read-only: start it with --write to edit")
         }
         return db
     }

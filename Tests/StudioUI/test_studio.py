@@ -6,7 +6,7 @@ Usage: test_studio.py PORTER_BINARY [DOCS_DIR]
 Opens the studio on a Porter database made from the every-type fixture and on a real Realm file
 from Fixtures/realm/, and does what a person does: click a class, read cells (checked against
 `porter export`), follow a link and come back, run a query, sort, download a CSV export, and with
---write edit a value and commit. Saves screenshots of the classes view, an object table and the
+--write edit a value and commit (and on a Realm file: commit, then Save). Saves screenshots of the classes view, an object table and the
 schema diagram into DOCS_DIR (default: docs/). Ends with the line 'N passed, N failed'.
 """
 import csv
@@ -71,8 +71,11 @@ def browser(download_dir):
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1440,900", "--force-device-scale-factor=1"]:
         options.add_argument(argument)
+    # A second download from the page (the query result after the class) is not held back as
+    # "multiple automatic downloads".
     options.add_experimental_option("prefs", {"download.default_directory": download_dir,
-                                              "download.prompt_for_download": False})
+                                              "download.prompt_for_download": False,
+                                              "profile.default_content_setting_values.automatic_downloads": 1})
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(service=service, options=options)
     driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": download_dir})
@@ -203,6 +206,34 @@ def main():
                 with open(path, "rb") as f:
                     assert f.read() == text, "the download differs from porter export"
 
+            @test("Export with a query downloads the query result as porter export --query writes it")
+            def _():
+                expected = subprocess.run([PORTER, "export", database, "--format", "csv", "--class", "Every",
+                                           "--query", "int > 0", "--out", "-", "--quiet"],
+                                          check=True, capture_output=True).stdout
+                box = driver.find_element(By.ID, "query")
+                box.clear()
+                box.send_keys("int > 0")
+                driver.find_element(By.ID, "run-query").click()
+                wait(driver, lambda d: d.find_element(By.ID, "export").text == "Export query result")
+                assert expected != text
+                driver.find_element(By.ID, "export").click()
+
+                def downloaded():
+                    # Every.csv again, or 'Every (1).csv': whichever file holds the query result.
+                    for name in os.listdir(downloads):
+                        if name.endswith(".csv"):
+                            with open(os.path.join(downloads, name), "rb") as f:
+                                if f.read() == expected:
+                                    return True
+                    return False
+                deadline = time.time() + 20
+                while not downloaded() and time.time() < deadline:
+                    time.sleep(0.2)
+                assert downloaded(), f"no download holds porter export --query's CSV: {os.listdir(downloads)}"
+                driver.find_element(By.ID, "clear-query").click()
+                wait(driver, lambda d: d.find_element(By.ID, "export").text == "Export class")
+
             @test("the schema diagram draws classes and relationships")
             def _():
                 driver.find_element(By.ID, "show-schema").click()
@@ -290,6 +321,47 @@ def main():
                 _, after = export_csv(writable, "Every")
                 assert after[0]["string"] == "edited in the studio", after[0]["string"]
                 assert after[0]["int"] == rows[0]["int"]
+        finally:
+            studio.stop()
+
+        writable_realm = os.path.join(work, "write.realm")
+        backup = os.path.join(work, "write.before.realm")
+        shutil.copy(os.path.join(REALM_DIR, "every-type.realm"), writable_realm)
+        with open(writable_realm, "rb") as f:
+            original = f.read()
+        studio = Studio(writable_realm, "--write", "--backup", backup)
+        try:
+            @test("--write on a Realm file: edit the working copy, Commit, Save writes the file")
+            def _():
+                driver.get(studio.url)
+                wait(driver, lambda d: d.find_element(By.ID, "save-controls").is_displayed()
+                     and d.find_elements(By.CSS_SELECTOR, ".class-item"))
+                assert "working copy" in driver.find_element(By.ID, "file-info").text
+                assert not driver.find_element(By.ID, "save").is_enabled()
+                open_class(driver, "Every")
+                driver.find_element(By.CSS_SELECTOR, "#objects tbody tr a.object-key").click()
+                wait(driver, lambda d: d.find_element(By.ID, "object-view").is_displayed())
+                driver.find_element(By.ID, "begin").click()
+                wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button.edit[data-prop='string']"))
+                driver.find_element(By.CSS_SELECTOR, "button.edit[data-prop='string']").click()
+                field = driver.find_element(By.CSS_SELECTOR, "input.edit-input")
+                field.clear()
+                field.send_keys("saved by the studio")
+                driver.find_element(By.CSS_SELECTOR, "button.save-edit").click()
+                wait(driver, lambda d: "saved by the studio" in
+                     d.find_element(By.CSS_SELECTOR, "#object-values td[data-prop='string']").text)
+                driver.find_element(By.ID, "commit").click()
+                wait(driver, lambda d: d.find_element(By.ID, "save-state").text.startswith("unsaved"))
+                with open(writable_realm, "rb") as f:
+                    assert f.read() == original, "the Realm file changed before Save"
+                driver.find_element(By.ID, "save").click()
+                wait(driver, lambda d: d.find_element(By.ID, "message").text.startswith("Saved:"))
+                assert driver.find_element(By.ID, "save-state").text == "saved"
+                assert driver.find_element(By.ID, "banner").is_displayed() is False
+                _, after = export_csv(writable_realm, "Every")
+                assert after[0]["string"] == "saved by the studio", after[0]["string"]
+                with open(backup, "rb") as f:
+                    assert f.read() == original, "the backup is not the file as it was"
         finally:
             studio.stop()
     finally:

@@ -5,7 +5,7 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const PAGE = 50;
 const state = {
   info: null, classes: {}, current: null, offset: 0, total: 0, sort: null, descending: false, query: "",
-  history: [], inTransaction: false, fileStamp: null,
+  history: [], inTransaction: false, fileStamp: null, realmFile: false, unsaved: 0, writing: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -135,6 +135,7 @@ async function loadInfo() {
     `schema version ${info.schemaVersion ?? "none"}`, formatSize(info.fileSize)];
   if (info.encrypted) parts.push("encrypted");
   if (!info.writable) parts.push("read-only");
+  if (info.workingCopy) parts.push("editing a working copy: Save writes the file");
   $("file-info").textContent = parts.join(" · ");
   $("write-controls").hidden = !info.writable;
   const list = $("classes");
@@ -222,8 +223,13 @@ async function showClass() {
 }
 
 function updateExport() {
-  const format = $("export-format").value;
-  $("export").href = `/api/classes/${encodeURIComponent(state.current)}/export?format=${format}&token=${token}`;
+  // With a query the export holds the matching objects, in the table's order.
+  const params = { format: $("export-format").value, token };
+  if (state.query) params.query = state.query;
+  if (state.query && state.sort) { params.sort = state.sort; params.descending = state.descending; }
+  const text = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  $("export").href = `/api/classes/${encodeURIComponent(state.current)}/export?${text}`;
+  $("export").textContent = state.query ? "Export query result" : "Export class";
 }
 
 async function sortBy(name) {
@@ -293,22 +299,37 @@ function startEdit(cell, property, value) {
 // ---- Writes -------------------------------------------------------------------------------------
 
 async function transaction(action) {
+  // The studio's own commit or Save changes the file: a poll meanwhile must not announce it.
+  state.writing = true;
   try {
     const result = await api(`write/${action}`, { method: "POST", body: "{}" });
-    state.inTransaction = result.inTransaction;
-    updateTransaction();
+    applyWriteState(result);
+    const saved = result.backup && result.saves === 1 ? ` (the old file kept as ${result.backup})` : "";
     const done = { begin: "Write transaction open: edits are kept until Commit or Cancel",
-      commit: "Committed", cancel: "Cancelled: every change since Begin undone" };
+      commit: state.realmFile ? "Committed to the working copy: Save writes the Realm file" : "Committed",
+      cancel: "Cancelled: every change since Begin undone", save: `Saved: ${state.info.path} written${saved}` };
     // The studio's own commit changes the file: not a change to announce.
     state.fileStamp = null;
     await pollFile();
     await loadInfo();
     await refreshView();
     showMessage(done[action], true);
-  } catch (error) { showMessage(error.message); }
+  } catch (error) { showMessage(error.message); } finally { state.writing = false; }
+}
+
+function applyWriteState(result) {
+  state.inTransaction = result.inTransaction;
+  state.realmFile = !!result.realmFile;
+  state.unsaved = result.unsaved || 0;
+  updateTransaction();
 }
 
 function updateTransaction() {
+  // A Realm file: edits go to a working copy; Save writes the file once nothing is open.
+  $("save-controls").hidden = !state.realmFile;
+  $("save").disabled = state.inTransaction || state.unsaved === 0;
+  $("save-state").textContent = state.unsaved > 0 ? `unsaved: ${state.unsaved} commit(s)` : "saved";
+  $("save-state").classList.toggle("unsaved", state.unsaved > 0);
   $("begin").disabled = state.inTransaction;
   $("commit").disabled = !state.inTransaction;
   $("cancel").disabled = !state.inTransaction;
@@ -432,7 +453,7 @@ async function pollFile() {
     const file = await api("file");
     const stamp = `${file.mtime}/${file.size}`;
     if (state.fileStamp === null) state.fileStamp = stamp;
-    else if (stamp !== state.fileStamp && !state.inTransaction) $("banner").hidden = false;
+    else if (stamp !== state.fileStamp && !state.inTransaction && !state.writing) $("banner").hidden = false;
   } catch (_) { /* the server is gone: the next poll tries again */ }
 }
 
@@ -460,15 +481,14 @@ async function start() {
   $("begin").addEventListener("click", () => transaction("begin"));
   $("commit").addEventListener("click", () => transaction("commit"));
   $("cancel").addEventListener("click", () => transaction("cancel"));
+  $("save").addEventListener("click", () => transaction("save"));
+  window.addEventListener("beforeunload", (e) => { if (state.unsaved > 0) e.preventDefault(); });
   $("add-object").addEventListener("click", addObject);
   $("delete-object").addEventListener("click", deleteObject);
   $("reload").addEventListener("click", reloadAll);
   try {
     await loadInfo();
-    if (state.info.writable) {
-      state.inTransaction = (await api("write")).inTransaction;
-      updateTransaction();
-    }
+    if (state.info.writable) applyWriteState(await api("write"));
   } catch (error) { showMessage(error.message); return; }
   show("welcome-view");
   await pollFile();
