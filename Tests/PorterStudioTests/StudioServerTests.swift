@@ -71,7 +71,9 @@ import FoundationNetworking
     /// Serves `server` on a free port of 127.0.0.1 while `body` runs (given the base URL).
     static func serving(_ server: StudioServer, _ body: (String) async throws -> Void) async throws {
         let (urls, continuation) = AsyncStream<String>.makeStream()
-        let task = Task { try await server.run(port: 0, signals: false) { continuation.yield($0) } }
+        let task = Task(executorPreference: StudioTestExecutor.shared) {
+            try await server.run(port: 0, signals: false) { continuation.yield($0) }
+        }
         var iterator = urls.makeAsyncIterator()
         guard let url = await iterator.next() else { throw StudioRequestError("the server did not start") }
         do {
@@ -473,5 +475,18 @@ import FoundationNetworking
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+}
+
+/// The executor the servers of these tests run on: a thread of their own. The whole test run
+/// shares the cooperative pool (two threads on two cores) with hundreds of blocking tests, and a
+/// server's request waited behind them past the client's timeout.
+final class StudioTestExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = StudioTestExecutor()
+    private let queue = DispatchQueue(label: "porter-studio-tests")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
