@@ -18,6 +18,9 @@ let testTargetSpecs: [(name: String, dependencies: [Target.Dependency])] = [
     // Realm Swift code compiled unchanged against the `RealmSwift` product.
     ("RealmSwiftCompatTests", ["RealmSwift"]),
     ("PorterStudioTests", ["PorterStudio", "PorterCommands"]),
+    // `porter codegen --lang grdb`'s records compiled against GRDB 7 and run on a `--format sqlite`
+    // export (the porter binary makes both; GRDB is used by no other target).
+    ("PorterGRDBCodegenTests", [.product(name: "GRDB", package: "GRDB.swift")]),
 ]
 let testTargets: [Target] = testTargetSpecs.map {
     .testTarget(name: $0.name, dependencies: $0.dependencies + ["PorterTestSupport"])
@@ -37,6 +40,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Only for PorterGRDBCodegenTests.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.

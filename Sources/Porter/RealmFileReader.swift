@@ -187,31 +187,13 @@ final class RealmFileReader: ObjectReadBackend {
         guard prop.isComputed, let originClass = prop.objectType, let originName = prop.linkOriginProperty else {
             throw PorterError(.notFound, "not a linkingObjects property", location: "\(className).\(property)")
         }
-        guard let origin = try table(originClass), origin.properties.contains(where: { $0.name == originName }) else {
+        guard try table(originClass)?.properties.contains(where: { $0.name == originName }) == true else {
             return []
         }
-        // One link per occurrence, in origin key order (as a backlink column lists them).
-        var out: [ObjectLink] = []
-        try file.forEachValue(in: origin, property: originName) { originKey, value in
-            switch value {
-            case .link(let target, let linked) where target == className && linked == key.rawValue:
-                out.append(ObjectLink(originClass, ObjectKey(originKey)))
-            case .embedded(let target, let linked, _) where target == className && linked == key.rawValue:
-                out.append(ObjectLink(originClass, ObjectKey(originKey)))
-            case .list(let elements), .set(let elements):
-                for element in elements {
-                    switch element {
-                    case .link(let target, let linked), .embedded(let target, let linked, _):
-                        if target == className && linked == key.rawValue {
-                            out.append(ObjectLink(originClass, ObjectKey(originKey)))
-                        }
-                    default: break
-                    }
-                }
-            default: break
-            }
-        }
-        return out
+        // One link per occurrence, in origin key order, from the file's backlink column (no scan).
+        guard let target = try table(className) else { return [] }
+        return try file.backlinks(in: target, key: key.rawValue, originClass: originClass, originProperty: originName)
+            .map { ObjectLink(originClass, ObjectKey($0)) }
     }
 
     func row(_ className: String, _ key: ObjectKey) throws -> [Value]? {

@@ -15,7 +15,7 @@ package struct DatabaseQueryReader: QueryObjectReader {
 }
 
 /// Reads query values from a Realm file (read-only, natively): links and embedded objects as
-/// `.link`, collections as their elements. The last object read is kept, so a predicate naming
+/// `.link`, collections as their elements, linking objects from the file's backlink columns. The last object read is kept, so a predicate naming
 /// several properties of one linked object decodes it once.
 package final class RealmFileQueryReader: QueryObjectReader {
     package let file: RealmFile
@@ -32,10 +32,15 @@ package final class RealmFileQueryReader: QueryObjectReader {
             throw PorterError(.notFound, "no class named '\(object.className)' in the file", location: file.path)
         }
         if property.isComputed {
-            throw PorterError(
-                .usage,
-                "\(object.className).\(property.name) is linkingObjects, which a Realm file does not store: queries on Realm files cannot follow it",
-                location: file.path)
+            // The file does not name linking objects, but keeps a backlink column per link column.
+            guard let origin = property.objectType, let originProperty = property.linkOriginProperty else {
+                throw PorterError(
+                    .usage, "\(object.className).\(property.name) names no origin class and property",
+                    location: file.path)
+            }
+            let keys = try file.backlinks(
+                in: table, key: object.key.rawValue, originClass: origin, originProperty: originProperty)
+            return .list(keys.map { .link(ObjectLink(origin, ObjectKey($0))) })
         }
         guard let index = table.properties.firstIndex(where: { $0.name == property.name }) else {
             throw PorterError(
