@@ -61,12 +61,13 @@ package struct RealmFileInspector: SchemaDataInspector {
 
     package func duplicateValues(_ className: String, _ property: Property, sampleLimit: Int) throws -> SampledCount {
         guard !property.isCollection else { return SampledCount(count: 0) }
-        var counts: [Value: Int] = [:]
+        var counts: [StoredIdentity: (value: Value, count: Int)] = [:]
         try forEachStored(className, property.name) { _, stored in
-            counts[try value(stored, mixed: property.type == .mixed), default: 0] += 1
+            let value = try value(stored, mixed: property.type == .mixed)
+            counts[StoredIdentity(value), default: (value, 0)].count += 1
         }
         // In the order SQL's GROUP BY gives them: by the value as Porter stores it.
-        let duplicates = counts.filter { $0.value > 1 }.sorted { StoredOrder.precedes($0.key, $1.key) }
+        let duplicates = counts.values.filter { $0.count > 1 }.sorted { StoredOrder.precedes($0.value, $1.value) }
         var result = SampledCount(count: duplicates.count)
         for (value, count) in duplicates.prefix(sampleLimit) {
             result.sample.append("\(Self.describe(value)) (\(count) objects)")
@@ -200,6 +201,26 @@ package struct RealmFileInspector: SchemaDataInspector {
         case .date(let t): return t.iso8601
         case .link(let l): return l.description
         default: return value.kindName
+        }
+    }
+}
+
+/// A value as equal as Porter's store holds it: floating-point values by their bits (the store
+/// keeps -0.0 and NaN as blobs, so -0.0 is not 0.0 and a NaN equals the same NaN), everything
+/// else by `Value`'s equality.
+struct StoredIdentity: Hashable {
+    private enum Key: Hashable {
+        case value(Value)
+        case double(UInt64)
+        case float(UInt32)
+    }
+    private let key: Key
+
+    init(_ value: Value) {
+        switch value {
+        case .double(let d): key = .double(d.bitPattern)
+        case .float(let f): key = .float(f.bitPattern)
+        default: key = .value(value)
         }
     }
 }
