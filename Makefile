@@ -114,3 +114,12 @@ test-ui: deps
 	  || python3 -m pip install --quiet --break-system-packages selenium
 	$(SWIFT) build --product porter
 	python3 Tests/StudioUI/test_studio.py "$$($(SWIFT) build --show-bin-path)/porter" docs
+
+# --- Public API counts (issue #19) ----------------------------------------------------------------
+
+# Public types and declarations per module from `swift package dump-symbol-graph`, before (API_BEFORE,
+# the commit before issue #19's stack work, built in .build-before) and after (the working tree).
+.PHONY: api-count
+API_BEFORE ?= 6a1bf03
+api-count: deps
+	bash scripts/api-count.sh --before $(API_BEFORE)

@@ -7,7 +7,7 @@ import PorterModel
 package enum BSONCodec {
     /// Decodes exactly one BSON document.
     /// - Throws: ``PorterError/Code/invalidInput`` naming the field path of the problem.
-    public static func decode(_ bytes: [UInt8]) throws -> Document {
+    package static func decode(_ bytes: [UInt8]) throws -> Document {
         let decoder = BSONValueDecoder()
         let length =
             bytes.count >= 4
@@ -24,7 +24,7 @@ package enum BSONCodec {
     }
 
     /// libbson's Extended JSON text of one BSON document.
-    public static func extendedJSON(_ bytes: [UInt8], canonical: Bool) throws -> String {
+    package static func extendedJSON(_ bytes: [UInt8], canonical: Bool) throws -> String {
         guard let doc = bytes.withUnsafeBufferPointer({ bson_new_from_data($0.baseAddress, $0.count) }) else {
             throw PorterError(.invalidInput, "not a valid BSON document")
         }
@@ -42,7 +42,7 @@ package enum BSONCodec {
 
     /// libbson's parse of one Extended JSON document into BSON (an independent reference for
     /// tests of Porter's own Extended JSON reading).
-    public static func bson(fromExtendedJSON text: String) throws -> [UInt8] {
+    package static func bson(fromExtendedJSON text: String) throws -> [UInt8] {
         var error = bson_error_t()
         let utf8 = Array(text.utf8)
         guard let doc = utf8.withUnsafeBufferPointer({ bson_new_from_json($0.baseAddress, $0.count, &error) }) else {
@@ -56,7 +56,7 @@ package enum BSONCodec {
     }
 
     /// Encodes one document built by `body` (used by tests to check exact bytes).
-    public static func encode(_ body: (DocumentEncoder) throws -> Void) throws -> [UInt8] {
+    package static func encode(_ body: (DocumentEncoder) throws -> Void) throws -> [UInt8] {
         let output = ByteOutput(memoryNamed: "memory")
         let encoder = try BSONDocumentEncoder(output: output, mode: .bson)
         try encoder.beginDocument()

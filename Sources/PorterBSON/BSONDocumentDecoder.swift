@@ -7,7 +7,7 @@ import PorterDocument
 /// ``InterchangeLimits/maxDocumentBytes`` (a prefix claiming gigabytes), longer than what is left
 /// of a file, or a document not ending in 0x00 stops the file with a clear error. The buffer
 /// grows only as bytes actually arrive, so a lying prefix on a pipe cannot exhaust memory either.
-public final class BSONDocumentDecoder: DocumentDecoder {
+package final class BSONDocumentDecoder: DocumentDecoder {
     private let input: ByteInput
     private let decoder = BSONValueDecoder()
     private let buffer = ReadBuffer()
@@ -17,15 +17,15 @@ public final class BSONDocumentDecoder: DocumentDecoder {
     @exclusivity(unchecked) private var finished = false
 
     /// Creates a decoder over `input`.
-    public init(input: ByteInput) {
+    package init(input: ByteInput) {
         self.input = input
     }
 
     /// BSON files declare no fixture version.
-    public var fixtureSchemaVersion: UInt64? { nil }
+    package var fixtureSchemaVersion: UInt64? { nil }
 
     /// The next document, nil at the end.
-    public func next() throws -> DecodedDocument? {
+    package func next() throws -> DecodedDocument? {
         guard !finished else { return nil }
         let label = String(number + 1)
         func fatal(_ message: String) -> DocumentInputError {

@@ -5,9 +5,9 @@ import PorterModel
 
 /// Writes documents as concatenated BSON (as mongodump does) or as Extended JSON text (libbson's
 /// canonical or relaxed conversion of the same BSON document), one per line or as an array.
-public final class BSONDocumentEncoder: DocumentEncoder {
+package final class BSONDocumentEncoder: DocumentEncoder {
     /// What the encoder writes.
-    public enum Output: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
         /// Raw BSON documents, back to back.
         case bson
         /// Extended JSON v2, canonical (every type wrapped) or relaxed (numbers and dates plain).
@@ -22,7 +22,7 @@ public final class BSONDocumentEncoder: DocumentEncoder {
     private let text = TextBuffer()
 
     /// Creates an encoder writing to `output`.
-    public init(output: ByteOutput, mode: Output) throws {
+    package init(output: ByteOutput, mode: Output) throws {
         self.output = output
         self.mode = mode
         let relaxed: Bool
@@ -31,13 +31,13 @@ public final class BSONDocumentEncoder: DocumentEncoder {
     }
 
     /// Dates whose sub-millisecond digits were dropped.
-    public var flooredDates: Int { builder.flooredDates }
+    package var flooredDates: Int { builder.flooredDates }
 
     /// Starts a top-level document.
-    public func beginDocument() throws { builder.reset() }
+    package func beginDocument() throws { builder.reset() }
 
     /// Ends the document and writes it out.
-    public func endDocument() throws {
+    package func endDocument() throws {
         switch mode {
         case .bson:
             try builder.withBytes { try output.write($0) }
@@ -67,21 +67,21 @@ public final class BSONDocumentEncoder: DocumentEncoder {
     }
 
     /// Starts a nested document.
-    public func openDocument(_ key: String?) throws { try builder.open(key, array: false) }
+    package func openDocument(_ key: String?) throws { try builder.open(key, array: false) }
     /// Ends a nested document.
-    public func closeDocument() throws { try builder.close() }
+    package func closeDocument() throws { try builder.close() }
     /// Starts an array.
-    public func openArray(_ key: String?) throws { try builder.open(key, array: true) }
+    package func openArray(_ key: String?) throws { try builder.open(key, array: true) }
     /// Ends an array.
-    public func closeArray() throws { try builder.close() }
+    package func closeArray() throws { try builder.close() }
 
     /// Writes a scalar; BSON spells mixed and typed values alike.
-    public func write(_ key: String?, _ value: Value, mixed: Bool) throws {
+    package func write(_ key: String?, _ value: Value, mixed: Bool) throws {
         try builder.append(key, value)
     }
 
     /// Closes the JSON array, if any, and flushes.
-    public func finish() throws {
+    package func finish() throws {
         if case .extendedJSON(_, true) = mode {
             try output.write(documentsWritten == 0 ? "[]\n" : "]\n")
         }

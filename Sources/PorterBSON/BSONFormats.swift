@@ -2,31 +2,31 @@ import Foundation
 import PorterDocument
 
 /// BSON files: concatenated documents, as mongodump writes them (`Class.bson`).
-public struct BSONFormat: DocumentOutputFormat, DocumentInputFormat {
+package struct BSONFormat: DocumentOutputFormat, DocumentInputFormat {
     /// Creates the format.
-    public init() {}
+    package init() {}
 
     /// `bson`.
-    public var name: String { "bson" }
+    package var name: String { "bson" }
     /// `--format bson`.
-    public var names: [String] { ["bson"] }
+    package var names: [String] { ["bson"] }
     /// `bson`.
-    public var fileExtension: String { "bson" }
+    package var fileExtension: String { "bson" }
     /// `.bson` files.
-    public var fileExtensions: [String] { ["bson"] }
+    package var fileExtensions: [String] { ["bson"] }
 
     /// A BSON encoder.
-    public func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
+    package func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
         try BSONDocumentEncoder(output: output, mode: .bson)
     }
 
     /// A BSON decoder.
-    public func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
+    package func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
         BSONDocumentDecoder(input: input)
     }
 
     /// A plausible length prefix followed by an element type byte (JSON never holds NUL bytes).
-    public func recognizes(prefix: [UInt8]) -> Bool {
+    package func recognizes(prefix: [UInt8]) -> Bool {
         guard prefix.count >= 5 else { return false }
         let length = UInt32(prefix[0]) | UInt32(prefix[1]) << 8 | UInt32(prefix[2]) << 16 | UInt32(prefix[3]) << 24
         let type = prefix[4]
@@ -38,20 +38,20 @@ public struct BSONFormat: DocumentOutputFormat, DocumentInputFormat {
 /// Reading Extended JSON is done by the JSON reader, which accepts every Extended JSON form.
 package struct ExtendedJSONFormat: DocumentOutputFormat {
     /// Canonical (every value type-wrapped) or relaxed.
-    public var canonical: Bool
+    package var canonical: Bool
 
     /// Creates the format.
-    public init(canonical: Bool) {
+    package init(canonical: Bool) {
         self.canonical = canonical
     }
 
     /// `ejson` or `ejson-canonical`.
-    public var name: String { canonical ? "ejson-canonical" : "ejson" }
+    package var name: String { canonical ? "ejson-canonical" : "ejson" }
     /// `json`.
-    public var fileExtension: String { "json" }
+    package var fileExtension: String { "json" }
 
     /// An Extended JSON encoder (`--array` writes one JSON array).
-    public func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
+    package func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
         try BSONDocumentEncoder(output: output, mode: .extendedJSON(canonical: canonical, array: options.array))
     }
 }

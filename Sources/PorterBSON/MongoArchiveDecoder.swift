@@ -4,17 +4,17 @@ import PorterModel
 
 /// mongodump `--archive` files (plain; gzip is undone before the format is chosen), recognized by
 /// their magic number. Each document's class is its collection's name.
-public struct MongoArchiveFormat: DocumentInputFormat {
+package struct MongoArchiveFormat: DocumentInputFormat {
     /// Creates the format.
-    public init() {}
+    package init() {}
     /// `--format archive`.
-    public var names: [String] { ["archive"] }
+    package var names: [String] { ["archive"] }
     /// `.archive` files (mongodump's archives have no fixed extension; content decides).
-    public var fileExtensions: [String] { ["archive"] }
+    package var fileExtensions: [String] { ["archive"] }
     /// The magic number 0x8199e26d.
-    public func recognizes(prefix: [UInt8]) -> Bool { MongoArchive.isArchive(prefix) }
+    package func recognizes(prefix: [UInt8]) -> Bool { MongoArchive.isArchive(prefix) }
     /// An archive reader.
-    public func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
+    package func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
         MongoArchiveDecoder(input: input, database: context.database)
     }
 }
@@ -23,7 +23,7 @@ public struct MongoArchiveFormat: DocumentInputFormat {
 /// `common/archive/demultiplexer.go`, `parser.go`, `prelude.go`): the prelude's collection
 /// metadata, then interleaved segments, checking each collection's CRC-64 at its EOF header.
 /// Documents of one database are yielded (`--db`, or the only one the archive holds).
-public final class MongoArchiveDecoder: DocumentDecoder {
+package final class MongoArchiveDecoder: DocumentDecoder {
     private let input: ByteInput
     private let requestedDatabase: String?
     private let decoder = BSONValueDecoder()
@@ -38,16 +38,16 @@ public final class MongoArchiveDecoder: DocumentDecoder {
     private var counts: [String: Int] = [:]
     private var open: Set<String> = []
     /// The metadata.json text of each collection of the chosen database.
-    public private(set) var dumpMetadata: [String: String] = [:]
+    package private(set) var dumpMetadata: [String: String] = [:]
 
     /// Creates a decoder; `database` picks one database of a multi-database archive.
-    public init(input: ByteInput, database: String?) {
+    package init(input: ByteInput, database: String?) {
         self.input = input
         requestedDatabase = database
     }
 
     /// Archives declare no fixture version.
-    public var fixtureSchemaVersion: UInt64? { nil }
+    package var fixtureSchemaVersion: UInt64? { nil }
 
     private func fatal(_ message: String, label: String = "") -> DocumentInputError {
         finished = true
@@ -55,7 +55,7 @@ public final class MongoArchiveDecoder: DocumentDecoder {
     }
 
     /// The next document of the chosen database, nil at the end.
-    public func next() throws -> DecodedDocument? {
+    package func next() throws -> DecodedDocument? {
         guard !finished else { return nil }
         if !started { try readPrelude() }
         while true {

@@ -66,11 +66,8 @@ public struct DiffCommand: OutputCommand {
             case .porter(let db):
                 try db.read { try report.addDiagnostics(from: db) }
             case .realm(let file):
-                // The diagnostics query a Porter database: the Realm file's objects are copied
-                // into a temporary one, removed afterwards.
-                let scratch = try RealmScratchDatabase(file, schema: oldSchema)
-                defer { scratch.remove() }
-                if let db = scratch.database { try db.read { try report.addDiagnostics(from: db) } }
+                // Read from the file itself, column by column: no copy, nothing written to disk.
+                try report.addDiagnostics(from: RealmFileInspector(file))
             }
         }
         switch format {

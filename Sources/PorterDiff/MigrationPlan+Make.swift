@@ -72,7 +72,7 @@ extension MigrationPlan {
 }
 
 /// Facts about this module that plans record.
-public enum PorterDiffInfo {
+package enum PorterDiffInfo {
     /// The Porter version written into plan comments.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 }

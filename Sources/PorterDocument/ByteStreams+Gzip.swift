@@ -144,12 +144,12 @@ final class GzipInflater {
 /// Gzip's magic bytes, `1f 8b`: compressed input is recognized by content, not by name.
 package enum GzipDetection {
     /// Whether `prefix` starts a gzip stream.
-    public static func isGzip(_ prefix: [UInt8]) -> Bool {
+    package static func isGzip(_ prefix: [UInt8]) -> Bool {
         prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B
     }
 
     /// The name of a compressed or packed format Porter does not read, from its magic bytes.
-    public static func unsupportedContainer(_ prefix: [UInt8]) -> String? {
+    package static func unsupportedContainer(_ prefix: [UInt8]) -> String? {
         let magics: [([UInt8], String)] = [
             ([0x50, 0x4B, 0x03, 0x04], "a zip archive"), ([0x42, 0x5A, 0x68], "a bzip2 file"),
             ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "an xz file"), ([0x28, 0xB5, 0x2F, 0xFD], "a zstd file"),

@@ -8,9 +8,9 @@ import PorterModel
 
 /// A buffered byte writer over a file descriptor or memory; every failure is a ``PorterError``
 /// naming the destination (disk full, closed pipe, …), never a crash.
-public final class ByteOutput {
+package final class ByteOutput {
     /// Where the bytes go, for messages (`Person.bson`, `-` for stdout).
-    public let name: String
+    package let name: String
     private let fd: Int32
     private let closeWhenDone: Bool
     // Unchecked: appended to for every document, never accessed reentrantly.
@@ -20,10 +20,10 @@ public final class ByteOutput {
     private var deflater: GzipDeflater?
     private static let flushThreshold = 1 << 20
     /// When set, every byte written afterwards is added to it (the archive's per-collection CRC).
-    public var checksum: CRC64?
+    package var checksum: CRC64?
 
     /// Writes to `fd`; closes it in ``close()`` when `closeWhenDone`.
-    public init(fileDescriptor fd: Int32, name: String, closeWhenDone: Bool) {
+    package init(fileDescriptor fd: Int32, name: String, closeWhenDone: Bool) {
         self.fd = fd
         self.name = name
         self.closeWhenDone = closeWhenDone
@@ -31,7 +31,7 @@ public final class ByteOutput {
     }
 
     /// Collects the bytes in memory (read them with ``collected``).
-    public init(memoryNamed name: String) {
+    package init(memoryNamed name: String) {
         fd = -1
         self.name = name
         closeWhenDone = false
@@ -39,7 +39,7 @@ public final class ByteOutput {
     }
 
     /// Creates (or truncates) the file at `path` with mode 0644.
-    public static func creatingFile(at path: String, name: String? = nil) throws -> ByteOutput {
+    package static func creatingFile(at path: String, name: String? = nil) throws -> ByteOutput {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw PorterError(.io, "cannot create file: \(String(cString: strerror(errno)))", location: name ?? path)
@@ -48,16 +48,16 @@ public final class ByteOutput {
     }
 
     /// The process's standard output.
-    public static func standardOutput() -> ByteOutput {
+    package static func standardOutput() -> ByteOutput {
         ByteOutput(fileDescriptor: STDOUT_FILENO, name: "-", closeWhenDone: false)
     }
 
     /// Everything written so far, for a memory output (flushes first).
-    public var collected: Data { Data(memory ?? []) + Data(buffer) }
+    package var collected: Data { Data(memory ?? []) + Data(buffer) }
 
     /// Gzip-compresses everything written into `destination`; ``close()`` finishes the gzip
     /// stream and closes `destination`.
-    public init(gzipInto destination: ByteOutput) throws {
+    package init(gzipInto destination: ByteOutput) throws {
         fd = -1
         name = destination.name
         closeWhenDone = false
@@ -66,7 +66,7 @@ public final class ByteOutput {
     }
 
     /// Appends bytes.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         checksum?.update(bytes)
         if memory != nil {
             memory?.append(contentsOf: bytes)
@@ -80,25 +80,25 @@ public final class ByteOutput {
     }
 
     /// Appends bytes.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// Appends the UTF-8 of a string.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes the buffered bytes to the descriptor.
-    public func flush() throws {
+    package func flush() throws {
         guard memory == nil, !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Flushes, syncs a file to disk and closes it when this output owns the descriptor.
-    public func close() throws {
+    package func close() throws {
         try flush()
         if let deflater { return try deflater.finish() }
         guard closeWhenDone else { return }
@@ -113,7 +113,7 @@ public final class ByteOutput {
     }
 
     /// Closes without reporting errors (after a failure elsewhere).
-    public func abandon() {
+    package func abandon() {
         buffer.removeAll()
         deflater?.destination.abandon()
         if closeWhenDone { _ = posixClose(fd) }
@@ -137,11 +137,11 @@ public final class ByteOutput {
 }
 
 /// A byte reader over a file, standard input or memory, with look-ahead for format detection.
-public final class ByteInput {
+package final class ByteInput {
     /// The source as the user named it, for messages.
-    public let name: String
+    package let name: String
     /// The total size when known (regular files and memory).
-    public let size: Int64?
+    package let size: Int64?
     private let fd: Int32
     private let ownsDescriptor: Bool
     private var data: Data?
@@ -151,10 +151,10 @@ public final class ByteInput {
     private var inflater: GzipInflater?
     /// Bytes read from the file, memory or descriptor so far (for a gzip input: 0; its
     /// source counts the compressed bytes), for progress.
-    public private(set) var bytesRead: Int64 = 0
+    package private(set) var bytesRead: Int64 = 0
 
     /// Opens a file for reading.
-    public init(path: String, name: String? = nil) throws {
+    package init(path: String, name: String? = nil) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw PorterError(.io, "cannot open: \(String(cString: strerror(errno)))", location: name ?? path)
@@ -171,7 +171,7 @@ public final class ByteInput {
     }
 
     /// Reads from memory.
-    public init(data: Data, name: String) {
+    package init(data: Data, name: String) {
         fd = -1
         self.name = name
         ownsDescriptor = false
@@ -180,7 +180,7 @@ public final class ByteInput {
     }
 
     /// The decompressed bytes of a gzip stream read from `source` (named like `source`).
-    public init(gunzipping source: ByteInput) throws {
+    package init(gunzipping source: ByteInput) throws {
         fd = -1
         name = source.name
         ownsDescriptor = false
@@ -189,10 +189,10 @@ public final class ByteInput {
     }
 
     /// The process's standard input.
-    public static func standardInput() -> ByteInput { ByteInput(fileDescriptor: STDIN_FILENO, name: "-") }
+    package static func standardInput() -> ByteInput { ByteInput(fileDescriptor: STDIN_FILENO, name: "-") }
 
     /// Reads from an open descriptor (a pipe, a socket, stdin); the caller keeps ownership.
-    public init(fileDescriptor: Int32, name: String) {
+    package init(fileDescriptor: Int32, name: String) {
         fd = fileDescriptor
         self.name = name
         ownsDescriptor = false
@@ -204,7 +204,7 @@ public final class ByteInput {
     }
 
     /// Reads up to `buffer.count` bytes; 0 means the end of the input.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if !pending.isEmpty {
             let n = min(pending.count, buffer.count)
@@ -240,7 +240,7 @@ public final class ByteInput {
     }
 
     /// The first bytes of the remaining input (up to `count`), without consuming them.
-    public func peek(_ count: Int) throws -> [UInt8] {
+    package func peek(_ count: Int) throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while pending.count < count {
             let want = min(4096, count - pending.count)

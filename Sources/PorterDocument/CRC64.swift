@@ -2,7 +2,7 @@
 /// initial value and final XOR; "CRC-64/XZ"): what mongodump's archive multiplexer computes over
 /// each collection's documents (mongo-tools `common/archive/multiplexer.go`,
 /// `crc64.MakeTable(crc64.ECMA)`), and mongorestore's demultiplexer checks.
-public struct CRC64: Sendable, Equatable {
+package struct CRC64: Sendable, Equatable {
     private static let table: [UInt64] = (0..<256).map { i -> UInt64 in
         var crc = UInt64(i)
         for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xC96C_5795_D787_0F42 : crc >> 1 }
@@ -12,10 +12,10 @@ public struct CRC64: Sendable, Equatable {
     private var state: UInt64 = ~0
 
     /// A fresh checksum (of no bytes: 0).
-    public init() {}
+    package init() {}
 
     /// Adds bytes.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var crc = state
         Self.table.withUnsafeBufferPointer { table in
             for byte in bytes { crc = table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8) }
@@ -24,10 +24,10 @@ public struct CRC64: Sendable, Equatable {
     }
 
     /// Adds bytes.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The checksum of every byte added.
-    public var value: UInt64 { ~state }
+    package var value: UInt64 { ~state }
 }

@@ -5,7 +5,7 @@ import PorterModel
 /// encoder decides only how each value is spelled.
 ///
 /// Inside an array the `key` arguments are nil; everywhere else they name the field.
-public protocol DocumentEncoder: AnyObject {
+package protocol DocumentEncoder: AnyObject {
     /// Starts a top-level document.
     func beginDocument() throws
     /// Ends the top-level document and writes it out.
@@ -28,7 +28,7 @@ public protocol DocumentEncoder: AnyObject {
 }
 
 /// An output format: `bson`, `ejson` (relaxed), `ejson-canonical` or `json`.
-public protocol DocumentOutputFormat: Sendable {
+package protocol DocumentOutputFormat: Sendable {
     /// The name used on the command line.
     var name: String { get }
     /// The extension of class files (`bson` or `json`).
@@ -38,16 +38,16 @@ public protocol DocumentOutputFormat: Sendable {
 }
 
 /// What a reader knows when it opens a source.
-public struct DecoderContext: Sendable {
+package struct DecoderContext: Sendable {
     /// The schema documents are read against (fixture files name its classes).
-    public var schema: Schema
+    package var schema: Schema
     /// The class of a single-class file, when the file name or `--class` gives one.
-    public var className: String?
+    package var className: String?
     /// The database to read from a mongodump archive holding several (`--db`).
-    public var database: String?
+    package var database: String?
 
     /// Creates a context.
-    public init(schema: Schema, className: String?, database: String? = nil) {
+    package init(schema: Schema, className: String?, database: String? = nil) {
         self.schema = schema
         self.className = className
         self.database = database
@@ -55,7 +55,7 @@ public struct DecoderContext: Sendable {
 }
 
 /// An input format: reads documents from a byte stream.
-public protocol DocumentInputFormat: Sendable {
+package protocol DocumentInputFormat: Sendable {
     /// The names `--format` accepts for this reader (`bson`; `json`, `ejson`, …).
     var names: [String] { get }
     /// File extensions this format reads (without the dot).
@@ -68,7 +68,7 @@ public protocol DocumentInputFormat: Sendable {
 }
 
 /// Yields the documents of one source in order.
-public protocol DocumentDecoder: AnyObject {
+package protocol DocumentDecoder: AnyObject {
     /// The next document, or nil at the end of the input.
     /// - Throws: ``DocumentInputError`` for malformed input; when it is `recoverable`, calling
     ///   `next()` again continues with the following document.
@@ -83,24 +83,24 @@ public protocol DocumentDecoder: AnyObject {
 
 extension DocumentDecoder {
     /// Only archives carry metadata.
-    public var dumpMetadata: [String: String] { [:] }
+    package var dumpMetadata: [String: String] { [:] }
 
     /// Whether objects without a primary key keep their `_key` as object key where it is free
     /// (CSV files, like Realm files, name objects by their keys); other sources renumber them.
-    public var keepsObjectKeys: Bool { false }
+    package var keepsObjectKeys: Bool { false }
 }
 
 /// One decoded document and where it came from.
-public struct DecodedDocument: Sendable {
+package struct DecodedDocument: Sendable {
     /// The class, when the source says it per document (fixture files); nil for class files.
-    public var className: String?
+    package var className: String?
     /// The document's label in messages: its 1-based number (`3`), or `Person#3` in a fixture.
-    public var label: String
+    package var label: String
     /// The fields.
-    public var document: Document
+    package var document: Document
 
     /// Creates a decoded document.
-    public init(className: String?, label: String, document: Document) {
+    package init(className: String?, label: String, document: Document) {
         self.className = className
         self.label = label
         self.document = document
@@ -108,18 +108,18 @@ public struct DecodedDocument: Sendable {
 }
 
 /// Malformed input found by a reader: where (document label and field path) and what.
-public struct DocumentInputError: Error, Sendable, Equatable {
+package struct DocumentInputError: Error, Sendable, Equatable {
     /// The document label (`3`, `Person#3`), or empty for problems before any document.
-    public var label: String
+    package var label: String
     /// The field path inside the document (`address.street`, `tags.2`), or empty.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Whether the reader can go on with the next document.
-    public var recoverable: Bool
+    package var recoverable: Bool
 
     /// Creates an input error.
-    public init(label: String, path: String = "", message: String, recoverable: Bool) {
+    package init(label: String, path: String = "", message: String, recoverable: Bool) {
         self.label = label
         self.path = path
         self.message = message

@@ -8,7 +8,7 @@ import PorterModel
 /// allows. It keeps what the input said (an int32 stays an int32, a UUID stays binary subtype 4)
 /// so error messages can name exactly what was found. Only `dbRef` is indirect: boxing every
 /// value would cost one allocation per field.
-public enum DocumentValue: Sendable, Equatable {
+package enum DocumentValue: Sendable, Equatable {
     /// `null`.
     case null
     /// A boolean.
@@ -39,7 +39,7 @@ public enum DocumentValue: Sendable, Equatable {
     case unsupported(String)
 
     /// What the value is, for error messages: `a string`, `an int32`, `binary subtype 0x04`, ….
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -59,7 +59,7 @@ public enum DocumentValue: Sendable, Equatable {
     }
 
     /// The kind with a short rendering of the value, for messages (`a string 'abc'`, `an int64 7`).
-    public var shortDescription: String {
+    package var shortDescription: String {
         switch self {
         case .bool(let b): return "\(kindDescription) \(b)"
         case .int32(let i): return "\(kindDescription) \(i)"
@@ -75,22 +75,22 @@ public enum DocumentValue: Sendable, Equatable {
 }
 
 /// An ordered document: fields in input order, duplicates kept so the reader can report them.
-public struct Document: Sendable, Equatable {
+package struct Document: Sendable, Equatable {
     /// The fields in input order.
-    public var fields: [(key: String, value: DocumentValue)]
+    package var fields: [(key: String, value: DocumentValue)]
 
     /// Creates a document from fields in order.
-    public init(_ fields: [(key: String, value: DocumentValue)] = []) {
+    package init(_ fields: [(key: String, value: DocumentValue)] = []) {
         self.fields = fields
     }
 
     /// The value of the first field named `key`.
-    public subscript(key: String) -> DocumentValue? {
+    package subscript(key: String) -> DocumentValue? {
         fields.first { $0.key == key }?.value
     }
 
     /// Compares fields in order (tuples are not `Equatable`, so this is spelled out).
-    public static func == (lhs: Document, rhs: Document) -> Bool {
+    package static func == (lhs: Document, rhs: Document) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

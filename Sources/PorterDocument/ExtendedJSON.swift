@@ -10,13 +10,13 @@ import PorterModel
 /// JSON readers build a *raw* tree (objects as documents, numbers as int64/double) and call
 /// ``decode(_:)``, which replaces every wrapper by the typed value. Wrappers are strict: a wrapper
 /// with a wrong value type or an extra field is an error, as the BSON corpus requires.
-public enum ExtendedJSON {
+package enum ExtendedJSON {
     /// A malformed wrapper: `path` is relative to the value passed to ``decode(_:)``.
-    public struct Failure: Error, Sendable {
+    package struct Failure: Error, Sendable {
         /// Field path of the wrapper inside the decoded value (may be empty).
-        public var path: [String]
+        package var path: [String]
         /// What is wrong.
-        public var message: String
+        package var message: String
     }
 
     /// Keys that make a document a type wrapper (the DBRef keys are handled separately).
@@ -27,10 +27,10 @@ public enum ExtendedJSON {
     ]
 
     /// Whether a raw document should go through ``decode(_:)`` (it has a `$`-prefixed key).
-    public static func mayBeWrapper(_ key: String) -> Bool { key.utf8.first == UInt8(ascii: "$") }
+    package static func mayBeWrapper(_ key: String) -> Bool { key.utf8.first == UInt8(ascii: "$") }
 
     /// Replaces every Extended JSON wrapper in a raw JSON value by its typed value.
-    public static func decode(_ value: DocumentValue) throws(Failure) -> DocumentValue {
+    package static func decode(_ value: DocumentValue) throws(Failure) -> DocumentValue {
         switch value {
         case .document(let doc):
             if let typed = try interpret(doc) { return typed }
@@ -158,7 +158,7 @@ public enum ExtendedJSON {
     }
 
     /// A decimal floating-point literal, `Infinity`, `-Infinity` or `NaN` (no hex floats, no spaces).
-    public static func parseDoubleText(_ text: String) -> Double? {
+    package static func parseDoubleText(_ text: String) -> Double? {
         switch text {
         case "NaN": return .nan
         case "Infinity": return .infinity

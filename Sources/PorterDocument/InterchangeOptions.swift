@@ -52,11 +52,11 @@ public struct ImportOptions: Sendable, Equatable {
 }
 
 /// Limits that keep hostile input from exhausting memory or the stack.
-public enum InterchangeLimits {
+package enum InterchangeLimits {
     /// The largest document a reader accepts (a 16 MB string or data value plus the rest of its
     /// object must fit).
-    public static let maxDocumentBytes = 64 * 1024 * 1024
+    package static let maxDocumentBytes = 64 * 1024 * 1024
     /// The deepest nesting of documents and arrays a reader accepts; deeper input is rejected
     /// without recursion.
-    public static let maxNestingDepth = 100
+    package static let maxNestingDepth = 100
 }

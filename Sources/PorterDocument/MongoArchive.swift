@@ -10,19 +10,19 @@ import PorterModel
 ///     terminator 0xffffffff
 ///     then segments: namespace header {db, collection, EOF: false, CRC: int64 0}, documents…, terminator
 ///     and per collection one EOF header {db, collection, EOF: true, CRC: CRC-64/ECMA of its documents}, terminator
-public enum MongoArchive {
+package enum MongoArchive {
     /// The magic number's four bytes as they appear in the file.
-    public static let magic: [UInt8] = [0x6D, 0xE2, 0x99, 0x81]
+    package static let magic: [UInt8] = [0x6D, 0xE2, 0x99, 0x81]
     /// Ends the prelude and every segment.
-    public static let terminator: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+    package static let terminator: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
     /// The only archive format version there is.
-    public static let formatVersion = "0.1"
+    package static let formatVersion = "0.1"
 
     /// Whether `prefix` starts an archive.
-    public static func isArchive(_ prefix: [UInt8]) -> Bool { prefix.starts(with: magic) }
+    package static func isArchive(_ prefix: [UInt8]) -> Bool { prefix.starts(with: magic) }
 
     /// A field of the small header documents of an archive.
-    public enum HeaderValue: Sendable, Equatable {
+    package enum HeaderValue: Sendable, Equatable {
         /// UTF-8 string (BSON 0x02).
         case string(String)
         /// int32 (BSON 0x10).
@@ -34,7 +34,7 @@ public enum MongoArchive {
     }
 
     /// The BSON bytes of a flat header document.
-    public static func headerDocument(_ fields: [(String, HeaderValue)]) -> [UInt8] {
+    package static func headerDocument(_ fields: [(String, HeaderValue)]) -> [UInt8] {
         var body: [UInt8] = []
         func littleEndian<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { body.append(contentsOf: $0) }
@@ -62,7 +62,7 @@ public enum MongoArchive {
 
     /// The string, int, and boolean fields of a header document (other types are skipped).
     /// - Throws: a message when the bytes are not a well-formed document.
-    public static func headerFields(_ bytes: UnsafeRawBufferPointer) throws -> [String: HeaderValue] {
+    package static func headerFields(_ bytes: UnsafeRawBufferPointer) throws -> [String: HeaderValue] {
         func int32(_ at: Int) throws -> Int32 {
             guard at + 4 <= bytes.count else { throw PorterError(.invalidInput, "truncated archive header document") }
             return Int32(

@@ -4,16 +4,16 @@ import Foundation
 /// malloc'd block (grown with realloc), so per-byte access is a plain pointer read.
 package final class ReadBuffer {
     /// The bytes.
-    public private(set) var base: UnsafeMutablePointer<UInt8>
+    package private(set) var base: UnsafeMutablePointer<UInt8>
     /// Allocated size.
-    public private(set) var capacity: Int
+    package private(set) var capacity: Int
     /// First unread byte.
-    public var start = 0
+    package var start = 0
     /// One past the last buffered byte.
-    public var end = 0
+    package var end = 0
 
     /// Creates a buffer of `capacity` bytes.
-    public init(capacity: Int = 1 << 16) {
+    package init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 16)
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
@@ -22,7 +22,7 @@ package final class ReadBuffer {
 
     /// Moves the unread bytes to the front; returns how far indexes moved down.
     @discardableResult
-    public func compact() -> Int {
+    package func compact() -> Int {
         let shift = start
         guard shift > 0 else { return 0 }
         if end > start { (base).update(from: base + start, count: end - start) }
@@ -32,7 +32,7 @@ package final class ReadBuffer {
     }
 
     /// Grows the allocation to hold at least `count` bytes from index 0.
-    public func reserve(_ count: Int) {
+    package func reserve(_ count: Int) {
         guard count > capacity else { return }
         var newCapacity = capacity
         while newCapacity < count { newCapacity *= 2 }
@@ -45,7 +45,7 @@ package final class ReadBuffer {
 
     /// Reads from `input` into the free space (growing it first when full); returns the count
     /// read, 0 at the end of the input.
-    public func read(from input: ByteInput) throws -> Int {
+    package func read(from input: ByteInput) throws -> Int {
         if end == capacity { reserve(capacity * 2) }
         let n = try input.read(into: UnsafeMutableRawBufferPointer(start: base + end, count: capacity - end))
         end += n
@@ -53,7 +53,7 @@ package final class ReadBuffer {
     }
 
     /// The bytes `range` as a raw buffer (valid until the buffer changes).
-    public func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 }

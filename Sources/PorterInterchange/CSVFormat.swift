@@ -15,33 +15,33 @@ import PorterStore
 ///
 /// Import reads the same, typed by the schema: the header names the columns (a dotted column fills
 /// an embedded object), an empty unquoted cell is null.
-public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
+package struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
     /// `--fields`: the columns to export (dotted paths through embedded objects); empty: all.
-    public var fields: [String]
+    package var fields: [String]
 
     /// Whether `fields` may go through links to top-level objects (the export projects the
     /// documents then: `owner.name` is a nested document the column picks its value from).
-    public var followsLinks: Bool
+    package var followsLinks: Bool
 
     /// Creates the format; `fields` as `--fields` gives them.
-    public init(fields: [String] = [], followsLinks: Bool = false) {
+    package init(fields: [String] = [], followsLinks: Bool = false) {
         self.fields = fields
         self.followsLinks = followsLinks
     }
 
-    public var name: String { "csv" }
-    public var fileExtension: String { "csv" }
-    public var names: [String] { ["csv"] }
-    public var fileExtensions: [String] { ["csv"] }
+    package var name: String { "csv" }
+    package var fileExtension: String { "csv" }
+    package var names: [String] { ["csv"] }
+    package var fileExtensions: [String] { ["csv"] }
 
     /// CSV has no signature: it is read when named (extension or `--format csv`), never guessed.
-    public func recognizes(prefix: [UInt8]) -> Bool { false }
+    package func recognizes(prefix: [UInt8]) -> Bool { false }
 
-    public func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
+    package func makeEncoder(output: ByteOutput, options: ExportOptions) throws -> DocumentEncoder {
         throw PorterError(.usage, "CSV needs the exported class (its header line comes from the schema)")
     }
 
-    public func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws
+    package func makeEncoder(output: ByteOutput, options: ExportOptions, cls: ObjectSchema, schema: Schema) throws
         -> DocumentEncoder
     {
         try CSVEncoder(
@@ -49,7 +49,7 @@ public struct CSVFormat: ClassOutputFormat, DocumentInputFormat {
             columns: try CSVColumns.columns(of: cls, schema: schema, fields: fields, followsLinks: followsLinks))
     }
 
-    public func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
+    package func makeDecoder(input: ByteInput, context: DecoderContext) throws -> DocumentDecoder {
         guard let className = context.className, let cls = context.schema[className], !cls.isEmbedded else {
             throw PorterError(.usage, "a CSV file holds one class: name it with --class (or name the file <Class>.csv)")
         }

@@ -23,7 +23,7 @@ public final class Exporter {
     /// The exported file's path, for messages.
     public let path: String
     /// The output format.
-    public let format: DocumentOutputFormat
+    package let format: DocumentOutputFormat
     /// Which classes, and array or line-delimited JSON.
     public let options: ExportOptions
     /// Called every few hundred documents with the number written so far.
@@ -33,7 +33,7 @@ public final class Exporter {
     private var written = 0
 
     /// Creates an exporter of a Porter database.
-    public init(database: Database, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
+    package init(database: Database, format: DocumentOutputFormat, options: ExportOptions = ExportOptions()) {
         origin = .database(database)
         schema = database.schema
         path = database.path
@@ -157,7 +157,7 @@ public final class Exporter {
     }
 
     /// Streams one class to `output` (for `--out -`); the output is flushed but not closed.
-    public func export(className: String, to output: ByteOutput) throws -> ExportReport {
+    package func export(className: String, to output: ByteOutput) throws -> ExportReport {
         guard let cls = schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the database's schema", location: path)
         }
@@ -178,7 +178,7 @@ public final class Exporter {
 
     /// Writes a mongodump archive of the exported classes (database `databaseName`) to
     /// `output`, which is closed at the end (gzipped first with ``ExportOptions/gzip``).
-    public func export(toArchive destination: ByteOutput, databaseName: String) throws -> ExportReport {
+    package func export(toArchive destination: ByteOutput, databaseName: String) throws -> ExportReport {
         guard format.fileExtension == "bson" else {
             throw PorterError(.usage, "an archive holds BSON: --archive needs --format bson, not \(format.name)")
         }

@@ -30,7 +30,7 @@ public final class Importer {
     /// The target database.
     public let database: Database
     /// Readers for the input formats.
-    public let formats: [DocumentInputFormat]
+    package let formats: [DocumentInputFormat]
     /// Mode, unknown-field policy and error limit.
     public let options: ImportOptions
     /// The 64-byte key of encrypted Realm files among the sources.
@@ -72,7 +72,7 @@ public final class Importer {
     var refusedKeyless: Set<String> = []
 
     /// Creates an importer.
-    public init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
+    package init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
         self.database = database
         self.formats = formats
         self.options = options

@@ -4,19 +4,19 @@ import PorterJSON
 import PorterModel
 
 /// The formats Porter ships, by command-line name.
-public enum InterchangeFormats {
+package enum InterchangeFormats {
     /// Output formats: `bson`, `json`, `ejson` (relaxed), `ejson-canonical`, `csv`.
-    public static let output: [DocumentOutputFormat] = [
+    package static let output: [DocumentOutputFormat] = [
         BSONFormat(), JSONFormat(), ExtendedJSONFormat(canonical: false), ExtendedJSONFormat(canonical: true),
         CSVFormat(),
     ]
 
     /// Input readers: BSON, JSON for every JSON flavour, mongodump archives, CSV.
-    public static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat(), CSVFormat()]
+    package static let input: [DocumentInputFormat] = [BSONFormat(), JSONFormat(), MongoArchiveFormat(), CSVFormat()]
 
     /// The output format named `name`.
     /// - Throws: ``PorterError/Code/usage`` listing the known names.
-    public static func outputFormat(named name: String) throws -> DocumentOutputFormat {
+    package static func outputFormat(named name: String) throws -> DocumentOutputFormat {
         guard let format = output.first(where: { $0.name == name }) else {
             throw PorterError(
                 .usage, "unknown export format '\(name)' (known: \(output.map(\.name).joined(separator: ", ")))")

@@ -5,15 +5,15 @@ import PorterDocument
 /// segment (header, documents, terminator) and its EOF header with the documents' CRC.
 package final class MongoArchiveWriter {
     /// The archive's bytes go here (possibly through gzip).
-    public let output: ByteOutput
+    package let output: ByteOutput
     /// The database name written in every namespace.
-    public let database: String
+    package let database: String
     private var current: String?
     private var wroteDocuments = false
 
     /// Writes the magic number, the header and one metadata document per collection
     /// (`collections`: name and metadata JSON text, in the order they will follow).
-    public init(output: ByteOutput, database: String, collections: [(name: String, metadata: String)]) throws {
+    package init(output: ByteOutput, database: String, collections: [(name: String, metadata: String)]) throws {
         self.output = output
         self.database = database
         try output.write(MongoArchive.magic)
@@ -33,7 +33,7 @@ package final class MongoArchiveWriter {
     }
 
     /// Starts a collection's documents: they are checksummed until ``endCollection()``.
-    public func beginCollection(_ name: String) {
+    package func beginCollection(_ name: String) {
         current = name
         wroteDocuments = false
         output.checksum = CRC64()
@@ -41,7 +41,7 @@ package final class MongoArchiveWriter {
 
     /// Writes the namespace header before the first document of the collection (an empty
     /// collection then has only its EOF header, as the specification's grammar says).
-    public func willWriteDocument() throws {
+    package func willWriteDocument() throws {
         guard !wroteDocuments, let current else { return }
         wroteDocuments = true
         let checksum = output.checksum
@@ -54,7 +54,7 @@ package final class MongoArchiveWriter {
     }
 
     /// Ends the collection's segment and writes its EOF header.
-    public func endCollection() throws {
+    package func endCollection() throws {
         guard let current else { return }
         let crc = output.checksum?.value ?? 0
         output.checksum = nil

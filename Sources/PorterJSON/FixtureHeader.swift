@@ -7,9 +7,9 @@ import PorterModel
 /// migrated to a newer model).
 package struct FixtureHeader: Sendable {
     /// The fixture's `schemaVersion` (or, when it has none, the one its `schema` member declares).
-    public var schemaVersion: UInt64?
+    package var schemaVersion: UInt64?
     /// The schema in the fixture's `schema` member, shape-checked but not validated.
-    public var schema: Schema?
+    package var schema: Schema?
 
     /// Reads the header of the fixture in `input` with the streaming fixture reader, without
     /// parsing its documents: they are only scanned, one at a time, so memory holds at most one.
@@ -24,7 +24,7 @@ package struct FixtureHeader: Sendable {
     /// - Returns: nil when the input is not a fixture object (line-delimited documents, an array).
     /// - Throws: ``DocumentInputError`` for input the fixture reader rejects (the import reports
     ///   it the same way).
-    public static func read(_ input: ByteInput, context: DecoderContext, schemaNeededBelow version: UInt64) throws
+    package static func read(_ input: ByteInput, context: DecoderContext, schemaNeededBelow version: UInt64) throws
         -> FixtureHeader?
     {
         let reader = JSONLayoutReader(input: input, context: context, maxDepth: InterchangeLimits.maxNestingDepth)

@@ -3,12 +3,12 @@ import PorterDocument
 
 /// Reads JSON documents — plain, relaxed or canonical Extended JSON, in any mix — from one
 /// document per line, a JSON array, or a fixture file, one document at a time.
-public final class JSONDocumentDecoder: DocumentDecoder {
+package final class JSONDocumentDecoder: DocumentDecoder {
     private let reader: JSONLayoutReader
     private let parser: JSONCParser
 
     /// Creates a decoder over `input`; `context` tells fixtures from class files.
-    public convenience init(
+    package convenience init(
         input: ByteInput, context: DecoderContext, maxDepth: Int = InterchangeLimits.maxNestingDepth
     ) throws {
         try self.init(input: input, context: context, maxDepth: maxDepth, nativeFastPath: true)
@@ -22,13 +22,13 @@ public final class JSONDocumentDecoder: DocumentDecoder {
     }
 
     /// The `schemaVersion` of a fixture file, once read.
-    public var fixtureSchemaVersion: UInt64? { reader.fixtureVersion }
+    package var fixtureSchemaVersion: UInt64? { reader.fixtureVersion }
 
     /// Whether the input is a fixture file (known after the first call to ``next()``).
-    public var isFixture: Bool { reader.layout == .fixture }
+    package var isFixture: Bool { reader.layout == .fixture }
 
     /// The next document, or nil at the end.
-    public func next() throws -> DecodedDocument? {
+    package func next() throws -> DecodedDocument? {
         guard let (className, label, element) = try reader.next() else { return nil }
         if let problem = element.problem {
             throw DocumentInputError(

@@ -10,7 +10,7 @@ import PorterModel
 /// data → base64, numbers as the shortest text that reads back exactly (`NaN`, `Infinity`,
 /// `-Infinity` as strings). A `mixed` value keeps an Extended JSON wrapper whenever a plain
 /// form would not say its type (`{"$oid": …}`, `{"$date": …}`, `{"$numberDouble": "NaN"}`, …).
-public final class PlainJSONEncoder: DocumentEncoder {
+package final class PlainJSONEncoder: DocumentEncoder {
     private let output: ByteOutput
     private let array: Bool
     private var stack: [(object: OpaquePointer, isArray: Bool)] = []
@@ -18,7 +18,7 @@ public final class PlainJSONEncoder: DocumentEncoder {
     private var documentsWritten = 0
 
     /// Creates an encoder; `array` writes one JSON array instead of one document per line.
-    public init(output: ByteOutput, array: Bool) {
+    package init(output: ByteOutput, array: Bool) {
         self.output = output
         self.array = array
     }
@@ -28,10 +28,10 @@ public final class PlainJSONEncoder: DocumentEncoder {
     }
 
     /// Plain JSON keeps nanoseconds: nothing is floored.
-    public var flooredDates: Int { 0 }
+    package var flooredDates: Int { 0 }
 
     /// Starts a top-level document.
-    public func beginDocument() throws {
+    package func beginDocument() throws {
         if let root { json_object_put(root) }
         guard let object = json_object_new_object() else { throw allocationFailure() }
         root = object
@@ -39,7 +39,7 @@ public final class PlainJSONEncoder: DocumentEncoder {
     }
 
     /// Serializes the document and writes it out.
-    public func endDocument() throws {
+    package func endDocument() throws {
         guard let root else { return }
         var length = 0
         guard
@@ -58,27 +58,27 @@ public final class PlainJSONEncoder: DocumentEncoder {
     }
 
     /// Starts a nested document.
-    public func openDocument(_ key: String?) throws {
+    package func openDocument(_ key: String?) throws {
         guard let object = json_object_new_object() else { throw allocationFailure() }
         try add(key, object)
         stack.append((object, false))
     }
 
     /// Ends a nested document.
-    public func closeDocument() throws { if stack.count > 1 { stack.removeLast() } }
+    package func closeDocument() throws { if stack.count > 1 { stack.removeLast() } }
 
     /// Starts an array.
-    public func openArray(_ key: String?) throws {
+    package func openArray(_ key: String?) throws {
         guard let object = json_object_new_array() else { throw allocationFailure() }
         try add(key, object)
         stack.append((object, true))
     }
 
     /// Ends an array.
-    public func closeArray() throws { if stack.count > 1 { stack.removeLast() } }
+    package func closeArray() throws { if stack.count > 1 { stack.removeLast() } }
 
     /// Writes a scalar in its plain form (or, in a mixed, its Extended JSON wrapper when needed).
-    public func write(_ key: String?, _ value: Value, mixed: Bool) throws {
+    package func write(_ key: String?, _ value: Value, mixed: Bool) throws {
         if mixed, case .data(let data) = value {
             try openDocument(key)
             try openDocument("$binary")
@@ -97,7 +97,7 @@ public final class PlainJSONEncoder: DocumentEncoder {
     }
 
     /// Closes the array, if any, and flushes.
-    public func finish() throws {
+    package func finish() throws {
         if array { try output.write(documentsWritten == 0 ? "[]\n" : "]\n") }
         try output.flush()
     }

@@ -8,7 +8,7 @@ import PorterRealmFile
 extension Exporter {
     /// Creates an exporter of a Realm file; `schema` (default: the file's) may add what the file
     /// does not store (`linkingObjects`, defaults), which the export does not write anyway.
-    public convenience init(
+    package convenience init(
         realmFile: RealmFile, schema: Schema? = nil, format: DocumentOutputFormat,
         options: ExportOptions = ExportOptions()
     ) {

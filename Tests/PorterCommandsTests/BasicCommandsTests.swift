@@ -1,12 +1,13 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// In-process tests of the basic commands (the end-to-end target runs the same through the binary).
 @Suite struct BasicCommandsTests {
     @Test func createThenInspectCountsEveryClass() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("a.realm").path
         let created = CapturedOutput.run(["create", db, "--schema", TestFiles.schema])
         #expect(created.status == 0, "\(created.output.stderr)")
@@ -20,8 +21,8 @@ import Testing
     }
 
     @Test func schemaOfDatabaseMatchesSchemaFile() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("a.realm").path
         #expect(CapturedOutput.run(["create", db, "--schema", TestFiles.schema]).status == 0)
         let a = CapturedOutput.run(["schema", db])
@@ -31,8 +32,8 @@ import Testing
     }
 
     @Test func validateFailureListsErrorsOnStderr() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let file = dir.appendingPathComponent("bad.json")
         try Data(#"{"classes":[{"name":"A","primaryKey":"x","properties":{"x":"double"}}]}"#.utf8).write(to: file)
         let run = CapturedOutput.run(["validate", file.path])

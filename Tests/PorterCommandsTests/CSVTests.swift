@@ -1,5 +1,6 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// `--format csv` both ways: export (folder or one file, `--fields`), import typed by the schema,
@@ -21,8 +22,8 @@ import Testing
 
     @Test(arguments: ["every-type", "inner-nodes"])
     func roundTripThroughCSV(_ name: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let source = Self.realmDir.appendingPathComponent("\(name).realm").path
         let schema = dir.appendingPathComponent("schema.json").path
         try Data(CapturedOutput.run(["schema", source]).output.stdout.utf8).write(to: URL(fileURLWithPath: schema))
@@ -42,8 +43,8 @@ import Testing
     }
 
     @Test func oneClassAsOneFile() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("Target.csv").path
         let run = CapturedOutput.run(["export", Self.everyType, "--format", "csv", "--class", "Target", "--out", out])
         #expect(run.status == 0, "\(run.output.stderr)")
@@ -52,8 +53,8 @@ import Testing
     }
 
     @Test func fieldsFollowEmbeddedObjectsAndQuoteAsRFC4180() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("Every.csv").path
         let run = CapturedOutput.run([
             "export", Self.everyType, "--format", "csv", "--class", "Every", "--out", out,
@@ -80,8 +81,8 @@ import Testing
             (["--fields", "n"], "--out", 64),
         ] as [([String], String, Int32)])
     func refusesBadFields(_ arguments: [String], _ message: String, _ status: Int32) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("x.csv").path
         let run = CapturedOutput.run(["export", Self.everyType, "--format", "csv", "--out", out] + arguments)
         #expect(run.status == status)
@@ -90,8 +91,8 @@ import Testing
     }
 
     @Test func refusesFieldsForOtherFormatsAndOverwritesOnlyWithForce() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let other = CapturedOutput.run([
             "export", Self.everyType, "--out", dir.appendingPathComponent("o").path, "--fields", "n",
         ])
@@ -128,8 +129,8 @@ import Testing
         ("name,n\r\n,1\r\n", "Target.csv:2:name: missing primary key field 'name'"),
     ])
     func badInputIsRefusedWithItsLine(_ text: String, _ message: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let (schema, _) = try Self.exported(dir)
         let file = dir.appendingPathComponent("Target.csv").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
@@ -141,8 +142,8 @@ import Testing
     }
 
     @Test func typedCellsNameTheirColumn() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let (schema, csv) = try Self.exported(dir)
         var text = try String(contentsOfFile: csv + "/Every.csv", encoding: .utf8)
         // The first object's date becomes text that is not a date (line 2, column date).
@@ -161,8 +162,8 @@ import Testing
     }
 
     @Test func fillMissingAndModes() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let (schema, _) = try Self.exported(dir)
         let db = dir.appendingPathComponent("db.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", schema]).status == 0)
@@ -198,8 +199,8 @@ import Testing
 
     /// Quoting: commas, quotes, line breaks and the empty string (`""`, apart from null) round-trip.
     @Test func quotedTextRoundTrips() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let (schema, _) = try Self.exported(dir)
         let db = dir.appendingPathComponent("db.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", schema]).status == 0)

@@ -36,15 +36,9 @@ final class CapturedOutput: Sendable {
     }
 }
 
-/// Fixture paths and temporary folders.
+/// Fixture paths (temporary folders: `TemporaryFolder`, PorterTestSupport).
 enum TestFiles {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let schema = root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-cmd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// `porter codegen`: reads a schema file, a Porter database or a Realm file; prints the code.
@@ -27,8 +28,8 @@ import Testing
     }
 
     @Test func readsAPorterDatabase() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("shop.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", Self.shop]).status == 0)
         let fromDatabase = CapturedOutput.run(["codegen", db, "--lang", "grdb"])

@@ -5,6 +5,7 @@ import PorterMigration
 import PorterModel
 import PorterRealm
 import PorterStore
+import PorterTestSupport
 import Testing
 
 /// Down migrations: `porter plan --reverse`, `migrate --allow-downgrade`, history of downgrades.
@@ -52,8 +53,8 @@ import Testing
     }
 
     @Test func upThenDownGivesTheV1ExportByteForByte() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("app.porter").path
         try Self.makeV1(path)
         let before = try Self.export(path, dir, "before")
@@ -116,8 +117,8 @@ import Testing
 
     /// A Realm file goes down too, through the same runtime, keeping the v1 export.
     @Test func aRealmFileGoesBackDown() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let porter = dir.appendingPathComponent("app.porter").path
         try Self.makeV1(porter)
         let realm = dir.appendingPathComponent("app.realm").path
@@ -171,8 +172,8 @@ import Testing
     /// The commands through the built binary: `plan --reverse`, `plan` downward, `migrate --allow-downgrade`.
     @Test(.enabled(if: RealmFileCareKillTests.porter != nil, "needs the built porter binary"))
     func theCommandsGoDown() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         try Data(Self.v1.jsonString().utf8).write(to: URL(fileURLWithPath: path("v1.json")))
         try Data(Self.v2.jsonString().utf8).write(to: URL(fileURLWithPath: path("v2.json")))

@@ -1,5 +1,6 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// `porter export --class C --query/--sort/--skip/--limit/--fields`: the same objects from a Porter
@@ -95,16 +96,16 @@ import Testing
             (["--query", "FALSEPREDICATE"], []),
         ] as [([String], [Int])])
     func selectsTheSameObjectsFromADatabaseAndARealmFile(_ arguments: [String], _ expected: [Int]) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         for source in try Self.sources(dir) {
             #expect(try Self.ids(Self.exportLines(source, arguments, in: dir)) == expected, "\(source) \(arguments)")
         }
     }
 
     @Test func fieldsProjectThroughLinksAndEmbeddedObjectsInEveryFormat() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let selection = ["--query", "age > 4", "--fields", "name,owner.name,owner.address.city,address.city"]
         for source in try Self.sources(dir) {
             #expect(
@@ -191,8 +192,8 @@ import Testing
             (["--fields", "name"], "--fields selects from one class: pass exactly one --class (given: 0)", 64),
         ] as [([String], String, Int32)])
     func refusesBadSelectionsNamingTheInput(_ arguments: [String], _ message: String, _ status: Int32) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         for source in try Self.sources(dir) {
             let out = dir.appendingPathComponent("out").path
             let run = CapturedOutput.run(["export", source, "--out", out] + arguments)
@@ -203,8 +204,8 @@ import Testing
     }
 
     @Test func realmAndSQLiteRefuseWhatTheyCannotDo() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = try Self.sources(dir)[0]
         let realm = CapturedOutput.run([
             "export", db, "--format", "realm", "--out", dir.appendingPathComponent("x.realm").path, "--query",
@@ -244,8 +245,8 @@ import Testing
         let help = ExportCommand.helpMessage(columns: 10_000)
         #expect(help.contains("values: bson, json, ejson, ejson-canonical, csv, sqlite, realm"), "\(help)")
         for option in ["--query", "--sort", "--skip", "--limit", "--fields"] { #expect(help.contains(option)) }
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = try Self.sources(dir)[0]
         for format in ExportFormat.allCases where format != .realm && format != .sqlite {
             let out = dir.appendingPathComponent(format.rawValue).path

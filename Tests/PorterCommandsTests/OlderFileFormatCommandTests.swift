@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// `porter export --format realm --file-format 22|23` (and `salvage --file-format`): the file is
@@ -40,8 +41,8 @@ import Testing
 
     /// The export of `path` in `format`: file name → bytes.
     static func export(_ path: String, format: String) throws -> [String: Data] {
-        let out = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: out) }
+        let outTmp = try TemporaryFolder("cmd")
+        let out = outTmp.url
         let target = out.appendingPathComponent("x").path
         let run = CapturedOutput.run(["export", path, "--out", target, "--format", format, "--quiet"])
         #expect(run.status == 0, "\(run.output.stderr)")
@@ -61,8 +62,8 @@ import Testing
 
     @Test(arguments: cases)
     func olderFormatKeepsEveryObject(_ source: String, _ format: Int) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("old.realm").path
         let run = CapturedOutput.run([
             "export", source, "--format", "realm", "--file-format", "\(format)", "--out", out,
@@ -91,8 +92,8 @@ import Testing
     }
 
     @Test func defaultStaysFormat24() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("new.realm").path
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "realm", "--out", out,
@@ -107,8 +108,8 @@ import Testing
         (["--file-format", "23", "--format", "bson"], "--file-format applies only when export --format realm"),
     ])
     func badFileFormatIsAnArgumentError(_ extra: [String], _ message: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("x.realm").path
         var arguments = ["export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--out", out]
         if !extra.contains("--format") { arguments += ["--format", "realm"] }
@@ -119,8 +120,8 @@ import Testing
     }
 
     @Test func salvageWritesAnOlderFormat() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let source = Self.realmDir.appendingPathComponent("every-type.realm").path
         let out = dir.appendingPathComponent("recovered.realm").path
         let run = CapturedOutput.run(["salvage", source, "--out", out, "--file-format", "23"])

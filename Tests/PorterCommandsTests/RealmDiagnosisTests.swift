@@ -2,6 +2,7 @@ import Foundation
 import PorterCommands
 import PorterModel
 import PorterRealmFile
+import PorterTestSupport
 import Testing
 
 /// `porter check` (and every command's one-line error) says why a Realm file will not open, with the evidence.
@@ -12,13 +13,16 @@ import Testing
     static let keyB = RealmFileCareTests.keyB
 
     /// A damaged copy of a fixture: `damage` edits its bytes.
-    static func damaged(_ fixture: String, _ damage: (inout [UInt8]) -> Void) throws -> (dir: URL, path: String) {
-        let dir = try TestFiles.temporaryDirectory()
+    static func damaged(_ fixture: String, _ damage: (inout [UInt8]) -> Void) throws -> (
+        folder: TemporaryFolder, path: String
+    ) {
+        let folder = try TemporaryFolder("cmd")
+        let dir = folder.url
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture)))
         damage(&bytes)
         let path = dir.appendingPathComponent("app.realm").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return (dir, path)
+        return (folder, path)
     }
 
     static func setU64(_ bytes: inout [UInt8], _ at: Int, _ value: UInt64) {
@@ -105,8 +109,8 @@ import Testing
 
     @Test(arguments: cases)
     func checkSaysWhyTheFileWillNotOpen(_ c: Case) throws {
-        let (dir, path) = try Self.damaged(c.fixture, c.damage)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.damaged(c.fixture, c.damage)
+        let dir = tmp.url
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let keyArgs = c.key.map { ["--encryption-key", $0] } ?? []
         let diagnosis = RealmFileDiagnosis.diagnose(path: path, encryptionKey: try c.key.map { try hexKey($0) })
@@ -142,7 +146,8 @@ import Testing
         #expect(document["ok"] == .bool(true))
         #expect(document["diagnosis"] == .string("ok"))
         #expect(document["evidence"]?["page 0 HMAC"] == .string("matches"))
-        let db = try TestFiles.temporaryDirectory().appendingPathComponent("x.porter").path
+        let tmp = try TemporaryFolder("cmd")
+        let db = tmp.path("x.porter")
         #expect(CapturedOutput.run(["create", db, "--schema", TestFiles.schema]).status == 0)
         let porter = CapturedOutput.run(["check", db, "--json"])
         #expect(porter.status == 0, "\(porter.output.stdout)")

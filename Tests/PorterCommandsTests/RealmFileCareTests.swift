@@ -1,5 +1,6 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,17 +17,19 @@ import Glibc
     static let sharedDir = TestFiles.root.deletingLastPathComponent().appendingPathComponent("shared/realm-files")
 
     /// A working copy of `fixture` in a new folder.
-    static func copy(_ fixture: String, as name: String = "app.realm") throws -> (dir: URL, path: String) {
-        let dir = try TestFiles.temporaryDirectory()
+    static func copy(_ fixture: String, as name: String = "app.realm") throws -> (folder: TemporaryFolder, path: String)
+    {
+        let folder = try TemporaryFolder("cmd")
+        let dir = folder.url
         let path = dir.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: fixture, toPath: path)
-        return (dir, path)
+        return (folder, path)
     }
 
     /// The JSON export of a Realm file: file name → bytes.
     static func export(_ path: String, key: String? = nil) throws -> [String: Data] {
-        let out = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: out) }
+        let outTmp = try TemporaryFolder("cmd")
+        let out = outTmp.url
         let target = out.appendingPathComponent("x").path
         let run = CapturedOutput.run(
             ["export", path, "--out", target, "--format", "json"]
@@ -52,8 +55,8 @@ import Glibc
 
     @Test(arguments: [plain, innerNodes])
     func compactKeepsEveryObjectAndPrintsBothSizes(_ fixture: String) throws {
-        let (dir, path) = try Self.copy(fixture)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(fixture)
+        let dir = tmp.url
         chmod(path, 0o600)
         let before = try Self.export(path)
         let run = CapturedOutput.run(["compact", path])
@@ -69,8 +72,8 @@ import Glibc
     }
 
     @Test func rekeyEncryptDecryptRoundTrip() throws {
-        let (dir, path) = try Self.copy(Self.encrypted)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(Self.encrypted)
+        let dir = tmp.url
         let before = try Self.export(path, key: Self.keyA)
         let oldKey = try Self.writeKey(Self.keyA, in: dir, name: "old.key")
         let newKey = try Self.writeKey(Self.keyB, in: dir, name: "new.key")
@@ -115,8 +118,8 @@ import Glibc
         (["compact", "F", "--encryption-key", keyA, "--backup", "EXISTING"], "already exists"),
     ])
     func refusalsLeaveTheFileUnchanged(_ arguments: [String], _ message: String) throws {
-        let (dir, path) = try Self.copy(Self.encrypted)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(Self.encrypted)
+        let dir = tmp.url
         let existing = dir.appendingPathComponent("existing").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: existing))
         let args = arguments.map { $0 == "F" ? path : $0 == "EXISTING" ? existing : $0 }
@@ -130,8 +133,8 @@ import Glibc
     }
 
     @Test func aPlainFileGivenAKeyOrAPorterDatabaseIsRefused() throws {
-        let (dir, path) = try Self.copy(Self.plain)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(Self.plain)
+        let dir = tmp.url
         let run = CapturedOutput.run(["rekey", path, "--encryption-key", Self.keyA, "--new-key", Self.keyB])
         #expect(run.status == 1)
         #expect(run.output.stderr.contains("not encrypted"), "\(run.output.stderr)")
@@ -149,8 +152,8 @@ import Glibc
     /// A file whose `.lock` another open file description holds locked (as an app holds it) is refused.
     @Test(arguments: ["flock", "fcntl"])
     func aFileAnotherProcessHasOpenIsRefused(_ kind: String) throws {
-        let (dir, path) = try Self.copy(Self.plain)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(Self.plain)
+        let dir = tmp.url
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT, 0o644)
         #expect(fd >= 0)
@@ -187,8 +190,8 @@ import Glibc
             print("skipped: ../shared/realm-files is absent")
             return
         }
-        let (dir, path) = try Self.copy(js)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(js)
+        let dir = tmp.url
         let refused = CapturedOutput.run(["compact", path])
         #expect(refused.status == 1)
         #expect(refused.output.stderr.contains("file format 23"), "\(refused.output.stderr)")
@@ -207,8 +210,8 @@ import Glibc
 
     /// Temporary files a killed run left (its process gone) are removed by the next run; those of a live process stay.
     @Test func leftoversOfAKilledRunAreRemoved() throws {
-        let (dir, path) = try Self.copy(Self.plain)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tmp, path) = try Self.copy(Self.plain)
+        let dir = tmp.url
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()

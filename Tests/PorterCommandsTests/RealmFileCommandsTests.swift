@@ -50,8 +50,8 @@ import Testing
     /// same objects (imported from that file), in every format.
     @Test(arguments: fixtures)
     func realmExportEqualsTheExportOfTheSameObjectsInAPorterDatabase(_ fixture: Fixture) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let before = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
         let db = dir.appendingPathComponent("copy.porter").path
         let schema = dir.appendingPathComponent("schema.json").path
@@ -83,8 +83,8 @@ import Testing
     /// numbers by value, dates to the millisecond (BSON's unit), sets as multisets.
     @Test(arguments: fixtures.filter { $0.dump != nil })
     func exportEqualsRealmCoresDump(_ fixture: Fixture) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("out").path
         let run = CapturedOutput.run(
             ["export", fixture.path, "--out", out, "--format", "ejson-canonical"] + fixture.keyArguments)
@@ -165,8 +165,8 @@ import Testing
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func schemaReportsBacklinksAndModelsNameThem() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let file = SharedRealmFiles.folder.appendingPathComponent("swift-migration-default-v5.realm").path
         let bare = CapturedOutput.run(["schema", file])
         #expect(bare.status == 0)
@@ -197,8 +197,8 @@ import Testing
     /// Refusals: one line naming the file, exit code 1, the file unchanged, nothing beside it.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func brokenAndEncryptedFilesAreRefusedUntouched() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let source = SharedRealmFiles.folder.appendingPathComponent("dev-encrypted-realm-docs.realm")
         let encrypted = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: source, to: encrypted)
@@ -265,8 +265,8 @@ import Testing
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func aKeyFileHoldsRawBytesOrHex()
         throws
     {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let file = SharedRealmFiles.folder.appendingPathComponent("dev-encrypted-realm-docs.realm").path
         let raw = dir.appendingPathComponent("key.bin")
         try Data((0..<64).map { UInt8($0) }).write(to: raw)
@@ -286,8 +286,8 @@ import Testing
     /// A Realm file as an import source is all or nothing like any other.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func importFromARealmFileIsAllOrNothing() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("app.porter").path
         let schema = dir.appendingPathComponent("schema.json")
         // Person without Pet: the Realm file's Pet objects have nowhere to go.
@@ -309,8 +309,8 @@ import Testing
     /// Options that do not fit the files they are given: one line, exit code 1, nothing written.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func optionsThatDoNotApplyAreRefused() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let realm = SharedRealmFiles.folder.appendingPathComponent("js-simple.realm").path
         let db = dir.appendingPathComponent("app.porter").path
         #expect(CapturedOutput.run(["create", db, "--schema", TestFiles.schema]).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import PorterCommands
+import PorterTestSupport
 import Testing
 
 /// `porter export --format sqlite` (a relational SQLite file) and its import back: every type and
@@ -49,8 +50,8 @@ import Testing
 
     @Test(arguments: realmFiles)
     func realmFileRoundTripsThroughSQLite(_ path: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         try Self.roundTrip(path, in: dir)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the Realm file was changed")
@@ -58,8 +59,8 @@ import Testing
 
     @Test(arguments: ["every-type", "inner-nodes"])
     func porterDatabaseRoundTripsThroughSQLite(_ name: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("source.porter").path
         let made = CapturedOutput.run([
             "import", db, Self.realmDir.appendingPathComponent("\(name).realm").path, "--create", "--quiet",
@@ -70,8 +71,8 @@ import Testing
 
     /// The layout: tables, types, keys, foreign keys and indexes, as SQLite reports them.
     @Test func tablesAreRelational() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
@@ -137,8 +138,8 @@ import Testing
             print("skipped: python3 is not installed")
             return
         }
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         let source = Self.realmDir.appendingPathComponent("inner-nodes.realm").path
         let run = CapturedOutput.run(["export", source, "--format", "sqlite", "--out", sqlite, "--quiet"])
@@ -175,8 +176,8 @@ import Testing
             print("skipped: python3 is not installed")
             return
         }
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
@@ -202,8 +203,8 @@ import Testing
 
     /// `--class` exports only those tables; the file still imports back.
     @Test func someClassesOnly() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",
@@ -222,8 +223,8 @@ import Testing
     // MARK: Refusals
 
     @Test func refusesToOverwriteWithoutForce() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: sqlite))
         let source = Self.realmDir.appendingPathComponent("inner-nodes.realm").path
@@ -240,8 +241,8 @@ import Testing
     }
 
     @Test func refusesToReplaceTheSourceItself() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("db.porter").path
         #expect(
             CapturedOutput.run([
@@ -262,8 +263,8 @@ import Testing
         (["--out", "x.sqlite", "--archive", "a"], "--archive does not apply to --format sqlite"),
     ])
     func refusesOptionsThatDoNotApply(_ arguments: [String], _ message: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let source = Self.realmDir.appendingPathComponent("inner-nodes.realm").path
         let args = arguments.map { $0 == "x.sqlite" ? dir.appendingPathComponent($0).path : $0 }
         let run = CapturedOutput.run(["export", source, "--format", "sqlite", "--quiet"] + args)
@@ -273,8 +274,8 @@ import Testing
     }
 
     @Test func refusesForceWithOtherFormats() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--out",
             dir.appendingPathComponent("out").path, "--force",
@@ -284,8 +285,8 @@ import Testing
     }
 
     @Test func refusesAFolderAsOutput() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("inner-nodes.realm").path, "--format", "sqlite",
             "--out", dir.path, "--force", "--quiet",
@@ -313,8 +314,8 @@ import Testing
         ),
     ])
     func refusesSchemasTablesCannotHold(_ schema: String, _ message: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let schemaPath = dir.appendingPathComponent("schema.json").path
         try Data(schema.utf8).write(to: URL(fileURLWithPath: schemaPath))
         let db = dir.appendingPathComponent("db.porter").path
@@ -365,8 +366,8 @@ import Testing
             print("skipped: python3 is not installed (it tampers with the export)")
             return
         }
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let sqlite = dir.appendingPathComponent("app.sqlite").path
         let run = CapturedOutput.run([
             "export", Self.realmDir.appendingPathComponent("every-type.realm").path, "--format", "sqlite",

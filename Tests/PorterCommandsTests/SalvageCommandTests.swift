@@ -1,13 +1,14 @@
 import Foundation
 import PorterCommands
 import PorterModel
+import PorterTestSupport
 import Testing
 
 /// `porter salvage`: its refusals, an intact file (exit 0), an export folder, an encrypted file.
 @Suite struct SalvageCommandTests {
     @Test func anIntactFileIsSalvagedWholeWithExitZero() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("recovered.realm").path
         let run = CapturedOutput.run(["salvage", RealmFileCareTests.plain, "--out", out])
         #expect(run.status == 0, "\(run.output.stderr)")
@@ -34,8 +35,8 @@ import Testing
         ),
     ])
     func refusalsWriteNothing(_ arguments: [String], _ status: Int32, _ message: String) throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         let existing = dir.appendingPathComponent("existing").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: existing))
         let noise = dir.appendingPathComponent("noise.realm").path

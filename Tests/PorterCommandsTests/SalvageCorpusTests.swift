@@ -131,8 +131,8 @@ import Testing
     }
 
     @Test func aSeededCorpusOfDamagedFilesIsSalvaged() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("cmd")
+        let dir = tmp.url
         var g = SeededGenerator(seed: 2121)
         var made = 0
         var outcomes: [String: Int] = [:]

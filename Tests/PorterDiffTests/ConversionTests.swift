@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// Every conversion of the issue (and a few more), on values alone.
 @Suite struct ConversionTests {
@@ -13,7 +14,7 @@ import PorterModel
         _ v: Value, _ to: PropertyType, _ rule: ConversionRule = .exact,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> String? {
-        expectError(.invalidValue, sourceLocation: sourceLocation) { _ = try convert(v, to, rule) }?.message
+        expectPorterError(.invalidValue, sourceLocation: sourceLocation) { _ = try convert(v, to, rule) }?.message
     }
 
     @Test func intAndString() throws {

@@ -65,14 +65,14 @@ import PorterTestSupport
         #expect(text.contains(#""value": "2024-01-02T03:04:05Z""#))
         #expect(text.contains(#""value": "5f1b2c3d4e5f60718293a4b5""#))
         #expect(try MigrationPlan(jsonBytes: Array(text.utf8)) == plan)
-        expectError(.usage) { _ = try FillArgument(parsing: "E.when=soon").value(in: new) }
+        expectPorterError(.usage) { _ = try FillArgument(parsing: "E.when=soon").value(in: new) }
     }
 
     private func planError(_ mutate: (inout JSONValue) -> Void) throws -> PorterError? {
         let (_, plan, _) = try make(allowDataLoss: true)
         var json = plan.jsonValue
         mutate(&json)
-        return expectError(.invalidInput) {
+        return expectPorterError(.invalidInput) {
             _ = try MigrationPlan(jsonBytes: Array(json.serialized(pretty: false).utf8)).step(from: try schema(1, v1))
         }
     }
@@ -160,7 +160,7 @@ import PorterTestSupport
         let (_, plan, _) = try make()
         var other = try schema(1, v1)
         other.upsert(ObjectSchema(name: "Extra", properties: [Property(name: "v", type: .int)]))
-        let error = expectError(.migrationFailed) { _ = try plan.step(from: other) }
+        let error = expectPorterError(.migrationFailed) { _ = try plan.step(from: other) }
         #expect(error?.message.hasPrefix("the plan was made for another schema") == true)
     }
 
@@ -178,11 +178,13 @@ import PorterTestSupport
     }
 
     @Test func readsPlansWithRealErrors() throws {
-        expectError(.invalidInput) { _ = try MigrationPlan(jsonBytes: Array("{".utf8)) }
-        let notPlan = expectError(.invalidInput) { _ = try MigrationPlan(jsonBytes: Array(#"{"format": "x"}"#.utf8)) }
+        expectPorterError(.invalidInput) { _ = try MigrationPlan(jsonBytes: Array("{".utf8)) }
+        let notPlan = expectPorterError(.invalidInput) {
+            _ = try MigrationPlan(jsonBytes: Array(#"{"format": "x"}"#.utf8))
+        }
         #expect(notPlan?.location == "format")
         let dir = try TemporaryFolder()
-        let missing = expectError(.io) { _ = try MigrationPlan(contentsOfFile: dir.path("none.json")) }
+        let missing = expectPorterError(.io) { _ = try MigrationPlan(contentsOfFile: dir.path("none.json")) }
         #expect(missing?.location == dir.path("none.json"))
     }
 

@@ -1,6 +1,7 @@
 import Testing
 @testable import PorterDiff
 import PorterModel
+import PorterTestSupport
 
 /// realm-core `migrations.cpp` "property renaming" and realm-swift's rename tests, on the pure
 /// rename rules; plus rename detection and the command-line forms.
@@ -9,7 +10,7 @@ import PorterModel
 
     private func failure(_ renames: RenameSet, _ oldJSON: String, _ newJSON: String) throws -> String? {
         let o = try schema(1, oldJSON), n = try schema(2, newJSON)
-        return expectError(.migrationFailed) { _ = try SchemaDiff.compare(o, n, renames: renames) }?.message
+        return expectPorterError(.migrationFailed) { _ = try SchemaDiff.compare(o, n, renames: renames) }?.message
     }
 
     private func rename(_ c: String, _ from: String, _ to: String) -> RenameSet {
@@ -112,7 +113,7 @@ import PorterModel
             #expect(try SchemaDiff.compare(o, n2, renames: set).changes.isEmpty)
         }
         #expect(
-            expectError(.migrationFailed) {
+            expectPorterError(.migrationFailed) {
                 _ = try SchemaDiff.compare(o, o, renames: RenameSet(classes: [ClassRename(from: "Old", to: "New")]))
             }?.message
                 == "Cannot rename class 'Old' to 'New' because the source class still exists.")
@@ -144,9 +145,9 @@ import PorterModel
         #expect(p.description == "Dog.name=fullName")
         #expect(try ClassRename(parsing: "Old=New") == ClassRename(from: "Old", to: "New"))
         for bad in ["Dog=fullName", "Dog.name=", ".name=x", "Dog.name"] {
-            expectError(.usage) { _ = try PropertyRename(parsing: bad) }
+            expectPorterError(.usage) { _ = try PropertyRename(parsing: bad) }
         }
-        expectError(.usage) { _ = try ClassRename(parsing: "Old") }
+        expectPorterError(.usage) { _ = try ClassRename(parsing: "Old") }
         let fill = try FillArgument(parsing: "Person.city=Unknown")
         #expect(fill.subject == "Person.city" && fill.text == "Unknown")
     }

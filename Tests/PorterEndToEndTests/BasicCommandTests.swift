@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 
 /// End-to-end tests of `create`, `schema`, `validate` and `inspect` through the built binary.
@@ -16,8 +17,8 @@ import Testing
     }
 
     @Test func createInspectAndPrintSchema() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("app.realm").path
 
         let created = try PorterBinary.run(["create", db, "--schema", schemaFile])
@@ -43,8 +44,8 @@ import Testing
     }
 
     @Test func createRefusesToOverwrite() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("existing.realm")
         try Data("keep me".utf8).write(to: path)
         let run = try PorterBinary.run(["create", path.path, "--schema", schemaFile])
@@ -53,8 +54,8 @@ import Testing
     }
 
     @Test func createRejectsInvalidSchemaAndWritesNothing() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("never.realm").path
         let invalid = PorterBinary.fixtures.appendingPathComponent("schemas/invalid/embedded-primary-key.json").path
         let run = try PorterBinary.run(["create", db, "--schema", invalid])
@@ -82,8 +83,8 @@ import Testing
     }
 
     @Test func validateNamesClassAndPropertyForEachError() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let file = dir.appendingPathComponent("two-errors.json")
         try Data(
             """
@@ -100,8 +101,8 @@ import Testing
     }
 
     @Test func validateReportsMalformedJSONWithItsPosition() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let file = dir.appendingPathComponent("broken.json")
         try Data("{ \"classes\": [ ".utf8).write(to: file)
         let run = try PorterBinary.run(["validate", file.path])
@@ -110,8 +111,8 @@ import Testing
     }
 
     @Test func nonDatabaseFilesAreRejectedAndLeftUntouched() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let cases: [(String, Data)] = [
             ("text.realm", Data("this is not a database\n".utf8)),
             ("empty.realm", Data()),

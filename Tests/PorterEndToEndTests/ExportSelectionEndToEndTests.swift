@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 
 /// `porter export --query/--sort/--skip/--limit/--fields` through the built binary, on the
@@ -21,8 +22,8 @@ import Testing
     }
 
     @Test func errorsAreOneLineWithTheirExitCode() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let out = dir.appendingPathComponent("out").path
         let unknown = try PorterBinary.run([
             "export", Self.everyType, "--class", "Every", "--out", out, "--query", "agee > 1",

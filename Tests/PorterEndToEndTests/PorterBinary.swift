@@ -22,12 +22,18 @@ struct PorterBinary {
     /// The `porter` binary next to the test executable (PorterTestSupport's lookup).
     static func locate() throws -> URL { try PorterExecutable.locate() }
 
-    /// Runs `porter args…` in `directory` with no standard input.
-    static func run(_ args: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Run {
+    /// Runs `porter args…` in `directory` with no standard input; `environment` entries replace
+    /// the inherited variables of the same names.
+    static func run(
+        _ args: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
         process.executableURL = try locate()
         process.arguments = args
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -45,10 +51,4 @@ struct PorterBinary {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh temporary folder, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("porter-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

@@ -23,8 +23,8 @@ import Testing
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func aRealmFileRewrittenAsFormat24HoldsTheSameObjects() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         for name in [
             "every-type.realm", "inner-nodes.realm", "shared/swift-migration-default-v5.realm",
             "shared/js-simple.realm",
@@ -47,8 +47,8 @@ import Testing
     }
 
     @Test func aPorterDatabaseExportedAsARealmFileReadsBackTheSame() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let db = dir.appendingPathComponent("app.porter").path
         // Every type of the docs schema, an indexed mixed holding a link among them.
         let schema = PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path
@@ -87,8 +87,8 @@ import Testing
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func migratingARealmSwiftFileRenamesConvertsAndFills() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let app = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: Self.swiftV5, to: app)
         let original = try Data(contentsOf: app)
@@ -128,8 +128,8 @@ import Testing
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func aFailedMigrationLeavesTheRealmFileByteForByteUnchanged() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let app = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: Self.swiftV5, to: app)
         let original = try Data(contentsOf: app)
@@ -167,8 +167,8 @@ import Testing
     }
 
     @Test func importIntoARealmFileAndCreateOne() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let schema = dir.appendingPathComponent("s.json")
         try Data(
             #"{"schemaVersion": 3, "classes": [{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}]}"#
@@ -200,8 +200,8 @@ import Testing
     /// (its orphans deleted), applied to a real Realm Swift file.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func aPlanMakesAClassEmbeddedInARealmFile() throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         let app = dir.appendingPathComponent("app.realm")
         try FileManager.default.copyItem(at: Self.swiftV5, to: app)
         let v6 = dir.appendingPathComponent("v6.json")

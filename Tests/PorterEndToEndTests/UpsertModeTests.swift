@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 
 /// `porter import --mode upsert|merge` into both kinds of target: classes without a primary key
@@ -40,8 +41,8 @@ import Testing
 
     @Test(arguments: ["upsert", "merge"])
     func classesWithoutPrimaryKeyAreRefusedAndNothingIsWritten(_ mode: String) throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         for target in try targets(dir) {
             let before = try Data(contentsOf: URL(fileURLWithPath: target))
             let run = try PorterBinary.run(["import", target, Self.fixture, "--mode", mode])
@@ -65,8 +66,8 @@ import Testing
 
     @Test(arguments: ["upsert", "merge"])
     func theReadmeUpdateTwiceGivesTheSameExport(_ mode: String) throws {
-        let dir = try PorterBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("e2e")
+        let dir = tmp.url
         for (n, target) in try targets(dir).enumerated() {
             let first = try PorterBinary.run(["import", target, Self.update, "--mode", mode])
             #expect(first.status == 0, "\(target): \(first.stderr)")

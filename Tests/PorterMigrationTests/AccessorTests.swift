@@ -41,7 +41,7 @@ import PorterTestSupport
         let onlyPK = try schema(
             2, #"{"name": "all types", "primaryKey": "pk", "properties": {"pk": "int"}}"#, targets[0], targets[1])
         let seen = Box<[String: Value]>([:])
-        let error = expectError(.notFound) {
+        let error = expectPorterError(.notFound) {
             try migrate(path, to: onlyPK, options: MigrationOptions(allowDataLoss: true)) { migration, _ in
                 try migration.enumerateObjects(ofType: "all types") { old, new in
                     guard let old, let new else { return }
@@ -85,13 +85,13 @@ import PorterTestSupport
         let dir = try TemporaryFolder()
         let path = try makeAllTypes(dir)
         let new = try schema(2, allTypes, targets[0], targets[1])
-        let unknown = expectError(.notFound) {
+        let unknown = expectPorterError(.notFound) {
             try migrate(path, to: new) { migration, _ in
                 migration.enumerateObjects(ofType: "all types") { _, new in new?["nope"] = .int(1) }
             }
         }
         #expect(unknown?.message == "Invalid property name 'nope' for class 'all types'.")
-        let mutateOld = expectError(.notInWriteTransaction) {
+        let mutateOld = expectPorterError(.notInWriteTransaction) {
             try migrate(path, to: new) { migration, _ in
                 try migration.enumerateObjects(ofType: "all types") { old, _ in
                     try old?.setValue(.int(2), forKey: "int")
@@ -172,7 +172,7 @@ import PorterTestSupport
         }
         #expect(try reopen(path2).count("Object") == 10)
         // A duplicate created and left behind fails and rolls back.
-        let error = expectError(.migrationFailed) {
+        let error = expectPorterError(.migrationFailed) {
             try migrate(path2, to: try schema(3, keyed)) { migration, _ in
                 migration.create("Object", value: ["pk": .int(1)])
             }

@@ -19,7 +19,9 @@ import PorterTestSupport
         let first = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(s1.joined(separator: ","))]}"#)
         let second = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(s2.joined(separator: ","))]}"#)
         try makeDatabase(path, first)
-        let error = expectError(.migrationRequired, sourceLocation: sourceLocation) { try migrate(path, to: second) }
+        let error = expectPorterError(.migrationRequired, sourceLocation: sourceLocation) {
+            try migrate(path, to: second)
+        }
         #expect(error?.message == "Migration is required due to the following errors:", sourceLocation: sourceLocation)
         #expect(error?.details.contains(message) == true, "\(error?.details ?? [])", sourceLocation: sourceLocation)
         #expect(try reopen(path).schema == first, sourceLocation: sourceLocation)
@@ -138,7 +140,7 @@ import PorterTestSupport
     @Test func schemaVersionCannotGoDown() throws {
         let dir = try TemporaryFolder()
         let path = try makeDatabase(dir.path("db.porter"), try schema(2, object))
-        let error = expectError(.migrationRequired) { try migrate(path, to: try schema(0, object)) }
+        let error = expectPorterError(.migrationRequired) { try migrate(path, to: try schema(0, object)) }
         #expect(error?.message == "Provided schema version 0 is less than last set version 2.")
         #expect(try reopen(path).schemaVersion == 2)
     }
@@ -148,7 +150,7 @@ import PorterTestSupport
         let keyed = #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#
         let path = try makeDatabase(dir.path("db.porter"), try schema(1, keyed))
         let before = try dataChecksum(path)
-        let error = expectError(.migrationFailed) {
+        let error = expectPorterError(.migrationFailed) {
             try migrate(path, to: try schema(2, keyed)) { migration, _ in
                 migration.create("Object", value: ["value": .int(1)])
                 let second = migration.create("Object", value: ["value": .int(2)])
@@ -169,7 +171,7 @@ import PorterTestSupport
             try db.create("Object", [:])
             try db.create("Object", [:])
         }
-        let error = expectError(.migrationFailed) {
+        let error = expectPorterError(.migrationFailed) {
             try migrate(
                 path, to: try schema(2, #"{"name": "Object", "primaryKey": "value", "properties": {"value": "int"}}"#))
         }

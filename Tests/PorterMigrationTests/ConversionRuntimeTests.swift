@@ -80,7 +80,7 @@ import PorterTestSupport
         let before = try fileBytes(path)
         let new = try schema(2, #"{"name": "Dog", "primaryKey": "_id", "properties": {"_id": "int", "weight": "int"}}"#)
         let plan = try MigrationPlan.make(from: old, to: new).plan
-        let error = expectError { try migrate(path, to: new, plans: [plan]) }
+        let error = expectPorterError { try migrate(path, to: new, plans: [plan]) }
         // The first three objects in key order, their values, and the count of all of them.
         #expect(
             error?.headline.hasSuffix(

@@ -36,7 +36,9 @@ import PorterTestSupport
     @Test func orphansAreRefusedUnlessCovered() throws {
         let dir = try TemporaryFolder()
         let path = try file(dir) { db in try db.create("child", ["value": .int(1)]) }
-        let refused = expectError(.migrationFailed) { try migrate(path, to: try schema(2, embeddedChild, parent)) }
+        let refused = expectPorterError(.migrationFailed) {
+            try migrate(path, to: try schema(2, embeddedChild, parent))
+        }
         #expect(refused?.details.first?.contains("1 object has no parent and would be deleted") == true)
         let report = try migrate(
             path, to: try schema(2, embeddedChild, parent), options: MigrationOptions(allowDataLoss: true))
@@ -106,7 +108,9 @@ import PorterTestSupport
             let c = try db.create("child", ["value": .int(1)])
             try db.create("parent", ["link": link(c), "mixed": link(c)])
         }
-        let error = expectError(.migrationFailed) { try migrate(path, to: try schema(2, embeddedChild, mixedParent)) }
+        let error = expectPorterError(.migrationFailed) {
+            try migrate(path, to: try schema(2, embeddedChild, mixedParent))
+        }
         #expect(
             error?.message
                 == "Cannot convert 'child' to embedded: there is an incoming link from the Mixed property 'parent.mixed', which does not support linking to embedded objects."

@@ -27,7 +27,9 @@ import PorterTestSupport
                 ])
         }
         let same = try Schema(jsonString: #"{"schemaVersion": 0, "classes": [\#(changed.joined(separator: ","))]}"#)
-        let error = expectError(.migrationRequired, sourceLocation: sourceLocation) { try migrate(path, to: same) }
+        let error = expectPorterError(.migrationRequired, sourceLocation: sourceLocation) {
+            try migrate(path, to: same)
+        }
         #expect(error?.details.contains(message) == true, "\(error?.details ?? [])", sourceLocation: sourceLocation)
         #expect(try reopen(path).schemaVersion == 0, sourceLocation: sourceLocation)
         var bumped = same
@@ -124,7 +126,7 @@ import PorterTestSupport
         ).outcome
         #expect([.upToDate, .automatic].contains(outcome))
         #expect(try reopen(path).history().isEmpty)
-        let error = expectError(.migrationRequired) { try migrate(path, to: try schema(0, object, linkOrigin)) }
+        let error = expectPorterError(.migrationRequired) { try migrate(path, to: try schema(0, object, linkOrigin)) }
         #expect(error?.message == "Provided schema version 0 is less than last set version 1.")
         #expect(try reopen(path).schemaVersion == 1)
     }

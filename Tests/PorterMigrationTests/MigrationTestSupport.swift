@@ -69,24 +69,6 @@ func dataChecksum(_ path: String) throws -> String {
 /// The bytes of a file.
 func fileBytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-/// Runs `body` and returns the ``PorterError`` it throws (recording an issue otherwise).
-@discardableResult
-func expectError(
-    _ code: PorterError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () throws -> Void
-) -> PorterError? {
-    do {
-        try body()
-        Issue.record("expected a PorterError but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as PorterError {
-        if let code { #expect(error.code == code, "unexpected error: \(error)", sourceLocation: sourceLocation) }
-        return error
-    } catch {
-        Issue.record("expected a PorterError but got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 /// Migrates with the given pieces; shorthand for tests.
 @discardableResult
 func migrate(

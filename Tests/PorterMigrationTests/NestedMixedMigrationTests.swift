@@ -96,7 +96,7 @@ import PorterTestSupport
             try db.create("C", ["n": .int(3), "v": .map(["a": .int(1)])])
         }
         let before = try dataChecksum(path)
-        let error = expectError(.migrationFailed) {
+        let error = expectPorterError(.migrationFailed) {
             try migrate(path, to: try schema(2, #"{"name": "C", "properties": {"n": "int", "v": "string?"}}"#))
         }
         #expect(
@@ -154,12 +154,14 @@ import PorterTestSupport
             try db.create("Person", ["_id": .int(7), "address": .object(["zip": .string("12")])])
         }
         let before = try dataChecksum(path)
-        let error = expectError(.migrationFailed) { try migrate(path, to: try people(2, zip: "int", lat: "string")) }
+        let error = expectPorterError(.migrationFailed) {
+            try migrate(path, to: try people(2, zip: "int", lat: "string"))
+        }
         #expect(
             error?.message
                 == "cannot convert 2 values from string to int (exact): Person _id 4242.address: 'ab'; Person _id 4242.past: 'x'"
         )
-        let nested = expectError(.migrationFailed) {
+        let nested = expectPorterError(.migrationFailed) {
             try migrate(path, to: try people(2, zip: "string", lat: "double"))
         }
         #expect(

@@ -73,11 +73,11 @@ import PorterTestSupport
         let dir = try TemporaryFolder()
         let path = try file(dir)
         let plan23 = try MigrationPlan.make(from: v2, to: v3).plan
-        let gap = expectError(.migrationFailed) { try migrate(path, to: v3, plans: [plan23]) }
+        let gap = expectPorterError(.migrationFailed) { try migrate(path, to: v3, plans: [plan23]) }
         #expect(gap?.message.hasPrefix("no plan goes from schema version 1 to 2") == true)
         var edited = try plan12()
         edited.oldSchemaChecksum = v2.sha256Checksum
-        let foreign = expectError(.migrationFailed) { try migrate(path, to: v2, plans: [edited]) }
+        let foreign = expectPorterError(.migrationFailed) { try migrate(path, to: v2, plans: [edited]) }
         #expect(foreign?.message.hasPrefix("the plan was made for another schema") == true)
         #expect(try reopen(path).schemaVersion == 1)
     }
@@ -99,7 +99,7 @@ import PorterTestSupport
         let slim = try schema(2, #"{"name": "Person", "properties": {"name": "string", "age": "int"}}"#)
         let (uncovered, warnings) = try MigrationPlan.make(from: v1, to: slim)
         #expect(warnings.count == 1)
-        let refused = expectError(.migrationFailed) { try migrate(path, to: slim, plans: [uncovered]) }
+        let refused = expectPorterError(.migrationFailed) { try migrate(path, to: slim, plans: [uncovered]) }
         #expect(
             refused?.details.first
                 == "Property 'Person.city' has been removed. 2 objects; 1 non-null value would be lost")

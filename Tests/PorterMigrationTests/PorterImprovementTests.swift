@@ -20,7 +20,7 @@ import PorterTestSupport
             try db.create("P", [:])
         }
         let required = try schema(2, #"{"name": "P", "properties": {"city": "string", "n": "int"}}"#)
-        let error = expectError(.migrationFailed) { try migrate(path, to: required) }
+        let error = expectPorterError(.migrationFailed) { try migrate(path, to: required) }
         #expect(error?.message == "The data blocks this migration (2 problems). Nothing was changed.")
         #expect(
             error?.details == [
@@ -30,7 +30,7 @@ import PorterTestSupport
             ])
         #expect(try reopen(path).schemaVersion == 1)
         // With a block that leaves nulls behind, the checks after it catch them.
-        let checked = expectError(.migrationFailed) { try migrate(path, to: required) { _, _ in } }
+        let checked = expectPorterError(.migrationFailed) { try migrate(path, to: required) { _, _ in } }
         #expect(checked?.message == "The migrated data fails 2 checks; nothing was changed.")
         #expect(
             checked?.details.first
@@ -70,10 +70,10 @@ import PorterTestSupport
             try db.create("Cat", ["n": .string("kit")])
         }
         let noCats = try schema(2, #"{"name": "Dog", "properties": {"n": "string"}}"#)
-        let refused = expectError(.migrationFailed) { try migrate(path, to: noCats) }
+        let refused = expectPorterError(.migrationFailed) { try migrate(path, to: noCats) }
         #expect(refused?.details.first == "Class 'Cat' has been removed. 2 objects; all 2 would be deleted")
         // Even a block that ignores the class does not make it go away.
-        let ignored = expectError(.migrationFailed) { try migrate(path, to: noCats) { _, _ in } }
+        let ignored = expectPorterError(.migrationFailed) { try migrate(path, to: noCats) { _, _ in } }
         #expect(
             ignored?.message
                 == "Class 'Cat' has been removed from the schema but still holds 2 objects. Porter never deletes a class's data silently."
@@ -105,7 +105,7 @@ import PorterTestSupport
         }
         let before = try fileBytes(path)
         let new = try schema(2, #"{"name": "D", "properties": {"name": "string", "blob": "int", "t": "D?"}}"#)
-        let error = expectError(.migrationFailed) { try migrate(path, to: new) }
+        let error = expectPorterError(.migrationFailed) { try migrate(path, to: new) }
         #expect(error?.message.hasPrefix("Refusing to lose data: 2 destructive changes") == true)
         #expect(
             error?.details.prefix(2) == [

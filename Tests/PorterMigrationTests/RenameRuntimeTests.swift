@@ -35,7 +35,7 @@ import PorterTestSupport
     private func failedRename(
         _ new: String, _ renames: [(String, String, String)], others: [String] = [], old: String? = nil
     ) -> String? {
-        expectError(.migrationFailed) { _ = try renamed(new, renames, others: others, old: old) }?.message
+        expectPorterError(.migrationFailed) { _ = try renamed(new, renames, others: others, old: old) }?.message
     }
 
     @Test func realmFailureMessages() throws {
@@ -184,7 +184,7 @@ import PorterTestSupport
             2, #"{"name": "Kitty", "properties": {"name": "string"}}"#,
             #"{"name": "Owner", "properties": {"pet": "Kitty?", "pets": "Kitty[]", "any": "mixed", "anyList": "mixed[]"}}"#
         )
-        expectError(.migrationFailed) { try migrate(path, to: new) }  // Cat would lose its objects
+        expectPorterError(.migrationFailed) { try migrate(path, to: new) }  // Cat would lose its objects
         try migrate(path, to: new, renames: RenameSet(classes: [ClassRename(from: "Cat", to: "Kitty")]))
         let db = try reopen(path)
         let owner = try #require(try db.object("Owner", ObjectKey(1)))
@@ -204,7 +204,7 @@ import PorterTestSupport
             try db.create("Person", ["name": .string("Ann"), "tags": .list([.string("x")])])
         }
         let new = try schema(2, #"{"name": "Person", "properties": {"fullName": "string", "labels": "string[]"}}"#)
-        let refused = expectError(.migrationFailed) { try migrate(path, to: new) }
+        let refused = expectPorterError(.migrationFailed) { try migrate(path, to: new) }
         #expect(
             refused?.details.contains {
                 $0.hasPrefix("Property 'Person.name' has been removed.")

@@ -57,7 +57,7 @@ import PorterTestSupport
         let path = try file(dir)
         let before = try fileBytes(path)
         // The block breaks the primary key after all the conversion work is done.
-        let error = expectError(.migrationFailed) {
+        let error = expectPorterError(.migrationFailed) {
             try migrate(path, to: v2) { migration, _ in
                 migration.enumerateObjects(ofType: "Dog") { _, new in new?["name"] = .string("same") }
             }
@@ -77,7 +77,7 @@ import PorterTestSupport
         #expect(report.backupPath == dir.path("backup.porter"))
         #expect(try dataChecksum(dir.path("backup.porter")) == oldChecksum)
         #expect(try reopen(path).schema == v2)
-        expectError(.io) {
+        expectPorterError(.io) {
             try migrate(
                 path,
                 to: try schema(
@@ -101,7 +101,9 @@ import PorterTestSupport
                 == .list([.string("t7")]))
         // Unique index is back: a duplicate is refused.
         try db.write {
-            expectError(.duplicatePrimaryKey) { try db.create("Dog", ["name": .string("dog1"), "age": .string("1")]) }
+            expectPorterError(.duplicatePrimaryKey) {
+                try db.create("Dog", ["name": .string("dog1"), "age": .string("1")])
+            }
         }
     }
 }

@@ -106,7 +106,7 @@ import PorterTestSupport
         let dir = try TemporaryFolder()
         let path = try file(dir)
         // As in Realm, the calls do not throw: a failure fails the whole migration when the block returns.
-        let error = expectError(.notFound) {
+        let error = expectPorterError(.notFound) {
             try migrate(path, to: try schema(2, stringObject, intObject)) { migration, _ in
                 migration.create("StringObject", value: ["stringCol": .string("kept only if all succeeds")])
                 migration.create("NoSuchClass")
@@ -155,7 +155,7 @@ import PorterTestSupport
         let dir = try TemporaryFolder()
         let path = try file(dir, strings: ["a"])
         let changed = try schema(1, #"{"name": "StringObject", "properties": {"stringCol": "int"}}"#)
-        expectError(.migrationRequired) { try migrate(path, to: changed) }
+        expectPorterError(.migrationRequired) { try migrate(path, to: changed) }
         #expect(try reopen(path).count("StringObject") == 1)
         let called = Box(false)
         let report = try migrate(path, to: changed, options: MigrationOptions(deleteDatabaseIfMigrationNeeded: true)) {

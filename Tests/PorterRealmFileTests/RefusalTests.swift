@@ -8,25 +8,11 @@ import Testing
 /// never a trap, and the input is left byte-for-byte unchanged with nothing created beside it.
 @Suite("Refusals of damaged, foreign and unsupported files")
 struct RefusalTests {
-    /// A temporary folder that is removed afterwards.
-    final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-refusal-tests-\(UUID().uuidString)")
-        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-            let path = url.appendingPathComponent(name).path
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-            return path
-        }
-        var listing: [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path).sorted()) ?? [] }
-    }
-
     func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
     /// Opens `bytes` as a file and reads everything; returns the error message (nil if it read).
     func refusal(_ bytes: [UInt8], key: [UInt8]? = nil) throws -> String? {
-        let folder = try Folder()
+        let folder = try TemporaryFolder("refusal-tests")
         let path = try folder.write("input.realm", bytes)
         defer {
             #expect((try? self.bytes(path)) == bytes, "the input changed")
@@ -56,7 +42,7 @@ struct RefusalTests {
     }
 
     @Test func readingLeavesNoTrace() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder("refusal-tests")
         let plain = try folder.write("plain.realm", try bytes(Fixture.own("every-type.realm")))
         let encrypted = try folder.write("encrypted.realm", try bytes(Fixture.own("every-type-encrypted.realm")))
         let before = [try bytes(plain), try bytes(encrypted)]
@@ -212,7 +198,7 @@ struct RefusalTests {
     }
 
     @Test func checkReportsDamage() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder("refusal-tests")
         var many = try bytes(Fixture.own("inner-nodes.realm"))
         let file = try RealmFile(path: Fixture.own("inner-nodes.realm"))
         let root = try file.info(try #require(file.table(named: "Many"))).clusterRoot

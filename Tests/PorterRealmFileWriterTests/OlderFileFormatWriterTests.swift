@@ -62,8 +62,8 @@ import Testing
             print(SharedRealmFiles.missing)
             return
         }
-        let dir = try RealmFileRewriterTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(path: SharedRealmFiles.path("\(name).realm"))
         #expect(source.fileFormat == format)
         let written = try Self.rewrite(source, format: format, in: dir)
@@ -142,8 +142,8 @@ import Testing
             print(SharedRealmFiles.missing)
             return
         }
-        let dir = try RealmFileRewriterTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(path: SharedRealmFiles.path("core-upgrade-1000-23.realm"))
         for (file, format) in [(source, 23), (try Self.rewrite(source, format: 23, in: dir), 23)] {
             #expect(file.fileFormat == format)
@@ -161,8 +161,8 @@ import Testing
     /// Decimal128 leaves are 16 bytes wide before format 24, whatever the values.
     @Test(arguments: [22, 23, 24])
     func decimalLeafWidth(_ format: Int) throws {
-        let dir = try RealmFileRewriterTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(
             path: RealmFileWriterGoldenTests.directory.appendingPathComponent("decimals.realm").path)
         let written = try Self.rewrite(source, format: format, in: dir)
@@ -235,8 +235,8 @@ import Testing
                 for (key, values) in objects[className] ?? [] { try body(key, values) }
             }
         }
-        let dir = try RealmFileRewriterTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("x.realm").path
         do {
             try RealmFileWriter(schema: schema, schemaVersion: 1, fileFormat: format).write(

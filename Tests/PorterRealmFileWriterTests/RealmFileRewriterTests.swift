@@ -22,12 +22,6 @@ import Testing
         "inner-nodes", "every-type", "column-migration/column-migration",
     ]
 
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-rewriter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// Every class, every property copied as it is.
     static func identity(_ file: RealmFile) -> [String: RealmClassRewrite] {
         Dictionary(
@@ -77,8 +71,8 @@ import Testing
 
     @Test(arguments: copyable.filter { !$0.hasPrefix("shared/") || SharedRealmFiles.available })
     func copyKeepsObjectsAndKeys(_ name: String) throws {
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(path: SharedRealmFiles.resolve("\(name).realm", in: Self.realm))
         let out = dir.appendingPathComponent("out.realm").path
         try Self.rewrite(source, to: out)
@@ -109,8 +103,8 @@ import Testing
     }
 
     @Test func encryptedInEncryptedOut() throws {
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let key = RealmFileWriterGoldenTests.key
         let source = try RealmFile(
             path: Self.written.appendingPathComponent("links-encrypted.realm").path, encryptionKey: key)
@@ -128,8 +122,8 @@ import Testing
             ("shared/swift-migration-default-v5", "file format 20"), ("shared/core-upgrade-20", "file format 20"),
         ])
     func refusesWhatItCannotCopy(_ name: String, _ reason: String) throws {
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(path: SharedRealmFiles.resolve("\(name).realm", in: Self.realm))
         let error = try #require(throws: RealmRewriteUnsupported.self) {
             try Self.rewrite(source, to: dir.appendingPathComponent("out.realm").path)
@@ -139,8 +133,8 @@ import Testing
     }
 
     @Test func refusesALinkToAnotherClassThanItsSource() throws {
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let source = try RealmFile(path: Self.written.appendingPathComponent("links.realm").path)
         var classes = Self.identity(source)
         // P's `dog` links to D; taking P's `self` (a link to P) for it is a link to another class.
@@ -155,8 +149,8 @@ import Testing
     /// A list column whose collection node refers to itself twice: the copy stops at the depth
     /// limit (or the byte budget) with a one-line error; no file is left.
     @Test func refusesACyclicSubtree() throws {
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("rewriter")
+        let dir = tmp.url
         let original = Self.realm.appendingPathComponent("column-migration/column-migration.realm").path
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: original)))
         // The first cluster's `Person.friends` leaf (one ref per object to its list): its two

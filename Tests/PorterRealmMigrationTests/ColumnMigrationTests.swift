@@ -179,12 +179,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
         })
     func sameOutcomeAsTheGeneralPath(_ scenario: ColumnScenario) throws {
         let schema = try scenario.schema()
-        let columnDir = try MigrationFixture.temporaryDirectory(),
-            generalDir = try MigrationFixture.temporaryDirectory()
-        defer {
-            try? FileManager.default.removeItem(at: columnDir)
-            try? FileManager.default.removeItem(at: generalDir)
-        }
+        let columnTmp = try TemporaryFolder("column-migration"), generalTmp = try TemporaryFolder("column-migration")
+        let columnDir = columnTmp.url, generalDir = generalTmp.url
         let columnPath = try MigrationFixture.copy(in: columnDir, base: scenario.base)
         let generalPath = try MigrationFixture.copy(in: generalDir, base: scenario.base)
         let column = try scenario.runColumnPath(columnPath)
@@ -216,8 +212,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     /// Fixtures/realm/column-migration/README.md). `PORTER_UPDATE_WRITER_GOLDENS=1` rewrites it.
     @Test(arguments: [(0, "migrated-rename-add-convert.realm"), (4, "migrated-class-renames.realm")])
     func matchesGolden(_ index: Int, _ golden: String) throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         #expect(try Self.scenarios[index].runColumnPath(path) != nil)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -238,8 +234,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
 
     @Test(arguments: declined)
     func declinesWithoutTouchingTheFile(_ scenario: ColumnScenario) throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         var backupCalled = false
@@ -253,8 +249,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     }
 
     @Test func dryRunIsTheGeneralPaths() throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         #expect(try Self.scenarios[0].runColumnPath(path, options: MigrationOptions(dryRun: true)) == nil)
     }
@@ -262,8 +258,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     /// A failing conversion: the column path gives up before the file is replaced, the general
     /// path names the objects, and the file is unchanged.
     @Test func failingConversionIsReportedByTheGeneralPath() throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let schema = try MigrationFixture.schema(version: 4) { p in p["Person"]!["name"] = "int" }
@@ -280,8 +276,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     /// The migrated file keeps the permissions of the one it replaces, on either path.
     @Test(arguments: [true, false])
     func permissionsAreKept(_ columnPath: Bool) throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         let scenario = Self.scenarios[0]
@@ -294,8 +290,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
 
     /// The backup is made once the new file is complete, before it replaces the old one.
     @Test func backupHoldsTheOldFile() throws {
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let path = try MigrationFixture.copy(in: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let backup = dir.appendingPathComponent("old.realm").path
@@ -312,8 +308,8 @@ struct ColumnScenario: CustomTestStringConvertible, Sendable {
     /// An encrypted file stays encrypted with its key, and holds what the plain one does after the same migration.
     @Test func encryptedFileKeepsItsKey() throws {
         let key = Array(UInt8(100)...UInt8(163))
-        let dir = try MigrationFixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("column-migration")
+        let dir = tmp.url
         let encrypted = dir.appendingPathComponent("enc.realm").path
         try FileManager.default.copyItem(
             atPath: MigrationFixture.directory.appendingPathComponent("column-migration-encrypted.realm").path,

@@ -37,20 +37,11 @@ enum MigrationFixture {
 
     static let realm = Base.columnMigration.realm
 
-    /// A fresh temporary directory holding a copy of the fixture as `name`.
-    static func copy(as name: String = "app.realm", in dir: URL? = nil, base: Base = .columnMigration) throws -> String
-    {
-        let dir = try dir ?? temporaryDirectory()
+    /// A copy of the fixture as `name` in `dir`.
+    static func copy(as name: String = "app.realm", in dir: URL, base: Base = .columnMigration) throws -> String {
         let path = dir.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: base.realm, toPath: path)
         return path
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-column-migration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
     }
 
     /// A base's schema (as `porter schema` prints it) at `version`, edited by `edit`

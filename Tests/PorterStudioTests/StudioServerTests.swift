@@ -3,6 +3,7 @@ import Porter
 import PorterModel
 import PorterRealmFile
 import PorterStore
+import PorterTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -27,16 +28,8 @@ import FoundationNetworking
     static let realmDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/realm")
 
-    /// A temporary folder removed at the end of a test.
-    final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString)")
-        init() { try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    }
-
     /// A database of three people, two dogs and embedded addresses.
-    static func makeDatabase(_ folder: Folder) throws -> String {
+    static func makeDatabase(_ folder: TemporaryFolder) throws -> String {
         try makeDatabase(at: folder.path("people.porter"))
     }
 
@@ -114,7 +107,7 @@ import FoundationNetworking
     }
 
     @Test func infoListsClassesWithCountsAndProperties() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let (status, info) = try await Self.call(client, "/api/info")
@@ -137,7 +130,7 @@ import FoundationNetworking
     }
 
     @Test func tokenIsRequired() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let (missing, body) = try await Self.call(client, "/api/info", token: nil)
@@ -162,7 +155,7 @@ import FoundationNetworking
     }
 
     @Test func objectsShowValuesAsRealmDoes() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let (status, page) = try await Self.call(client, "/api/classes/Person/objects?limit=2")
@@ -195,7 +188,7 @@ import FoundationNetworking
     }
 
     @Test func sortingByAScalarColumn() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             func names(_ uri: String) async throws -> [String?] {
@@ -212,7 +205,7 @@ import FoundationNetworking
     }
 
     @Test func oneObjectWithItsLinkingObjects() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let (_, dogs) = try await Self.call(client, "/api/classes/Dog/objects")
@@ -230,7 +223,7 @@ import FoundationNetworking
     }
 
     @Test func queriesCountAndReportPositions() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let query = "age > 30 AND name BEGINSWITH 'A'".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -269,7 +262,7 @@ import FoundationNetworking
         ("/api/write", ""),
     ])
     func badRequestsAnswer400WithOneLine(uri: String, expected: String) async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let app = try Self.server(try Self.makeDatabase(folder))
         try await Self.serving(app) { client in
             let (status, body) = try await Self.call(client, uri)
@@ -288,7 +281,7 @@ import FoundationNetworking
 
     @Test(arguments: ["csv", "json", "ejson", "ejson-canonical", "bson"])
     func exportStreamsWhatPorterExportWrites(format: String) async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let path = try Self.makeDatabase(folder)
         let app = try Self.server(path)
         // The same exporter, to a file, as `porter export --format F --class Person --out -` writes.
@@ -312,7 +305,7 @@ import FoundationNetworking
     }
 
     @Test func fileRouteTellsChanges() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let path = try Self.makeDatabase(folder)
         let app = try Self.server(path)
         try await Self.serving(app) { client in
@@ -369,7 +362,7 @@ import FoundationNetworking
     }
 
     @Test func writesNeedWriteModeAndATransaction() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let path = try Self.makeDatabase(folder)
         let readOnly = try Self.server(path)
         try await Self.serving(readOnly) { client in
@@ -435,7 +428,7 @@ import FoundationNetworking
 
     /// 1,000,000 objects page from the end, sorted, in bounded memory.
     @Test func pagingAMillionObjectClassInBoundedMemory() async throws {
-        let folder = Folder()
+        let folder = try TemporaryFolder("studio")
         let path = folder.path("big.porter")
         let schema = try Schema(
             jsonString: #"{"classes": [{"name": "Big", "properties": {"n": "int", "s": "string?"}}]}"#)

@@ -28,4 +28,13 @@ public final class TemporaryFolder {
 
     /// The file URL of `name` inside the folder.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Writes `bytes` as `name` inside the folder and returns its path.
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try Data(bytes).write(to: file(name))
+        return path(name)
+    }
+
+    /// The names in the folder, sorted (empty when it cannot be read).
+    public var listing: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
 }

@@ -32,8 +32,7 @@ public enum FuzzHarness {
     public static func importInput(_ data: Data, name: String, format: String, roundTripFormat: String) {
         let db = empty ?? makeDatabase()
         empty = db
-        let importer = Importer(
-            database: db, formats: InterchangeFormats.input, options: ImportOptions(mode: .upsert, maxErrors: 50))
+        let importer = Importer(database: db, options: ImportOptions(mode: .upsert, maxErrors: 50))
         do {
             try importer.run(data: data, name: name, format: format)
         } catch {
@@ -69,7 +68,7 @@ public enum FuzzHarness {
             guard !first.isEmpty else { return }
             let second = makeDatabase()
             do {
-                try Importer(database: second, formats: InterchangeFormats.input).run(
+                try Importer(database: second).run(
                     data: try reimportable(first, db, format: format),
                     name: first.count == 1 && format != "json" ? first[0].name : "fixture.json")
             } catch {
@@ -91,17 +90,12 @@ public enum FuzzHarness {
 
     /// One class file (name and bytes) per top-level class that has objects; JSON as arrays.
     static func exportAll(_ db: Database, format: String) throws -> [(name: String, className: String, bytes: Data)] {
-        let outputFormat = try InterchangeFormats.outputFormat(named: format)
-        let exporter = Exporter(database: db, format: outputFormat, options: ExportOptions(array: format == "json"))
+        let exporter = try Exporter(database: db, formatNamed: format, options: ExportOptions(array: format == "json"))
         var files: [(name: String, className: String, bytes: Data)] = []
         for cls in db.schema.classes where try !cls.isEmbedded && db.count(cls.name) > 0 {
-            let output = ByteOutput(memoryNamed: cls.name)
-            _ = try exporter.export(className: cls.name, to: output)
+            let bytes = try exporter.exportData(className: cls.name)
             files.append(
-                (
-                    ExportFileNames.fileName(forClass: cls.name, extension: outputFormat.fileExtension), cls.name,
-                    output.collected
-                ))
+                (ExportFileNames.fileName(forClass: cls.name, extension: exporter.fileExtension), cls.name, bytes))
         }
         return files
     }

@@ -47,8 +47,7 @@ public enum FuzzSeeds {
             name: "fixture.json")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-seeds-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try Exporter(database: db, format: try InterchangeFormats.outputFormat(named: format)).export(
-            toDirectory: dir.path)
+        _ = try Exporter(database: db, formatNamed: format).export(toDirectory: dir.path)
         var seeds: [Data] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name != "schema.json" {
             let file = try FuzzFiles.read(dir.appendingPathComponent(name).path)
