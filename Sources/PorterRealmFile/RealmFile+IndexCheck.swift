@@ -56,6 +56,13 @@ extension RealmFile {
         }
     }
 
+    /// Whether a ref in an index leaf is a sub-index rather than a list of object keys: the context
+    /// flag alone tells them apart (realm-core 14, src/realm/index_string.cpp,
+    /// `IndexArray::index_string` reads `get_context_flag_from_header`). A sub-index of more than
+    /// 1,000 keys has an inner root (realm-core's upgrade test file has one: 10,001 ObjectIds
+    /// sharing their first 8 bytes); taken for a list, half its objects looked missing.
+    static func isSubIndex(_ node: Node) -> Bool { node.context && node.hasRefs }
+
     /// The 32-bit keys of an index node (its first slot), checked to ascend.
     private func indexKeys(_ node: Node) throws -> Node {
         guard node.hasRefs, node.count >= 1 else {
@@ -83,7 +90,7 @@ extension RealmFile {
                 continue
             }
             let child = try mem.node(slot)
-            if node.isInner || (child.context && child.hasRefs && !child.isInner) {
+            if node.isInner || Self.isSubIndex(child) {
                 try countIndexEntries(slot, depth: depth + 1, total: &total)
             } else {
                 try mem.forEachBPlusLeaf(slot) { leaf in total += leaf.count }
@@ -108,7 +115,7 @@ extension RealmFile {
         guard keys.int(i) == wanted else { return false }
         if slot & 1 == 1 { return slot >> 1 == key }
         let child = try mem.node(slot)
-        if child.context && child.hasRefs && !child.isInner {
+        if Self.isSubIndex(child) {
             return try indexHolds(slot, value, offset: offset + 4, key: key, depth: depth + 1)
         }
         var found = false

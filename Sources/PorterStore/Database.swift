@@ -67,8 +67,9 @@ public final class Database {
         }
         // Made under a temporary name beside it and linked into place: a killed or failed create
         // leaves no half-made database at `path`, and of two creates racing one fails cleanly.
-        let temporary = TemporaryFiles.besideName(for: path)
-        TemporaryFiles.register(temporary, sideFiles: true)
+        // Made empty and registered in one step (SQLite takes an empty file for a new database).
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: path, sideFiles: true)
+        close(fd)
         defer { TemporaryFiles.remove(temporary, sideFiles: true) }
         try createClosed(at: temporary, displayPath: path, schema: schema)
         guard link(temporary, path) == 0 else {
