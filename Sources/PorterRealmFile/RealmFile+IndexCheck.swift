@@ -22,19 +22,36 @@ extension RealmFile {
             let place = "\(info.name).\(column.name)"
             // Values come in the table's property order, which need not be the Spec's.
             guard let p = table.properties.firstIndex(where: { $0.name == column.name }) else { continue }
+            func fault(_ error: any Error) -> String {
+                "\(place): the search index cannot be read: \((error as? RealmFault)?.message ?? "\(error)")"
+            }
+            var entries = 0
             do {
-                var entries = 0
                 try countIndexEntries(column.indexRef, depth: 0, total: &entries)
-                var objects = 0
-                var skipped = false
-                var missing = 0
+            } catch {
+                note(fault(error))
+                continue
+            }
+            var objects = 0
+            var skipped = false
+            var missing = 0
+            var indexFault: String?
+            do {
                 try forEachObject(in: table) { object in
+                    guard indexFault == nil else { return }
                     guard let value = WriterIndexValue(object.values[p], tableKeys: tableKeys) else {
                         skipped = true
                         return
                     }
                     objects += 1
-                    if try !indexHolds(column.indexRef, value, offset: 0, key: object.key, depth: 0) {
+                    let holds: Bool
+                    do {
+                        holds = try indexHolds(column.indexRef, value, offset: 0, key: object.key, depth: 0)
+                    } catch {
+                        indexFault = fault(error)
+                        return
+                    }
+                    if !holds {
                         missing += 1
                         if missing <= 3 {
                             note(
@@ -43,15 +60,19 @@ extension RealmFile {
                         }
                     }
                 }
-                if missing > 3 { note("\(place): \(missing - 3) more objects missing from the search index") }
-                // realm-core keeps the primary keys of tombstones (deleted link targets) indexed.
-                let tombstones = info.tombstoneRoot != 0 ? try countClusterTree(info.tombstoneRoot) : 0
-                if !skipped, entries != objects + tombstones {
-                    note("\(place): the search index holds \(entries) entries but the class has \(objects) objects")
-                }
             } catch {
-                let text = (error as? RealmFault)?.message ?? "\(error)"
-                note("\(place): the search index cannot be read: \(text)")
+                // An object that cannot be read is the object walk's finding, not the index's.
+                continue
+            }
+            if let indexFault {
+                note(indexFault)
+                continue
+            }
+            if missing > 3 { note("\(place): \(missing - 3) more objects missing from the search index") }
+            // realm-core keeps the primary keys of tombstones (deleted link targets) indexed.
+            let tombstones = info.tombstoneRoot != 0 ? ((try? countClusterTree(info.tombstoneRoot)) ?? 0) : 0
+            if !skipped, entries != objects + tombstones {
+                note("\(place): the search index holds \(entries) entries but the class has \(objects) objects")
             }
         }
     }
