@@ -127,6 +127,37 @@ import Testing
             ])
     }
 
+    /// 1,200 ObjectIds sharing their first 8 bytes (as ObjectIds made by one process in one
+    /// second do): the sub-index on their last 4 bytes has more than 1,000 keys, so its root is an
+    /// inner node, which must not be taken for a list of object keys (the check flagged half the
+    /// objects of realm-core's own upgrade test file as missing).
+    @Test func aSubIndexWithAnInnerRootPasses() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let schema = Schema(classes: [
+            ObjectSchema(name: "Doc", properties: [Property(name: "_id", type: .objectId)], primaryKey: "_id")
+        ])
+        var objects: [(Int64, [RealmValue])] = []
+        for i in 0..<1200 {
+            let id = try ObjectId(string: "66b9fa6b0a627662" + String(format: "%08x", 0x0c3a_4aa1 + i))
+            objects.append((Int64(i), [.objectId(id)]))
+        }
+        let path = dir.appendingPathComponent("ids.realm").path
+        try RealmFileWriter(schema: schema, schemaVersion: 1).write(
+            to: path, source: WriterMemorySource(objects: ["Doc": objects]))
+        let file = try RealmFile(path: path)
+        #expect(try file.check() == [])
+        // Root (bytes 0-3) → sub-index (bytes 4-7) → sub-index (bytes 8-11) with an inner root.
+        let column = try #require(file.infos.first { $0.name == "Doc" }?.columns.first { $0.name == "_id" })
+        var node = try file.mem.node(column.indexRef)
+        for _ in 0..<2 {
+            #expect(node.count == 2 && !node.isInner)
+            node = try file.mem.node(try node.ref(1))
+            #expect(RealmFile.isSubIndex(node))
+        }
+        #expect(node.isInner)
+    }
+
     @Test func everyUndamagedFixtureFilePasses() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
