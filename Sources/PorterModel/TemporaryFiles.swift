@@ -15,14 +15,21 @@ package enum TemporaryFiles {
     /// `.NAME.porter-PID-N.tmp` beside `path`: a new, unique name in the same folder (so a
     /// rename or link into place never crosses file systems).
     package static func besideName(for path: String) -> String {
+        lock.withLock { besideNameLocked(for: path) }
+    }
+
+    /// ``besideName(for:)`` with the lock held.
+    private static func besideNameLocked(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let number = lock.withLock { () -> UInt32 in
-            counter &+= 1
-            return counter
-        }
+        counter &+= 1
         return folder + "/." + url.lastPathComponent
-            + ".porter-\(getpid())-\(number)-\(UInt16.random(in: 0...UInt16.max)).tmp"
+            + ".porter-\(getpid())-\(counter)-\(UInt16.random(in: 0...UInt16.max)).tmp"
+    }
+
+    /// Whether `path` is registered for removal on a caught signal.
+    package static func isRegistered(_ path: String) -> Bool {
+        lock.withLock { registered[path] != nil }
     }
 
     /// The prefix of temporary folders in `$TMPDIR`: `porter-realm-PID-`.
@@ -51,6 +58,24 @@ package enum TemporaryFiles {
             let path = String(cString: made)
             registered[path] = false
             return path
+        }
+    }
+
+    /// Creates a new empty file `.NAME.porter-PID-N.tmp` beside `path` (exclusively, mode 0644)
+    /// and registers it in one step under the lock ``removeAll()`` takes, as
+    /// ``makeFolder(template:)`` does: the registry never names a file not made yet, and no file
+    /// is made after a signal's cleanup ran (registered first and made after, it was left behind).
+    /// Returns its path and a descriptor open for writing, which the caller closes.
+    package static func makeFile(beside path: String, sideFiles: Bool = false) throws -> (path: String, fd: Int32) {
+        try lock.withLock { () throws -> (path: String, fd: Int32) in
+            guard !closed else { throw PorterError(.io, "cannot create a file: Porter is ending", location: path) }
+            let temporary = besideNameLocked(for: path)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw PorterError(.io, "cannot create file: \(String(cString: strerror(errno)))", location: temporary)
+            }
+            registered[temporary] = sideFiles
+            return (temporary, fd)
         }
     }
 

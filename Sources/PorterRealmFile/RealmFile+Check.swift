@@ -29,6 +29,7 @@ extension RealmFile {
                 note(message(error, "\(info.name)"))
                 continue
             }
+            checkSearchIndexes(table, info, note: note)
             if info.tableType == 1 { continue }  // embedded objects are checked through their parents
             do {
                 try forEachObject(in: table) { object in
@@ -102,7 +103,7 @@ extension RealmFile {
     }
 
     /// Walks a cluster tree checking every inner node's recorded size against its children.
-    private func countClusterTree(_ root: Int64) throws -> Int {
+    func countClusterTree(_ root: Int64) throws -> Int {
         guard root != 0 else { return 0 }
         var visited = Set<Int64>()
         func walk(_ ref: Int64, depth: Int) throws -> Int {

@@ -67,8 +67,9 @@ public final class Database {
         }
         // Made under a temporary name beside it and linked into place: a killed or failed create
         // leaves no half-made database at `path`, and of two creates racing one fails cleanly.
-        let temporary = TemporaryFiles.besideName(for: path)
-        TemporaryFiles.register(temporary, sideFiles: true)
+        // Made empty and registered in one step (SQLite takes an empty file for a new database).
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: path, sideFiles: true)
+        close(fd)
         defer { TemporaryFiles.remove(temporary, sideFiles: true) }
         try createClosed(at: temporary, displayPath: path, schema: schema)
         guard link(temporary, path) == 0 else {
@@ -173,9 +174,12 @@ public final class Database {
                 CREATE TABLE _porter_history (id INTEGER PRIMARY KEY AUTOINCREMENT, from_version INTEGER,
                     to_version INTEGER, plan_checksum TEXT, applied_at TEXT, porter_version TEXT, summary TEXT);
                 """)
+            // The stored schema first: a statement after the classes' tables would make SQLite read
+            // the whole new schema back once more (superlinear in classes: its schema hash has at
+            // most 64 buckets), on top of the read every open makes.
+            try writeStoredSchema(connection, schema)
             let ddl = SchemaDDL(connection: connection)
             try ddl.createClassesInNewFile(schema.classes)
-            try writeStoredSchema(connection, schema)
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

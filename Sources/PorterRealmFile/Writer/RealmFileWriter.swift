@@ -84,11 +84,10 @@ public struct RealmFileWriter {
     ) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let temporary = TemporaryFiles.besideName(for: path)
-        TemporaryFiles.register(temporary)
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: path)
         defer { TemporaryFiles.unregister(temporary) }
         do {
-            let output = try WriterOutput(path: temporary, encryptionKey: encryptionKey)
+            let output = try WriterOutput(path: temporary, fd: fd, encryptionKey: encryptionKey)
             try body(output)
             // A file replaced keeps its permissions (an app's data file is often private to its user).
             var existing = stat()

@@ -94,7 +94,11 @@ enum WriterSetOrder {
         case .objectId: return 6
         case .uuid: return 7
         case .link: return 8
-        default: return 9
+        // Collections in a mixed: equal to their own kind (realm-core's `Mixed::compare`).
+        case .list: return 9
+        case .set: return 10
+        case .dictionary: return 11
+        default: return 12
         }
     }
 

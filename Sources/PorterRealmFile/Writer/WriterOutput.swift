@@ -19,12 +19,23 @@ final class WriterOutput {
     private var ivTables: [UInt8] = []
 
     /// Creates (exclusively) the file at `path`; `encryptionKey` (64 bytes) encrypts it as realm-core does.
-    init(path: String, encryptionKey: [UInt8]? = nil) throws {
-        self.path = path
-        cryptor = try encryptionKey.map { try WriterCryptor(key: $0) }
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw PorterError(.io, "cannot create file: \(String(cString: strerror(errno)))", location: path)
+        }
+        try self.init(path: path, fd: fd, encryptionKey: encryptionKey)
+    }
+
+    /// Writes through `fd`, a new empty file at `path` open for writing, which it then owns (and closes).
+    init(path: String, fd: Int32, encryptionKey: [UInt8]? = nil) throws {
+        self.path = path
+        self.fd = fd
+        do {
+            cryptor = try encryptionKey.map { try WriterCryptor(key: $0) }
+        } catch {
+            close(fd)
+            throw error
         }
         buffer.reserveCapacity(Self.flushThreshold + 4096)
     }

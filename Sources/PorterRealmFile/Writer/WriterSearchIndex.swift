@@ -48,6 +48,10 @@ enum WriterIndexValue: Equatable {
         case .link(let className, let key):
             guard let table = tableKeys[className] else { return nil }
             self = .bytes(raw(UInt32(truncatingIfNeeded: table).littleEndian) + raw(key.littleEndian), kind: 8)
+        // A list or dictionary in a mixed is filed under a fixed string, its elements not at all
+        // (realm-core 14, src/realm/mixed.cpp, `Mixed::get_index_data`: "__List__", "__Dictionary__").
+        case .list: self = .bytes(Array("__List__".utf8), kind: 9)
+        case .dictionary: self = .bytes(Array("__Dictionary__".utf8), kind: 10)
         default: return nil
         }
     }

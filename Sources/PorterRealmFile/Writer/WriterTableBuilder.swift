@@ -75,7 +75,8 @@ struct WriterTableBuilder {
     /// each distinct element (realm-core 14 indexes `string[]` that way).
     mutating func addIndexEntries(_ value: RealmValue, leafIndex: Int, propertyIndex: Int, key: Int64) throws {
         var elements: [RealmValue] = [value]
-        if case .list(let items) = value {
+        // A mixed holding a list is one value (see `WriterIndexValue`), not a list column.
+        if case .list(let items) = value, table.properties[propertyIndex].type != .mixed {
             elements = []
             for item in items where !elements.contains(item) { elements.append(item) }
         }

@@ -119,12 +119,6 @@ struct WriterValuePreparer {
             throw PorterError(.invalidValue, "a mixed value cannot hold an embedded object", location: location.text)
         case (.mixed, .list), (.mixed, .dictionary):
             try WriterFileFormat.checkMixed(value, fileFormat: plan.fileFormat, location: location)
-            if column.indexed {
-                // realm-core indexes scalars; what it would make of a collection in the index is not a layout to guess.
-                throw PorterError(
-                    .invalidValue, "an indexed mixed property cannot hold a list or dictionary in a Realm file",
-                    location: location.text)
-            }
             return try nested(
                 value, property: property, column: column, table: table, key: key, location: location, depth: 1)
         case (.mixed, .set):
