@@ -102,8 +102,8 @@ import Testing
     }
 
     @Test func importExportAndWriteBackKeepEveryLink() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try TemporaryFolder("nested-links")
+        let dir = folder.url
         let realm = try Self.make(in: dir)
         let db = dir.appendingPathComponent("copy.porter").path
         let imported = CapturedOutput.run(["import", db, realm, "--create"])
@@ -137,8 +137,8 @@ import Testing
     /// The general path (a class that holds objects removed) goes through the private Porter
     /// database; `diff` reads the same objects.
     @Test func generalPathMigrationKeepsEveryLink() throws {
-        let dir = try TestFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try TemporaryFolder("nested-links")
+        let dir = folder.url
         let realm = try Self.make(in: dir)
         let before = try Self.export(realm, in: dir, "before")
         let v2 = dir.appendingPathComponent("v2.json").path
