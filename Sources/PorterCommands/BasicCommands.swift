@@ -48,9 +48,9 @@ public struct CreateCommand: OutputCommand {
             switch format {
             case "porter":
                 if encryptionKey != nil { throw PorterError(.usage, "--encryption-key applies to --format realm") }
-                let db = try Database.create(at: database, schema: schemaValue)
+                try Database.createFile(at: database, schema: schemaValue)
                 output.out(
-                    "Created \(database): schema version \(db.schemaVersion), \(schemaValue.classes.count) classes")
+                    "Created \(database): schema version \(schemaValue.version), \(schemaValue.classes.count) classes")
             case "realm":
                 try schemaValue.validate()
                 guard !FileManager.default.fileExists(atPath: database) else {

@@ -33,7 +33,7 @@ public enum Migrator {
             var report = MigrationReport(
                 path: path, outcome: options.dryRun ? .dryRun : .created, fromVersion: schema.version,
                 toVersion: schema.version)
-            if !options.dryRun { _ = try Database.create(at: path, schema: schema) }
+            if !options.dryRun { try Database.createFile(at: path, schema: schema) }
             report.duration = Date().timeIntervalSince(started)
             return report
         }
@@ -88,7 +88,7 @@ public enum Migrator {
             db?.cancelWrite()
             db = nil
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            _ = try Database.create(at: path, schema: schema)
+            try Database.createFile(at: path, schema: schema)
             return MigrationReport(
                 path: path, outcome: .recreated, fromVersion: stored.version, toVersion: schema.version)
         }

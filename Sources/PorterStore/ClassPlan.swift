@@ -90,10 +90,7 @@ final class ClassPlan {
     /// duplicate key be left to the index to refuse.
     func enforcesPrimaryKey(_ database: Database) throws -> Bool {
         if let known = primaryKeyIndexed { return known }
-        let stmt = try database.connection.prepare(
-            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE 'CREATE UNIQUE INDEX%'")
-        stmt.bind(1, text: StorageLayout.primaryKeyIndex(schema.name))
-        let found = try stmt.step()
+        let found = try database.catalog().indexes[StorageLayout.primaryKeyIndex(schema.name)] == true
         primaryKeyIndexed = found
         return found
     }

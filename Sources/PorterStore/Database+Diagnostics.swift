@@ -178,10 +178,7 @@ extension Database: SchemaDataInspector {
 
     /// Whether an SQLite table exists.
     package func storageTableExists(_ table: String) throws -> Bool {
-        let stmt = try connection.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-        stmt.bind(1, text: table)
-        defer { stmt.reset() }
-        return try stmt.step()
+        try catalog().tables.contains(table)
     }
 
     /// The physical columns of a class table, without `_key`; empty when there is no table.

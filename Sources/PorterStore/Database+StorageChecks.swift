@@ -98,9 +98,7 @@ extension Database {
 
     /// Whether an index with this name exists.
     package func hasIndex(_ name: String) throws -> Bool {
-        let stmt = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
-        stmt.bind(1, text: name)
-        return try stmt.step()
+        try catalog().indexes[name] != nil
     }
 
     /// Whether the class's unique primary-key index exists.

@@ -45,6 +45,8 @@ public final class Database {
     /// SQLite's `data_version` when the stored schema was last read under the write lock (nil:
     /// not yet); see ``refreshSchemaFromSnapshot()``.
     var schemaDataVersion: Int64?
+    /// The last ``catalog()`` read, reused while SQLite's schema cookie is unchanged.
+    var cachedCatalog: SQLiteCatalog?
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }
@@ -61,6 +63,16 @@ public final class Database {
     /// Creates a new database file at `path` with `schema` (validated first).
     /// - Throws: when the file already exists, the schema is invalid, or the file cannot be written.
     public static func create(at path: String, schema: Schema) throws -> Database {
+        try createFile(at: path, schema: schema)
+        return try open(at: path)
+    }
+
+    /// Creates a new database file at `path` with `schema` (validated first) and closes it without
+    /// opening it again: SQLite's reading of a schema is quadratic in its tables (Debian's build
+    /// caps its schema hash at 64 buckets, `MALLOC_SOFT_LIMIT=1024`), so a caller that only makes
+    /// the file (`porter create`, a migration's new file) stays linear in classes.
+    /// - Throws: when the file already exists, the schema is invalid, or the file cannot be written.
+    package static func createFile(at path: String, schema: Schema) throws {
         try schema.validate()
         if FileManager.default.fileExists(atPath: path) {
             throw PorterError(.io, "refusing to overwrite an existing file", location: path)
@@ -79,11 +91,10 @@ public final class Database {
             if reason == EPERM || reason == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path),
                 rename(temporary, path) == 0
             {
-                return try open(at: path)
+                return
             }
             throw PorterError(.io, "cannot create the database: \(String(cString: strerror(reason)))", location: path)
         }
-        return try open(at: path)
     }
 
     /// Creates and initialises a database file at `path` and closes it again (its WAL checkpointed
