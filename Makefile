@@ -55,11 +55,12 @@ demo: release
 # pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo); the Realm
 # file rows (realm-core's own figures beside Porter's) when ../shared/tools/realm-oracle is present.
 # SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
+# ONLY=realm-walks runs only issue #19's rows (Realm file diff, general-path migration).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench
 	$(SWIFT) build -c release --product porter-realm-write-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --work .build/bench --json bench-results.json
+	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --work .build/bench --json bench-results.json $(if $(ONLY),--only $(ONLY))
 
 clean:
 	rm -rf .build

@@ -93,6 +93,17 @@ struct BenchRun {
         print("\nResults written to \(jsonPath)")
     }
 
+    /// Runs only the rows `body` adds (no generated shapes), then reports them as ``runAll()`` does.
+    mutating func runOnly(_ body: (inout BenchRun) throws -> Void) throws {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        print("porter-bench: \(objects) objects, best of \(repeats) runs, work folder \(work)")
+        try body(&self)
+        print("")
+        print(Report.format(rows))
+        try Report.writeJSON(rows, objects: objects, to: jsonPath)
+        print("\nResults written to \(jsonPath)")
+    }
+
     mutating func runShape(_ shape: Shape) throws {
         let dir = "\(work)/\(shape.rawValue)"
         try? FileManager.default.removeItem(atPath: dir)

@@ -6,6 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
+//                [--only realm-walks]   (only issue #19's Realm diff and general-path migration rows)
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,7 +28,13 @@ do {
             objects: objects, shapes: shapes,
             work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
             repeats: Int(option("--repeat", "3")) ?? 3)
-        try bench.runAll()
+        switch option("--only", "") {
+        case "": try bench.runAll()
+        case "realm-walks": try bench.runOnly { try $0.runRealmDiffAndEmbedding() }
+        case let other:
+            FileHandle.standardError.write(Data("porter-bench: unknown --only '\(other)' (use realm-walks)\n".utf8))
+            exit(64)
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("porter-bench: error: \(error)\n".utf8))

@@ -9,12 +9,12 @@ import PorterModel
 /// (`/`, `.`, `%`, spaces, control characters, NUL, …) is percent-encoded, so a name can never be
 /// `..`, contain a path separator, or start with a dot. The mapping is reversible: import reads
 /// the class back from the file name.
-public enum ExportFileNames {
+package enum ExportFileNames {
     /// The schema file in an export folder.
-    public static let schemaFile = "schema.json"
+    package static let schemaFile = "schema.json"
 
     /// `Person.bson`, `a%2Fb.json`, …
-    public static func fileName(forClass className: String, extension ext: String) -> String {
+    package static func fileName(forClass className: String, extension ext: String) -> String {
         var out = ""
         for scalar in className.unicodeScalars {
             switch scalar.value {
@@ -34,7 +34,7 @@ public enum ExportFileNames {
 
     /// The class a file name stands for: the name without its extension, percent-decoded; nil when
     /// the encoding is malformed.
-    public static func className(fromFileName fileName: String) -> String? {
+    package static func className(fromFileName fileName: String) -> String? {
         var base = Substring(fileName)
         if let dot = base.lastIndex(of: ".") { base = base[..<dot] }
         var bytes: [UInt8] = []
@@ -53,7 +53,7 @@ public enum ExportFileNames {
 
     /// `directory/fileName`, checked to stay inside `directory`.
     /// - Throws: ``PorterError/Code/usage`` when the result would lie elsewhere.
-    public static func path(in directory: String, fileName: String) throws -> String {
+    package static func path(in directory: String, fileName: String) throws -> String {
         let dir = URL(fileURLWithPath: directory).standardizedFileURL
         let file = dir.appendingPathComponent(fileName).standardizedFileURL
         guard file.deletingLastPathComponent().path == dir.path, !fileName.contains("/") else {

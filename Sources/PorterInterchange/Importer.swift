@@ -192,8 +192,10 @@ public final class Importer {
         }
     }
 
-    /// Reads, checks and writes one document.
-    package func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws {
+    /// Reads, checks and writes one document; returns the key of the object written (nil after
+    /// recording a problem).
+    @discardableResult
+    package func importDocument(_ decoded: DecodedDocument, className: String, source: String) throws -> ObjectKey? {
         let found: ObjectSchema?
         if let last = lastClass, last.name == className {
             found = last.schema
@@ -205,31 +207,38 @@ public final class Importer {
             problems.add(
                 source: source, label: decoded.label,
                 message: "no class named '\(abbreviated(className))' in the database's schema")
-            return
+            return nil
         }
         if cls.isEmbedded {
             problems.add(
                 source: source, label: decoded.label,
                 message: "'\(className)' is an embedded class: its objects are imported inside their parents' documents"
             )
-            return
+            return nil
         }
         if options.mode != .insert, cls.primaryKey == nil {
             refuseKeyless(cls.name, source: source, label: decoded.label)
-            return
+            return nil
         }
         report.count(className)
-        let read = reader.read(decoded.document, as: cls)
+        return try store(reader.read(decoded.document, as: cls), cls, source: source, label: decoded.label)
+    }
+
+    /// Checks and writes one object read by the schema (its errors are the document's problems);
+    /// returns the key of the object written (nil after recording a problem).
+    func store(_ read: ReadObject, _ cls: ObjectSchema, source: String, label: String) throws -> ObjectKey? {
+        let className = cls.name
         for error in read.errors {
-            problems.add(source: source, label: decoded.label, path: error.path, message: error.message)
+            problems.add(source: source, label: label, path: error.path, message: error.message)
         }
-        guard read.errors.isEmpty else { return }
-        if let label = read.label, resolver.hasLabel(label, className: className) {
+        guard read.errors.isEmpty else { return nil }
+        if let readLabel = read.label, resolver.hasLabel(readLabel, className: className) {
             problems.add(
-                source: source, label: decoded.label, path: "_key",
+                source: source, label: label, path: "_key",
                 message:
-                    "duplicate _key \(label.description): another \(className) document of this import already uses it")
-            return
+                    "duplicate _key \(readLabel.description): another \(className) document of this import already uses it"
+            )
+            return nil
         }
         let key: ObjectKey
         do {
@@ -238,16 +247,17 @@ public final class Importer {
             where error.code != .busy && error.code != .io && error.code != .notADatabase && error.code != .sqlite
         {
             let (path, message) = storeProblem(error, cls)
-            problems.add(source: source, label: decoded.label, path: path, message: message)
-            return
+            problems.add(source: source, label: label, path: path, message: message)
+            return nil
         }
-        if let label = read.label { _ = resolver.register(label: label, className: className, key: key) }
+        if let readLabel = read.label { _ = resolver.register(label: readLabel, className: className, key: key) }
         let owner = ObjectLink(className, key)
         if options.mode != .insert { cancelPending(of: owner, rewritten: read) }
         for deferred in read.deferred {
-            pending.append(PendingEntry(owner: owner, property: deferred, source: source, label: decoded.label))
+            pending.append(PendingEntry(owner: owner, property: deferred, source: source, label: label))
             if options.mode != .insert { pendingByOwner[owner, default: []].append(pending.count - 1) }
         }
+        return key
     }
 
     /// Writes one object by the import mode; returns its key. New objects go through the

@@ -311,7 +311,7 @@ final class ObjectReader {
         return nil
     }
 
-    private func firstDuplicate(_ slots: [LinkSlot]) -> String? {
+    func firstDuplicate(_ slots: [LinkSlot]) -> String? {
         var seenValues = Set<Value>()
         var seenKeys = Set<LinkKey>()
         for slot in slots {

@@ -22,14 +22,30 @@ extension Importer {
         }
     }
 
-    /// Every top-level class of a Realm file, as documents in the shape of its export (links by
-    /// primary key or `_key`, embedded objects nested, links in `mixed` as DBRefs), read by the
-    /// database's schema with the same rules, modes and errors as any other source.
+    /// Every top-level class of a Realm file, read by the database's schema with the same rules,
+    /// modes and errors as any other source: each object as `Value`s with links by the file's
+    /// object keys (``RealmValues/keyed(_:embedded:location:)``), resolved to the rows this import
+    /// made for them (``Importer/importKeyed(_:className:key:values:label:document:)``); an object
+    /// whose values do not fit the database's class as they are is read as the document of its
+    /// export (links by primary key or `_key`, embedded objects nested, links in `mixed` as DBRefs).
     func importRealmFile(_ file: RealmFile) throws {
         report.sources.append(file.path)
         keepObjectKeys = true
         defer { keepObjectKeys = false }
         let documents = RealmDocuments(file: file)
+        var tablesByName: [String: RealmTable] = [:]
+        var embedded: [String: [Property]] = [:]
+        for table in file.tables {
+            tablesByName[table.name] = table
+            if table.isEmbedded { embedded[table.name] = table.properties }
+        }
+        let path = file.path
+        let keyed = keyedImport(source: path, schema: file.schema) { className, key in
+            guard let table = tablesByName[className], let stored = try file.primaryKeyValue(in: table, key: key) else {
+                return nil
+            }
+            return try RealmValues.scalar(stored, location: path)
+        }
         let tables = file.tables.filter { !$0.isEmbedded }
         let order = dependencyOrder(tables.map(\.name))
         for table in tables.sorted(by: { (order[$0.name] ?? 0, $0.name) < (order[$1.name] ?? 0, $1.name) })
@@ -41,19 +57,31 @@ extension Importer {
                 continue
             }
             var number = 0
+            var values: [Value] = []
             try file.forEachObject(in: table) { object in
                 guard !problems.isFull else { return }
                 number += 1
-                let document = try documents.document(object, table)
-                try importDocument(
-                    DecodedDocument(className: table.name, label: "\(table.name)#\(number)", document: document),
-                    className: table.name, source: file.path)
+                // Any value the conversion refuses is the document reader's to report.
+                values.removeAll(keepingCapacity: true)
+                var converted = true
+                for stored in object.values {
+                    guard let value = try? RealmValues.keyed(stored, embedded: embedded, location: path) else {
+                        converted = false
+                        break
+                    }
+                    values.append(value)
+                }
+                try importKeyed(
+                    keyed, className: table.name, key: object.key, values: converted ? values : nil,
+                    label: "\(table.name)#\(number)"
+                ) { try documents.document(object, table) }
             }
         }
     }
 }
 
-/// A Realm file's objects as import documents.
+/// A Realm file's objects as import documents (for the objects whose values do not fit the
+/// database's class as they are).
 struct RealmDocuments {
     let file: RealmFile
     private var tables: [String: RealmTable] = [:]

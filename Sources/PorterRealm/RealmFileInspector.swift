@@ -70,7 +70,7 @@ package struct RealmFileInspector: SchemaDataInspector {
         let duplicates = counts.values.filter { $0.count > 1 }.sorted { StoredOrder.precedes($0.value, $1.value) }
         var result = SampledCount(count: duplicates.count)
         for (value, count) in duplicates.prefix(sampleLimit) {
-            result.sample.append("\(Self.describe(value)) (\(count) objects)")
+            result.sample.append("\(value.messageText) (\(count) objects)")
         }
         return result
     }
@@ -184,23 +184,6 @@ package struct RealmFileInspector: SchemaDataInspector {
             for entry in entries { map[entry.key] = try value(entry.value, mixed: true) }
             return .map(map)
         default: return try RealmValues.scalar(stored, location: file.path)
-        }
-    }
-
-    /// A value as duplicate samples show it (the store's wording).
-    static func describe(_ value: Value) -> String {
-        switch value {
-        case .string(let s): return "'\(s.count > 80 ? String(s.prefix(80)) + "…" : s)'"
-        case .int(let i): return String(i)
-        case .objectId(let o): return "ObjectId('\(o.stringValue)')"
-        case .uuid(let u): return "UUID('\(u.uuidString.lowercased())')"
-        case .null: return "null"
-        case .bool(let b): return String(b)
-        case .double(let d): return String(d)
-        case .float(let f): return String(f)
-        case .date(let t): return t.iso8601
-        case .link(let l): return l.description
-        default: return value.kindName
         }
     }
 }

@@ -208,22 +208,8 @@ extension Database {
         }
     }
 
-    /// A short rendering of a value for messages: strings quoted, ids in hex.
-    func describe(_ value: Value) -> String {
-        switch value {
-        case .string(let s): return "'\(s.count > 80 ? String(s.prefix(80)) + "…" : s)'"
-        case .int(let i): return String(i)
-        case .objectId(let o): return "ObjectId('\(o.stringValue)')"
-        case .uuid(let u): return "UUID('\(u.uuidString.lowercased())')"
-        case .null: return "null"
-        case .bool(let b): return String(b)
-        case .double(let d): return String(d)
-        case .float(let f): return String(f)
-        case .date(let t): return t.iso8601
-        case .link(let l): return l.description
-        default: return value.kindName
-        }
-    }
+    /// A short rendering of a value for messages (``Value/messageText``).
+    func describe(_ value: Value) -> String { value.messageText }
 
     /// The kind of a value followed by the value where it is short (`string 'old'`, `int 7`,
     /// `bool true`, `link to Dog(3)`), or the kind alone (`list`, `data`), for type-mismatch messages.

@@ -10,14 +10,14 @@ import PorterStore
 /// The page (HTML, CSS, JavaScript from the module's `Assets`) is served to anyone on the
 /// machine; every `/api` route needs the session's random token (`?token=` or the
 /// `X-Porter-Token` header), 401 without it, so other local users cannot read the data.
-public struct StudioServer: Sendable {
+package struct StudioServer: Sendable {
     /// The file shown.
     let store: StudioStore
     /// The random token every API request carries.
-    public let token: String
+    package let token: String
 
     /// A server for `file`; `writable` (a Porter database opened read-write) allows the write routes.
-    public init(file: StudioFile, writable: Bool, token: String = StudioServer.makeToken()) {
+    package init(file: StudioFile, writable: Bool, token: String = StudioServer.makeToken()) {
         store = StudioStore(file: file, writable: writable)
         self.token = token
     }
@@ -29,14 +29,14 @@ public struct StudioServer: Sendable {
     }
 
     /// 32 random hex digits.
-    public static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }
             .joined()
     }
 
     /// The routes: the page, its assets and the JSON API.
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/") { _, _ in try Self.asset("index.html") }
         router.get("/assets/:name") { _, context in try Self.asset(context.parameters.require("name")) }
@@ -93,7 +93,7 @@ public struct StudioServer: Sendable {
     /// Serves until the task is cancelled (Ctrl-C), on 127.0.0.1 only; `port` 0 picks a free
     /// port. `started` gets the page's URL once the server listens.
     /// `signals` false (tests): no SIGINT/SIGTERM handling, the task's cancellation stops it.
-    public func run(port: Int, signals: Bool = true, started: @escaping @Sendable (String) -> Void) async throws {
+    package func run(port: Int, signals: Bool = true, started: @escaping @Sendable (String) -> Void) async throws {
         // A download cancelled by the browser must not end the process through SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var logger = Logger(label: "porter-studio")

@@ -6,7 +6,7 @@ import PorterRealmFile
 import PorterStore
 
 /// The file `porter studio` shows, opened as the read-only commands open it.
-public enum StudioFile {
+package enum StudioFile {
     /// A Porter database (read-only, or read-write with `--write`).
     case porter(Database)
     /// A Realm file, read natively (read-only, always).

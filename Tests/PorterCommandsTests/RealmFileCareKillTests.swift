@@ -33,9 +33,8 @@ import PorterTestSupport
             if: RealmFileCareKillTests.porter != nil, "needs the built porter binary (swift build --product porter)"),
         arguments: ["compact", "rekey"])
     func killAtRandomPointsLeavesTheOriginalOrTheFinishedFile(_ command: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-care-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("care-kill")
+        let dir = tmp.url
         let schema = try Schema(
             jsonString: """
                 {"schemaVersion": 3, "classes": [{"name": "Item", "properties": {"id": "int", "label": "string", "tags": "string[]"}}]}

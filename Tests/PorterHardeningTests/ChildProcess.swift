@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,8 @@ struct ChildResult {
 /// can never block on a full pipe.
 final class RunningChild {
     let pid: pid_t
+    /// The folder of the child's output files, removed with the value.
+    private let scratch: TemporaryFolder
     private let outPath: String
     private let errPath: String
     private var finished: ChildResult?
@@ -39,10 +42,9 @@ final class RunningChild {
 
     /// Starts `executable args…` with stdin from `stdinPath` (default /dev/null). Pass absolute paths.
     init(_ executable: String, _ args: [String], stdinPath: String = "/dev/null") throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("porter-child-\(UUID().uuidString)")
-            .path
-        outPath = scratch + ".out"
-        errPath = scratch + ".err"
+        scratch = try TemporaryFolder("child")
+        outPath = scratch.path("out")
+        errPath = scratch.path("err")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,14 +1,14 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// Two connections writing one file: the second waits for the busy timeout, then fails with a
 /// clear "another porter process is writing FILE" error; nothing is corrupted.
 @Suite struct ConcurrencyTests {
     @Test func secondWriterFailsWithBusyAfterTimeout() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-busy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("busy")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("busy.realm").path
         let schema = try Schema(
             jsonString: #"{"schemaVersion": 1, "classes": [{"name": "A", "properties": {"n": "int"}}]}"#)

@@ -35,8 +35,8 @@ enum Hardening {
     /// Runs `porter args…` through the writer helper, which measures the child's own peak memory
     /// (a direct child's `ru_maxrss` would include the test process's memory at exec time).
     static func porterMeasured(_ args: [String], stdinPath: String = "/dev/null") throws -> ChildResult {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("porter-rss-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let folder = try TemporaryFolder("rss")
+        let file = folder.path("rss")
         var result = try RunningChild.run(
             writer!, ["measure", "--rss-file", file, "--", porter!] + args, stdinPath: stdinPath)
         result.maxRSSKiB = Int((try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int($0) } ?? Int.max)

@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// Format 24 nests lists and dictionaries in a mixed (the oracle cannot make them): a whole file
@@ -52,11 +53,9 @@ struct NestedCollectionTests {
     }
 
     @Test func nestedListsAndDictionaries() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-nested-\(UUID().uuidString).realm"
-        ).path
+        let tmp = try TemporaryFolder("nested")
+        let path = tmp.path("nested.realm")
         try Data(build()).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try RealmFile(path: path)
         #expect(file.fileFormat == 24)
         let nest = try #require(file.table(named: "Nest"))
@@ -91,11 +90,9 @@ struct NestedCollectionTests {
         let top = b.ints([b.shortStrings(["class_Nest"]), b.ints([table], hasRefs: true), tag(24)], hasRefs: true)
         b.setTopRef(top)
         let bytes = b.bytes
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-nested-\(UUID().uuidString).realm"
-        ).path
+        let tmp = try TemporaryFolder("nested")
+        let path = tmp.path("nested.realm")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let realm = try RealmFile(path: path)
         let error = try #require(throws: PorterError.self) { try realm.forEachObject(in: realm.tables[0]) { _ in } }
         #expect(error.message == "Nest.m: nested collections nest deeper than 128 levels")
@@ -117,11 +114,9 @@ struct AmplificationTests {
         let table = b.ints([spec, 0, cluster, tag(0)], hasRefs: true)
         let top = b.ints([b.shortStrings(["class_Wide"]), b.ints([table], hasRefs: true), tag(24)], hasRefs: true)
         b.setTopRef(top)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-wide-\(UUID().uuidString).realm"
-        ).path
+        let tmp = try TemporaryFolder("wide")
+        let path = tmp.path("wide.realm")
         try Data(b.bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try RealmFile(path: path)
         var seen = 0
         let error = try #require(throws: PorterError.self) {

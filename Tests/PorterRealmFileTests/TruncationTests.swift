@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// A Realm file cut short is diagnosed as a copy cut short, with the size it needs and the size it has.
@@ -8,10 +9,9 @@ import Testing
     static let advice = "the copy was cut short — copy it again with the app closed"
 
     private func refusal(_ bytes: [UInt8]) throws -> String? {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("porter-truncated-\(UUID().uuidString).realm").path
+        let tmp = try TemporaryFolder("truncated")
+        let path = tmp.path("truncated.realm")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             _ = try RealmFile(path: path)
             return nil

@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 
 @testable import PorterRealmFile
 
@@ -21,8 +22,8 @@ import Testing
 
     @Test(arguments: Damage.allCases)
     func anUnreadableNestedListIsFound(_ damage: Damage) throws {
-        let path = try RealmFileWriterNestedTests.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try RealmFileWriterNestedTests.temporaryFolder()
+        let path = tmp.path("nested.realm")
         try RealmFileWriterNestedTests.write(
             [
                 (0, [.int(1), .list([.int(5), .list([.string("deep")])]), .list([]), .dictionary([])]),

@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// Values up to realm-core's limits (binary 16777200 bytes, string 16777199) are one blob node each;
@@ -17,9 +18,8 @@ import Testing
     ])
 
     static func write(_ values: [RealmValue], keep: Bool = false) throws -> Data {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writer")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("big.realm").path
         try RealmFileWriter(schema: schema, schemaVersion: 0)
             .write(to: path, source: WriterMemorySource(objects: ["Blob": [(0, values)]]))

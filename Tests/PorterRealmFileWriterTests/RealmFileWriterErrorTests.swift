@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// Bad input: a one-line error naming the place, the destination untouched, no file left behind.
@@ -16,9 +17,8 @@ import Testing
     /// Writes `objects` over an existing destination file and returns the error, checking that
     /// the destination kept its bytes and that the directory holds nothing else.
     static func failingWrite(_ objects: [String: [(Int64, [RealmValue])]]) throws -> PorterError? {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writer")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("out.realm").path
         let original = Data("previous content".utf8)
         try original.write(to: URL(fileURLWithPath: path))
@@ -52,9 +52,8 @@ import Testing
         ),
     ])
     func repeatedNamesAreRefused(_ schema: Schema, _ message: String, _ location: String) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "porter-writer-\(UUID().uuidString).realm"
-        ).path
+        let tmp = try TemporaryFolder("writer")
+        let path = tmp.path("refused.realm")
         let error = try #require(throws: PorterError.self) {
             try RealmFileWriter(schema: schema, schemaVersion: 1).write(
                 to: path, source: WriterMemorySource(objects: [:]))
@@ -93,9 +92,8 @@ import Testing
 
     @Test func timestampWithMixedSignsIsRefused() throws {
         let schema = Schema(classes: [ObjectSchema(name: "T", properties: [Property(name: "t", type: .date)])])
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writer")
+        let dir = tmp.url
         do {
             try RealmFileWriter(schema: schema, schemaVersion: 0).write(
                 to: dir.appendingPathComponent("t.realm").path,
@@ -124,9 +122,8 @@ import Testing
     }
 
     @Test func inconsistentSourceIsRefused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writer")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("out.realm").path
         #expect(throws: PorterError.self) {
             try RealmFileWriter(schema: Self.schema, schemaVersion: 1).write(to: path, source: GrowingSource())
@@ -135,9 +132,8 @@ import Testing
     }
 
     @Test func successfulWriteReplacesDestination() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writer")
+        let dir = tmp.url
         let path = dir.appendingPathComponent("out.realm").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         try RealmFileWriter(schema: Self.schema, schemaVersion: 1)

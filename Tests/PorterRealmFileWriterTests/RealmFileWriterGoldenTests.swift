@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// Files the writer makes, byte for byte against goldens that realm-core 14 accepted
@@ -21,9 +22,8 @@ import Testing
         let fixture = try JSONValue.parse(
             try Data(contentsOf: directory.appendingPathComponent("\(name).fixture.json")))
         let source = try WriterFixtureReader(schema: schema).read(fixture)
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let tmp = try TemporaryFolder("writer")
+        let temp = tmp.url
         let path = temp.appendingPathComponent("\(fileName ?? name).realm").path
         try RealmFileWriter(schema: schema, schemaVersion: schema.version).write(
             to: path, source: source, encryptionKey: encryptionKey)

@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 @testable import PorterRealmFile
 
 /// Lists and dictionaries nested in `mixed` values (format 24): written as realm-core lays them
@@ -70,10 +71,8 @@ import Testing
             to: path, source: WriterMemorySource(objects: ["Nest": objects]))
     }
 
-    static func temporaryPath() throws -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("porter-nested-write-\(UUID().uuidString).realm")
-            .path
-    }
+    /// A fresh folder for one test's file (removed with the value).
+    static func temporaryFolder() throws -> TemporaryFolder { try TemporaryFolder("nested-write") }
 
     /// Dictionaries come back sorted by key (the file keeps them so).
     static func sortedDictionaries(_ value: RealmValue) -> RealmValue {
@@ -88,8 +87,8 @@ import Testing
     }
 
     @Test func readsBackWhatWasWritten() throws {
-        let path = try Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try Self.temporaryFolder()
+        let path = tmp.path("nested.realm")
         try Self.write(Self.objects, to: path)
         let file = try RealmFile(path: path)
         #expect(try file.check() == [])
@@ -106,8 +105,8 @@ import Testing
     /// Every nested collection has a key, non-zero and unique in the array or B+tree holding it
     /// (realm-core finds a nested collection again by that key).
     @Test func nestedCollectionsHaveUniqueKeys() throws {
-        let path = try Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try Self.temporaryFolder()
+        let path = tmp.path("nested.realm")
         try Self.write([Self.objects[2]], to: path)
         let file = try RealmFile(path: path)
         let info = try file.info(file.table(named: "Nest")!)
@@ -139,7 +138,8 @@ import Testing
         (RealmValue.list([.link(className: "Nest", key: 99)]), "no Nest object with key 99"),
     ])
     func refusals(_ value: RealmValue, _ message: String) throws {
-        let path = try Self.temporaryPath()
+        let tmp = try Self.temporaryFolder()
+        let path = tmp.path("nested.realm")
         let error = try #require(throws: PorterError.self) {
             try Self.write([(0, [.int(1), value, .list([]), .dictionary([])])], to: path)
         }
@@ -156,8 +156,8 @@ import Testing
         var nest = schema["Nest"]!
         nest.properties[1].isIndexed = true
         schema.upsert(nest)
-        let path = try Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try Self.temporaryFolder()
+        let path = tmp.path("nested.realm")
         let values: [RealmValue] = [
             .list([.int(1), .link(className: "Nest", key: 1)]), .dictionary([Self.entry("a", .int(1))]), .int(1),
             .list([]), .string("__List__"), .dictionary([Self.entry("b", .list([.string("x")]))]),

@@ -1,6 +1,7 @@
 import Foundation
 import PorterModel
 import Testing
+import PorterTestSupport
 
 @testable import PorterRealmFile
 
@@ -44,11 +45,7 @@ import Testing
         return (path, names)
     }
 
-    static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-index-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> TemporaryFolder { try TemporaryFolder("index") }
 
     /// Overwrites bytes of the file at `offset`.
     static func patch(_ path: String, at offset: Int, _ bytes: [UInt8]) throws {
@@ -65,8 +62,8 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aValueChangedUnderItsIndexIsFound(_ seed: UInt64) throws {
-        let dir = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try Self.folder()
+        let dir = tmp.url
         let (path, names) = try Self.written(dir, seed: seed)
         #expect(try RealmFile(path: path).check() == [])
         var random = Seeded(state: seed ^ 0xABCD)
@@ -87,8 +84,8 @@ import Testing
 
     @Test(arguments: [4, 5] as [UInt64])
     func anEntryMovedToAnotherObjectIsFound(_ seed: UInt64) throws {
-        let dir = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try Self.folder()
+        let dir = tmp.url
         let (path, _) = try Self.written(dir, seed: seed)
         let file = try RealmFile(path: path)
         // The primary key index files each id alone: a tagged object key in a leaf slot.
@@ -108,8 +105,8 @@ import Testing
     }
 
     @Test func keysOutOfOrderAndAMissingEntryAreFound() throws {
-        let dir = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try Self.folder()
+        let dir = tmp.url
         let (path, _) = try Self.written(dir, seed: 6)
         let file = try RealmFile(path: path)
         let root = try Self.indexNode(file, "n")
@@ -132,8 +129,8 @@ import Testing
     /// inner node, which must not be taken for a list of object keys (the check flagged half the
     /// objects of realm-core's own upgrade test file as missing).
     @Test func aSubIndexWithAnInnerRootPasses() throws {
-        let dir = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try Self.folder()
+        let dir = tmp.url
         let schema = Schema(classes: [
             ObjectSchema(name: "Doc", properties: [Property(name: "_id", type: .objectId)], primaryKey: "_id")
         ])

@@ -99,14 +99,14 @@ import Testing
     ]
 
     /// A file realm with the seeded data, and the Realm file Porter writes from it.
-    static func files() throws -> (realm: Realm, realmFile: RealmFile, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shared-query-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    static func files() throws -> (realm: Realm, realmFile: RealmFile, folder: TemporaryFolder) {
+        let tmp = try TemporaryFolder("shared-query")
+        let dir = tmp.url
         let realm = try fileRealm(dir.appendingPathComponent("q.porter"))
         try seeded(realm)
         let path = dir.appendingPathComponent("q.realm").path
         try realm.database.read { try RealmFileOutput.write(realm.database, to: path) }
-        return (realm, try RealmFile(path: path), dir)
+        return (realm, try RealmFile(path: path), tmp)
     }
 
     /// The primary keys the typed API gives for `query`.
@@ -150,8 +150,8 @@ import Testing
     }
 
     @Test func everyOperatorMatchesTheTypedAPIOnADatabaseAndARealmFile() throws {
-        let (realm, file, dir) = try Self.files()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (realm, file, folder) = try Self.files()
+        defer { withExtendedLifetime(folder) {} }
         let schema = realm.database.schema
         var nonEmpty = 0
         for (className, queries) in [("Dog", Self.dogQueries), ("Person", Self.personQueries)] {
@@ -176,8 +176,8 @@ import Testing
     }
 
     @Test func knownAnswers() throws {
-        let (realm, file, dir) = try Self.files()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (realm, file, folder) = try Self.files()
+        defer { withExtendedLifetime(folder) {} }
         func names(_ query: String) throws -> [String] {
             try realm.objects(Dog.self).filter(query).evaluateKeys().map {
                 guard case .string(let name) = try realm.database.value("Dog", $0, "name") else { return "?" }

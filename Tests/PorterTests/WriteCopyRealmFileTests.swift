@@ -1,6 +1,7 @@
 import Foundation
 import Porter
 import Testing
+import PorterTestSupport
 
 /// `realm.writeCopy(toFile:format: .realmFile)`: a bundled Realm file built from typed models.
 @Suite struct WriteCopyRealmFileTests {
@@ -16,9 +17,8 @@ import Testing
     }
 
     @Test func aTypedRealmWritesARealmFileThatReadsBack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-writecopy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("writecopy")
+        let dir = tmp.url
         let realm = try Realm(
             configuration: Realm.Configuration(
                 inMemoryIdentifier: "writecopy-\(UUID().uuidString)", objectTypes: [Shelf.self, Book.self]))

@@ -1,6 +1,7 @@
 import Foundation
 import RealmSwift
 import Testing
+import PorterTestSupport
 
 // Realm Swift's everyday API as its documentation and apps write it (issue 22).
 
@@ -256,9 +257,8 @@ actor FriendStore {
 
 @Suite struct CompactOnLaunchTests {
     @Test func shouldCompactOnLaunchGetsTheSizesAndCompacts() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compact-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmp = try TemporaryFolder("compact")
+        let folder = tmp.url
         let url = folder.appendingPathComponent("default.realm")
         do {
             let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [Friend.self]))

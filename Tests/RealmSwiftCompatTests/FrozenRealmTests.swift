@@ -1,6 +1,7 @@
 import Foundation
 import RealmSwift
 import Testing
+import PorterTestSupport
 
 // Frozen realms as Realm's documentation uses them ("Freeze Data", "Threading"): immutable
 // snapshots whose objects and collections keep the values they had when frozen (issue 22).
@@ -42,9 +43,8 @@ import Testing
     }
 
     @Test func aFrozenFileRealmKeepsItsVersionWhileTheFileChanges() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frozen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("frozen")
+        let dir = tmp.url
         let config = Realm.Configuration(
             fileURL: dir.appendingPathComponent("default.realm"), objectTypes: [Dog.self, Person.self, Address.self])
         let realm = try Realm(configuration: config)

@@ -1,6 +1,7 @@
 import Foundation
 import RealmSwift
 import Testing
+import PorterTestSupport
 
 /// The classes `porter codegen Fixtures/codegen/shop.schema.json --lang realmswift` prints
 /// (`GeneratedShopModels.swift`, compared with a fresh run by `CodegenCommandTests`) compile
@@ -11,9 +12,8 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let schema = try Schema(contentsOfFile: root.appendingPathComponent("Fixtures/codegen/shop.schema.json").path)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("porter-codegen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("codegen")
+        let dir = tmp.url
         let url = dir.appendingPathComponent("shop.porter")
         _ = try Database.create(at: url.path, schema: schema)
         let config = Realm.Configuration(

@@ -1,6 +1,7 @@
 import Foundation
 import RealmSwift
 import Testing
+import PorterTestSupport
 
 // Models declared as Realm's documentation declared them before `@Persisted`: `RealmProperty`,
 // `RealmOptional` and `LinkingObjects(fromType:property:)` as `let` properties (issue 22).
@@ -191,9 +192,8 @@ private func legacyRealm(_ name: String = #function) throws -> Realm {
     }
 
     @Test func migrationsRenameAndAddLegacyProperties() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("legacy")
+        let dir = tmp.url
         let url = dir.appendingPathComponent("dogs.realm")
         do {
             let v1 = try Realm(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PorterTestSupport
 import RealmSwift
 
 /// Notifications as Realm's "React to Changes" page registers them.
@@ -136,9 +137,8 @@ import RealmSwift
     }
 
     @Test func refreshDeliversAnotherRealmsCommits() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("refresh-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("refresh")
+        let dir = tmp.url
         let config = Realm.Configuration(
             fileURL: dir.appendingPathComponent("r.realm"), objectTypes: [Dog.self, Person.self, Address.self])
         let reader = try Realm(configuration: config)

@@ -1,6 +1,7 @@
 import Foundation
 import RealmSwift
 import Testing
+import PorterTestSupport
 
 // An app's real Realm files opened with its model classes, read-only, as Realm Swift code opens
 // them (`Realm.Configuration(fileURL:readOnly:objectTypes:)`), checked against realm-core's own
@@ -33,12 +34,12 @@ private let everyTypes: [ObjectBase.Type] = [Every.self, Target.self, NoPk.self,
 private let fixtureKey = Data((100...163).map { UInt8($0) })
 
 /// A copy of a fixture in a fresh folder, so a test can see every file a realm leaves there.
-private func copiedFixture(_ name: String) throws -> (folder: URL, file: URL) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("realmfile-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+private func copiedFixture(_ name: String) throws -> (folder: TemporaryFolder, file: URL) {
+    let tmp = try TemporaryFolder("realmfile")
+    let folder = tmp.url
     let file = folder.appendingPathComponent(name)
     try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: file)
-    return (folder, file)
+    return (tmp, file)
 }
 
 private func expected(_ name: String) throws -> [String: Any] {
@@ -173,7 +174,6 @@ private func expected(_ name: String) throws -> [String: Any] {
 
     @Test func withoutReadOnlyTheFileIsRefusedAndLeftAlone() throws {
         let (folder, file) = try copiedFixture("every-type.realm")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
         #expect {
             try Realm(
@@ -190,7 +190,6 @@ private func expected(_ name: String) throws -> [String: Any] {
 
     @Test func readingWritesNothingAndWritesAreRefused() throws {
         let (folder, file) = try copiedFixture("every-type.realm")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Data(contentsOf: file)
         let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         let realm = try Realm(

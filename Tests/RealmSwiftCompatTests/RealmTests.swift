@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PorterTestSupport
 import RealmSwift
 
 @Suite struct RealmTests {
@@ -55,9 +56,8 @@ import RealmSwift
     }
 
     @Test func defaultConfigurationFileURLAndCopies() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = try TemporaryFolder("compat")
+        let dir = tmp.url
         let url = dir.appendingPathComponent("default.realm")
         var config = Realm.Configuration.defaultConfiguration
         config.fileURL = url
