@@ -7,6 +7,7 @@ PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
+ROWS ?= all
 DEMO_DIR ?= .build/demo
 
 .PHONY: deps build release test lint format demo bench clean torture fuzz sanitize
@@ -55,11 +56,12 @@ demo: release
 # pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo); the Realm
 # file rows (realm-core's own figures beside Porter's) when ../shared/tools/realm-oracle is present.
 # SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
+# ROWS=leaving runs only the build, export bson and the "Leaving Realm" rows (sqlite, csv, --query) per shape.
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench
 	$(SWIFT) build -c release --product porter-realm-write-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --work .build/bench --json bench-results.json
+	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --rows $(ROWS) --work .build/bench --json bench-results.json
 
 clean:
 	rm -rf .build

@@ -6,6 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
+//                [--rows leaving]   (only the build, export bson and the "Leaving Realm" rows of each shape)
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,7 +27,7 @@ do {
         var bench = try BenchRun(
             objects: objects, shapes: shapes,
             work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
-            repeats: Int(option("--repeat", "3")) ?? 3)
+            repeats: Int(option("--repeat", "3")) ?? 3, rows: option("--rows", "all"))
         try bench.runAll()
     }
 } catch {
