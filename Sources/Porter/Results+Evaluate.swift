@@ -143,7 +143,7 @@ struct QueryEvaluator {
         case .not(let operand): return try all().subtracting(try keys(operand))
         case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
-        case .subquery: return try objectByObject(predicate)
+        case .subquery, .comparePaths: return try objectByObject(predicate)
         case .opaque(let path, let condition):
             guard let shape = (condition as? GeoWithin)?.shape else {
                 throw PorterError(.usage, "\(condition.description) cannot run here", location: schema.name)

@@ -120,6 +120,11 @@ package struct QueryMatcher {
             throw PorterError(
                 .usage, "\(condition.description) on '\(path)' is evaluated by the typed API only",
                 location: "\(className).\(path)")
+        case .comparePaths(let lhs, let op, let rhs, let options, let quantifier):
+            let right = try candidates(rhs, subject, reader)
+            return try test(lhs, subject, reader, quantifier) { left in
+                right.contains { QueryValues.holds(left, op, $0, options) }
+            }
         case .subquery(let path, _, let inner, let op, let argument):
             var count: Int64 = 0
             for element in try values(path, start: subject, reader: reader).values
@@ -136,19 +141,22 @@ package struct QueryMatcher {
         _ path: QueryPath, _ subject: Value, _ reader: some QueryObjectReader, _ quantifier: QueryQuantifier,
         _ test: (Value) -> Bool
     ) throws -> Bool {
-        let resolved = try values(path, start: subject, reader: reader)
-        let candidates =
-            try path.aggregate.map {
-                [
-                    try QueryValues.aggregate(
-                        $0, resolved.values, path: path, className: className, isCollection: resolved.isCollection)
-                ]
-            } ?? resolved.values
+        let candidates = try candidates(path, subject, reader)
         switch quantifier {
         case .any: return candidates.contains(where: test)
         case .all: return candidates.allSatisfy(test)
         case .noneOf: return !candidates.contains(where: test)
         }
+    }
+
+    /// The values `path` reaches from `subject`, or its aggregate's value when it has one.
+    private func candidates(_ path: QueryPath, _ subject: Value, _ reader: some QueryObjectReader) throws -> [Value] {
+        let resolved = try values(path, start: subject, reader: reader)
+        guard let aggregate = path.aggregate else { return resolved.values }
+        return [
+            try QueryValues.aggregate(
+                aggregate, resolved.values, path: path, className: className, isCollection: resolved.isCollection)
+        ]
     }
 
     /// The values `path` reaches from `object`: one for a single-value path, the elements for a
@@ -293,6 +301,13 @@ package struct QueryMatcher {
             }
             try reach(path, from: cls, schema: schema)
         case .in(let path, _), .opaque(let path, _): try reach(path, from: cls, schema: schema)
+        case .comparePaths(let lhs, _, let rhs, _, _):
+            for path in [lhs, rhs] {
+                if path.operation == .type {
+                    throw PorterError(.usage, "'\(path)'\(path.at): @type compares with a type name")
+                }
+                try reach(path, from: cls, schema: schema)
+            }
         case .constant, .invalid: return
         }
     }

@@ -156,9 +156,16 @@ package struct QueryParser {
         // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
         if quantifier == nil, startsValue() {
             let value = try operand()
-            guard keyword("IN") else { throw error("expected IN after a value on the left") }
-            let path = try keyPath()
-            return .compare(path, .equal, value, [])
+            if keyword("IN") { return .compare(try keyPath(), .equal, value, []) }
+            // `3 < age` is `age > 3`.
+            let operatorStart = position
+            let (parsed, options) = try comparisonOperator()
+            guard case .op(let op) = parsed, let flipped = Self.flipped(op) else {
+                position = operatorStart
+                skipSpace()
+                throw error("a value on the left compares with ==, !=, <, <=, >, >= or IN")
+            }
+            return .compare(try keyPath(), flipped, value, options)
         }
         let path = try keyPath()
         let (op, options) = try comparisonOperator()
@@ -171,8 +178,38 @@ package struct QueryParser {
             guard bounds.count == 2 else { throw error("BETWEEN needs exactly two values, {low, high}") }
             return .between(path, bounds[0], bounds[1])
         case .op(let queryOperator):
+            if startsKeyPath() {
+                return .comparePaths(path, queryOperator, try keyPath(), options, q)
+            }
             return .compare(path, queryOperator, try operand(), options, q)
         }
+    }
+
+    /// The operator with its sides swapped (`3 < age` is `age > 3`); nil for string operators.
+    private static func flipped(_ op: QueryOperator) -> QueryOperator? {
+        switch op {
+        case .equal, .notEqual: return op
+        case .less: return .greater
+        case .lessOrEqual: return .greaterOrEqual
+        case .greater: return .less
+        case .greaterOrEqual: return .lessOrEqual
+        case .beginsWith, .endsWith, .contains, .like: return nil
+        }
+    }
+
+    /// Whether a key path (not a value: a literal word, `oid(…)` or `%@`) starts here.
+    private mutating func startsKeyPath() -> Bool {
+        skipSpace()
+        guard position < text.count else { return false }
+        let c = text[position]
+        if c == "%" { return position + 1 < text.count && text[position + 1] == "K" }
+        guard c.isLetter || c == "_" || c == "@" || c == "$" else { return false }
+        var end = position
+        while end < text.count, text[end].isLetter || text[end].isNumber || text[end] == "_" { end += 1 }
+        let word = String(text[position..<end])
+        let literals: Set<String> = ["nil", "NULL", "null", "NIL", "true", "TRUE", "YES", "false", "FALSE", "NO"]
+        if literals.contains(word) { return false }
+        return !(word.lowercased() == "oid" && end < text.count && text[end] == "(")
     }
 
     private enum ParsedOperator { case op(QueryOperator), `in`, between }

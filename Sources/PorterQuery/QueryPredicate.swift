@@ -166,6 +166,9 @@ package indirect enum QueryPredicate {
     /// `predicate` holds for (its paths start at the element: `$x.age` is `age`, `$x` alone is a
     /// primitive element itself), compared with a value.
     case subquery(QueryPath, variable: String, QueryPredicate, QueryOperator, QueryArgument)
+    /// Two key paths compared with each other (`age > otherAge`, `name ==[c] owner.name`): any,
+    /// all or none of the left side's values against any value of the right side.
+    case comparePaths(QueryPath, QueryOperator, QueryPath, StringOptions, QueryQuantifier)
 
     /// The same predicate with every argument replaced by the value `resolve` gives it.
     package func resolvingArguments(_ resolve: (QueryArgument, QueryPath) throws -> Value) rethrows -> QueryPredicate {
@@ -185,7 +188,7 @@ package indirect enum QueryPredicate {
             return .subquery(
                 path, variable: variable, try inner.resolvingArguments(resolve), op,
                 .literal(try resolve(argument, path)))
-        case .constant, .invalid, .opaque: return self
+        case .constant, .invalid, .opaque, .comparePaths: return self
         }
     }
 
@@ -193,7 +196,7 @@ package indirect enum QueryPredicate {
     /// ``QueryMatcher``: a SUBQUERY, or a path with backlinks, subscripts, `@type`, `@keys`, `@values`.
     package var needsObjectMatcher: Bool {
         switch self {
-        case .subquery: return true
+        case .subquery, .comparePaths: return true
         case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _): return path.isExtended
         default: return false
         }
@@ -206,6 +209,7 @@ package indirect enum QueryPredicate {
         case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _), .opaque(let path, _),
             .subquery(let path, _, _, _, _):
             return [path]
+        case .comparePaths(let lhs, _, let rhs, _, _): return [lhs, rhs]
         case .and(let lhs, let rhs), .or(let lhs, let rhs): return lhs.paths + rhs.paths
         case .not(let operand): return operand.paths
         case .constant, .invalid: return []

@@ -32,6 +32,10 @@ import Testing
         "ANY @links.Person.dogs.name == 'Ada'", "@links.Person.dogs.age > 30", "NONE @links.Person.dogs.age > 30",
         // @size of a string.
         "name.@size == 3", "name.@count > 3", "breed.@size == 6", "owner.name.@size == 2",
+        // Two key paths compared, and values on the left.
+        "extra == ratings['vet']", "ratings['vet'] >= ratings['groomer']", "tags.@count < ratings.@count",
+        "name ==[c] owner.name", "ANY tags == name", "30 <= owner.age", "'Rex' == name", "2 > tags.@count",
+        "'cute' != extra",
         // With the rest of the language.
         "SUBQUERY(tags, $t, $t == 'cute').@count > 0 AND extra.@type == 'int'",
         "NOT (ratings['vet'] > 1) OR @links.@count == 0",
@@ -48,6 +52,7 @@ import Testing
         "ANY @links.Dog.owner.name BEGINSWITH 'R'", "ALL @links.Dog.owner.tags.@count > 0",
         "addressBook['home'].city == 'Oslo'", "addressBook['work'] == nil", "addressBook.@keys == 'home'",
         "ANY addressBook.@values.city == 'Lima'", "addressBook.@count == 2",
+        "age > dogs.@count", "name == walkers.owner.name", "ALL dogs.name != name", "ANY dogs.owner.age < age",
         "ANY dogs.ratings['vet'] > 4", "ALL dogs.extra.@type == 'numeric'", "dogs.name.@size > 3",
     ]
 
@@ -116,6 +121,10 @@ import Testing
         #expect(try dogs("@links.Person.dogs.age > 30") == ["rexy", "Émile"])
         #expect(try dogs("@links.@count == 0") == ["Max"])
         #expect(try dogs("name.@size == 3") == ["Max", "Rex"])
+        #expect(try dogs("extra == ratings['vet']") == ["Rex"])
+        #expect(try dogs("tags.@count < ratings.@count") == ["Émile"])
+        #expect(try dogs("30 <= owner.age") == ["Fido", "Rex", "rexy", "Émile"])
+        #expect(try people("name == walkers.owner.name") == ["Ada", "Dée"])
         #expect(try people("@links.Dog.owner.@count > 1") == ["Ada", "Dée"])
         #expect(try people("addressBook['home'].city == 'Oslo'") == ["Ada"])
         #expect(try people("SUBQUERY(addressBook, $a, $a.city == 'Bern').@count == 1") == ["Ada", "Cy"])
@@ -175,6 +184,11 @@ import Testing
                 "unknown or repeated collection operator '@foo' (use @count, @size, @min, @max, @sum, @avg, @type, @keys, @values or @links) at 6 near '@foo == 1'"
             ),
             ("name. == 1", "expected a property name after '.' at 6 near ' == 1'"),
+            (
+                "3 BEGINSWITH name",
+                "a value on the left compares with ==, !=, <, <=, >, >= or IN at 3 near 'BEGINSWITH n'"
+            ),
+            ("3 = ", "expected a property name at 5 at the end"),
         ])
     func syntaxErrorsNameThePosition(_ query: String, _ message: String) throws {
         let error = expectPorterError(.parseError) { _ = try QueryParser.parseQuery(query) }
@@ -213,6 +227,8 @@ import Testing
                 "'x' at 20: the SUBQUERY's elements are values, without properties"
             ),
             ("SUBQUERY(favoriteToys, $t, $t.nme == 'a').@count > 0", "unknown property 'DogToy.nme' at 28"),
+            ("extra.@type == name", "'extra.@type' at 1: @type compares with a type name"),
+            ("name == nme", "unknown property 'Dog.nme' at 9"),
             ("owner.age.@size > 1", "'owner.age.@count' at 1: @count and @size need a collection, a string or data"),
         ])
     func unsupportedUsesNameThePosition(_ query: String, _ message: String) throws {
