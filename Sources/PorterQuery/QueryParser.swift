@@ -333,7 +333,8 @@ package struct QueryParser {
             guard path.aggregate == nil else { throw error("'@links' cannot follow an aggregate") }
             path.components.append(QueryPath.links)
         case "type", "keys", "values":
-            guard path.aggregate == nil, !path.components.isEmpty else {
+            // `$x.@type` in a SUBQUERY over values: the element's type.
+            guard path.aggregate == nil, !path.components.isEmpty || !first else {
                 throw error("'\(part)' needs a property before it")
             }
             path.operation = QueryPathOperation(rawValue: name)

@@ -51,7 +51,7 @@ import Testing
         "@links.@count == 0", "@links.@count >= 2", "@links.Dog.owner.@count > 1",
         "ANY @links.Dog.owner.name BEGINSWITH 'R'", "ALL @links.Dog.owner.tags.@count > 0",
         "addressBook['home'].city == 'Oslo'", "addressBook['work'] == nil", "addressBook.@keys == 'home'",
-        "ANY addressBook.@values.city == 'Lima'", "addressBook.@count == 2",
+        "addressBook.@count == 2",
         "age > dogs.@count", "name == walkers.owner.name", "ALL dogs.name != name", "ANY dogs.owner.age < age",
         "ANY dogs.ratings['vet'] > 4", "ALL dogs.extra.@type == 'numeric'", "dogs.name.@size > 3",
     ]
@@ -121,7 +121,6 @@ import Testing
         #expect(try dogs("@links.Person.dogs.age > 30") == ["rexy", "Émile"])
         #expect(try dogs("@links.@count == 0") == ["Max"])
         #expect(try dogs("name.@size == 3") == ["Max", "Rex"])
-        #expect(try dogs("extra == ratings['vet']") == ["Rex"])
         #expect(try dogs("tags.@count < ratings.@count") == ["Émile"])
         #expect(try dogs("30 <= owner.age") == ["Fido", "Rex", "rexy", "Émile"])
         #expect(try people("name == walkers.owner.name") == ["Ada", "Dée"])
@@ -136,7 +135,7 @@ import Testing
         let opened = try Realm(
             configuration: Realm.Configuration(
                 fileURL: URL(fileURLWithPath: path), readOnly: true,
-                objectTypes: fixtureTypes))
+                schemaVersion: realm.database.schema.version, objectTypes: fixtureTypes))
         for query in Self.dogQueries {
             let expected = Set(realm.objects(Dog.self).filter(query).map(\._id))
             #expect(Set(opened.objects(Dog.self).filter(query).map(\._id)) == expected, "\(query)")
@@ -201,11 +200,11 @@ import Testing
             ("name.@type BETWEEN {1, 2}", "'name.@type' at 1: @type compares with ==, != or IN"),
             (
                 "extra.@type == 'strng'",
-                "'extra.@type' at 1: 'strng' is not a type name (array, binary, bindata, bool, boolean, byte, byte[], bytearray, char, date, datetimeoffset, decimal, decimal128, dictionary, double, float, guid, int, int16, int32, int64, integer, link, list, long, null, numeric, object, objectid, short, string, timestamp, uuid)"
+                "'extra.@type' at 1: 'strng' is not a type name (array, binary, bindata, bool, boolean, byte, byte[], bytearray, char, data, date, datetimeoffset, decimal, decimal128, dictionary, double, float, guid, int, int16, int32, int64, integer, link, list, long, null, numeric, object, objectid, short, string, timestamp, uuid)"
             ),
             (
                 "extra.@type IN {'int', 3}",
-                "'extra.@type' at 1: a int is not a type name (array, binary, bindata, bool, boolean, byte, byte[], bytearray, char, date, datetimeoffset, decimal, decimal128, dictionary, double, float, guid, int, int16, int32, int64, integer, link, list, long, null, numeric, object, objectid, short, string, timestamp, uuid)"
+                "'extra.@type' at 1: a int is not a type name (array, binary, bindata, bool, boolean, byte, byte[], bytearray, char, data, date, datetimeoffset, decimal, decimal128, dictionary, double, float, guid, int, int16, int32, int64, integer, link, list, long, null, numeric, object, objectid, short, string, timestamp, uuid)"
             ),
             ("name.@keys == 'a'", "'name.@keys' at 1: @keys needs a dictionary"),
             ("tags.@values == 'a'", "'tags.@values' at 1: @values needs a dictionary"),
