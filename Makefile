@@ -7,6 +7,7 @@ PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
+ROWS ?= all
 DEMO_DIR ?= .build/demo
 
 .PHONY: deps build release test lint format demo bench clean torture fuzz sanitize
@@ -55,7 +56,8 @@ demo: release
 # pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo); the Realm
 # file rows (realm-core's own figures beside Porter's) when ../shared/tools/realm-oracle is present.
 # SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
-# ONLY=realm-walks runs only issue #19's rows (Realm file diff, general-path migration).
+# ONLY picks one group of rows: leaving (per shape: build, export bson and the "Leaving Realm" rows:
+# sqlite, csv, --query), realm-walks (Realm file diff, general-path migration), create (many classes).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench

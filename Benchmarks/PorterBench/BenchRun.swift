@@ -11,11 +11,16 @@ struct BenchRun {
     let selfPath: String
     /// Runs of each operation; the fastest counts (noise only ever slows a run down).
     let repeats: Int
+    /// Which rows run: `all` (`make bench`), or `leaving` (per shape: the build, `export bson` and
+    /// ``runLeavingRealm(_:dir:source:exportBSON:)``), to measure issue 20's rows alone.
+    let selectedRows: String
     var rows: [ResultRow] = []
     /// realm-core's own figures (`realm-oracle bench` JSON), once run; see ``realmCoreFigures()``.
     var realmCore: [String: Any]?
 
-    init(objects: Int, shapes: [Shape], work: String, jsonPath: String, repeats: Int) throws {
+    init(objects: Int, shapes: [Shape], work: String, jsonPath: String, repeats: Int, rows: String = "all") throws {
+        guard rows == "all" || rows == "leaving" else { throw BenchError("--rows is all or leaving, not '\(rows)'") }
+        selectedRows = rows
         self.objects = objects
         self.repeats = max(1, repeats)
         self.shapes = shapes
@@ -80,6 +85,12 @@ struct BenchRun {
             "porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), best of \(repeats) runs, work folder \(work)"
         )
         for shape in shapes { try runShape(shape) }
+        if selectedRows == "leaving" {
+            print("")
+            print(Report.format(rows))
+            try Report.writeJSON(rows, objects: objects, to: jsonPath)
+            return
+        }
         try runSchemaDiff()
         try runCreateScaling()
         try runTypedAndFixtures()
@@ -115,6 +126,14 @@ struct BenchRun {
                 format: "%@: built %d objects in %.1f s (%.0f MB on disk)", shape.rawValue, objects, built.seconds,
                 Double(diskSize(db)) / 1_048_576))
 
+        if selectedRows == "leaving" {
+            let out = "\(dir)/export-bson"
+            let m = try measure(porter, ["export", db, "--out", out, "--format", "bson"]) {
+                try? FileManager.default.removeItem(atPath: out)
+            }
+            record("export bson", shape.rawValue, m, bytes: diskSize(out))
+            return try runLeavingRealm(shape, dir: dir, source: db, exportBSON: m)
+        }
         let refBSON = try child(["ref-bson", db, shape.rawValue, "\(dir)/reference.bson"])
         let refRow = ("sqlite3+libbson loop", refBSON)
         record("reference: sqlite3+libbson", shape.rawValue, refBSON, bytes: diskSize("\(dir)/reference.bson"))

@@ -6,7 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
-//                [--only realm-walks]   (only issue #19's Realm diff and general-path migration rows)
+//                [--only leaving|realm-walks|create]   (one group of rows; see the Makefile's ONLY)
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,12 +27,14 @@ do {
         var bench = try BenchRun(
             objects: objects, shapes: shapes,
             work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
-            repeats: Int(option("--repeat", "3")) ?? 3)
+            repeats: Int(option("--repeat", "3")) ?? 3, rows: option("--only", "") == "leaving" ? "leaving" : "all")
         switch option("--only", "") {
-        case "": try bench.runAll()
+        case "", "leaving": try bench.runAll()
         case "realm-walks": try bench.runOnly { try $0.runRealmDiffAndEmbedding() }
+        case "create": try bench.runOnly { try $0.runCreateScaling() }
         case let other:
-            FileHandle.standardError.write(Data("porter-bench: unknown --only '\(other)' (use realm-walks)\n".utf8))
+            FileHandle.standardError.write(
+                Data("porter-bench: unknown --only '\(other)' (use leaving, realm-walks or create)\n".utf8))
             exit(64)
         }
     }

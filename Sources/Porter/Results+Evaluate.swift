@@ -118,6 +118,7 @@ struct QueryEvaluator {
 
     /// The keys of the objects for which `predicate` holds.
     mutating func keys(_ predicate: QueryPredicate) throws -> Set<ObjectKey> {
+        if predicate.needsObjectMatcher { return try objectByObject(predicate) }
         switch predicate {
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try encode(argument, for: path)
@@ -142,6 +143,7 @@ struct QueryEvaluator {
         case .not(let operand): return try all().subtracting(try keys(operand))
         case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
+        case .subquery, .comparePaths: return try objectByObject(predicate)
         case .opaque(let path, let condition):
             guard let shape = (condition as? GeoWithin)?.shape else {
                 throw PorterError(.usage, "\(condition.description) cannot run here", location: schema.name)
@@ -187,7 +189,11 @@ struct QueryEvaluator {
             let resolved = try resolve(path, from: key)
             let candidates: [Value]
             if let aggregate = path.aggregate {
-                candidates = [try QueryValues.aggregate(aggregate, resolved.values, path: path, className: schema.name)]
+                candidates = [
+                    try QueryValues.aggregate(
+                        aggregate, resolved.values, path: path, className: schema.name,
+                        isCollection: resolved.isCollection)
+                ]
             } else {
                 candidates = resolved.values
             }
@@ -328,14 +334,14 @@ struct QueryEvaluator {
         return out
     }
 
-    private mutating func all() throws -> Set<ObjectKey> {
+    mutating func all() throws -> Set<ObjectKey> {
         if let allKeys { return allKeys }
         let keys = Set(try reader.allKeys(schema.name))
         allKeys = keys
         return keys
     }
 
-    private func encode(_ argument: QueryArgument, for path: QueryPath) throws -> Value {
+    func encode(_ argument: QueryArgument, for path: QueryPath) throws -> Value {
         do {
             return try argument.encode(_PorterWriter(realm: realm, mode: .query))
         } catch var error as PorterError {

@@ -9,12 +9,43 @@ package protocol QueryObjectReader {
     /// as `.list`/`.set` of its elements (links as `.link`); a dictionary as `.map`; linking
     /// objects as a `.list` of `.link`s.
     func value(_ property: Property, of object: ObjectLink) throws -> Value
+
+    /// The objects linking to `object` through any of `origins` (class and link property), once
+    /// per link, for realm-core's `@links`. The default reads each origin as a linking-objects
+    /// property through ``value(_:of:)``.
+    func backlinks(to object: ObjectLink, from origins: [QueryLinkOrigin]) throws -> [ObjectLink]
+}
+
+/// A class and one of its properties that links to another class: where `@links` looks.
+package struct QueryLinkOrigin: Hashable {
+    package var className: String
+    package var property: String
+
+    package init(_ className: String, _ property: String) {
+        self.className = className
+        self.property = property
+    }
+}
+
+extension QueryObjectReader {
+    package func backlinks(to object: ObjectLink, from origins: [QueryLinkOrigin]) throws -> [ObjectLink] {
+        var out: [ObjectLink] = []
+        for origin in origins {
+            let property = Property.linkingObjects(
+                "@links", originClass: origin.className, originProperty: origin.property)
+            if case .list(let links) = try value(property, of: object) {
+                for case .link(let link) in links { out.append(link) }
+            }
+        }
+        return out
+    }
 }
 
 /// Evaluates one Realm Query Language predicate on objects of one class, object by object, so an
 /// export applies it while streaming: the semantics of `Results.filter(_:)` (comparisons, string
 /// operators with `[c]`/`[d]`, `IN`, `BETWEEN`, `ANY`/`ALL`/`NONE`, aggregates, paths through links,
-/// embedded objects and collections, null).
+/// embedded objects and collections, null) and realm-core's `SUBQUERY`, `@links`, `@type`,
+/// `@keys`, `@values`, subscripts and `@size` of strings.
 package struct QueryMatcher {
     /// The queried class.
     package let className: String
@@ -34,10 +65,13 @@ package struct QueryMatcher {
             throw PorterError(.notFound, "no class named '\(className)' in the schema")
         }
         if let message = Self.invalidMessage(predicate) { throw PorterError(.usage, message) }
-        for path in predicate.paths { try Self.validate(path, from: cls, schema: schema) }
+        try Self.validate(predicate, from: cls, schema: schema)
         self.className = className
         self.schema = schema
-        self.predicate = try predicate.resolvingArguments(resolve)
+        self.predicate = try predicate.resolvingArguments { argument, path in
+            let value = try resolve(argument, path)
+            return path.operation == .type ? try QueryValues.typeArgument(value, path: path) : value
+        }
     }
 
     /// Parses `text` (Realm Query Language, no `%@` arguments) and checks it against `schema`.
@@ -47,47 +81,67 @@ package struct QueryMatcher {
 
     /// Whether the predicate holds for the object `key` of the class.
     package func matches(_ key: ObjectKey, reader: some QueryObjectReader) throws -> Bool {
-        try holds(predicate, ObjectLink(className, key), reader)
+        try holds(predicate, .link(ObjectLink(className, key)), reader)
     }
 
-    private func holds(_ predicate: QueryPredicate, _ object: ObjectLink, _ reader: some QueryObjectReader) throws
+    /// Whether `predicate` holds for `subject`: an object (`.link`), or a primitive element of a
+    /// collection a SUBQUERY goes through.
+    private func holds(_ predicate: QueryPredicate, _ subject: Value, _ reader: some QueryObjectReader) throws
         -> Bool
     {
         switch predicate {
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try argument.plainValue()
-            return try test(path, object, reader, quantifier) { QueryValues.holds($0, op, value, options) }
+            if path.operation == .type {
+                return try test(path, subject, reader, quantifier) {
+                    QueryValues.hasType($0, value) == (op == .equal)
+                }
+            }
+            return try test(path, subject, reader, quantifier) { QueryValues.holds($0, op, value, options) }
         case .between(let path, let low, let high):
             let (lowValue, highValue) = (try low.plainValue(), try high.plainValue())
-            return try test(path, object, reader, .any) { QueryValues.between($0, lowValue, highValue) }
+            return try test(path, subject, reader, .any) { QueryValues.between($0, lowValue, highValue) }
         case .in(let path, let arguments):
             let values = try arguments.map { try $0.plainValue() }
-            return try test(path, object, reader, .any) { candidate in
+            if path.operation == .type {
+                return try test(path, subject, reader, .any) { candidate in
+                    values.contains { QueryValues.hasType(candidate, $0) }
+                }
+            }
+            return try test(path, subject, reader, .any) { candidate in
                 values.contains { QueryValues.holds(candidate, .equal, $0, []) }
             }
-        case .and(let lhs, let rhs): return try holds(lhs, object, reader) && holds(rhs, object, reader)
-        case .or(let lhs, let rhs): return try holds(lhs, object, reader) || holds(rhs, object, reader)
-        case .not(let operand): return try !holds(operand, object, reader)
+        case .and(let lhs, let rhs): return try holds(lhs, subject, reader) && holds(rhs, subject, reader)
+        case .or(let lhs, let rhs): return try holds(lhs, subject, reader) || holds(rhs, subject, reader)
+        case .not(let operand): return try !holds(operand, subject, reader)
         case .constant(let value): return value
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: className)
         case .opaque(let path, let condition):
             throw PorterError(
                 .usage, "\(condition.description) on '\(path)' is evaluated by the typed API only",
                 location: "\(className).\(path)")
+        case .comparePaths(let lhs, let op, let rhs, let options, let quantifier):
+            let right = try candidates(rhs, subject, reader)
+            return try test(lhs, subject, reader, quantifier) { left in
+                right.contains { QueryValues.holds(left, op, $0, options) }
+            }
+        case .subquery(let path, _, let inner, let op, let argument):
+            var count: Int64 = 0
+            for element in try values(path, start: subject, reader: reader).values
+            where try holds(inner, element, reader) {
+                count += 1
+            }
+            return QueryValues.holds(.int(count), op, try argument.plainValue(), [])
         }
     }
 
     /// Whether the values `path` reaches pass `test`: any, all or none of them (the aggregate's
     /// value when the path has one).
     private func test(
-        _ path: QueryPath, _ object: ObjectLink, _ reader: some QueryObjectReader, _ quantifier: QueryQuantifier,
+        _ path: QueryPath, _ subject: Value, _ reader: some QueryObjectReader, _ quantifier: QueryQuantifier,
         _ test: (Value) -> Bool
     ) throws -> Bool {
-        let resolved = try values(path, from: object, reader: reader)
-        let candidates =
-            try path.aggregate.map {
-                [try QueryValues.aggregate($0, resolved.values, path: path, className: className)]
-            } ?? resolved.values
+        let candidates = try candidates(path, subject, reader)
         switch quantifier {
         case .any: return candidates.contains(where: test)
         case .all: return candidates.allSatisfy(test)
@@ -95,48 +149,120 @@ package struct QueryMatcher {
         }
     }
 
+    /// The values `path` reaches from `subject`, or its aggregate's value when it has one.
+    private func candidates(_ path: QueryPath, _ subject: Value, _ reader: some QueryObjectReader) throws -> [Value] {
+        let resolved = try values(path, start: subject, reader: reader)
+        guard let aggregate = path.aggregate else { return resolved.values }
+        return [
+            try QueryValues.aggregate(
+                aggregate, resolved.values, path: path, className: className, isCollection: resolved.isCollection)
+        ]
+    }
+
     /// The values `path` reaches from `object`: one for a single-value path, the elements for a
     /// path through or into a collection (none when a link on the way is null).
     package func values(_ path: QueryPath, from object: ObjectLink, reader: some QueryObjectReader) throws -> (
         values: [Value], isCollection: Bool
     ) {
-        var current = [object]
+        try values(path, start: .link(object), reader: reader)
+    }
+
+    /// The values `path` reaches from `start` (an object as `.link`, or a primitive element when
+    /// the path is a SUBQUERY's bare variable).
+    private func values(_ path: QueryPath, start: Value, reader: some QueryObjectReader) throws -> (
+        values: [Value], isCollection: Bool
+    ) {
+        var current = [start]
         var isCollection = false
-        for (index, name) in path.components.enumerated() {
-            let isLast = index == path.components.count - 1
-            var next: [ObjectLink] = []
-            var values: [Value] = []
-            for link in current {
-                guard let property = schema[link.className]?.property(named: name) else {
-                    throw PorterError(
-                        .usage, "unknown property '\(link.className).\(name)'\(path.at)", location: link.className)
+        var index = 0
+        let names = path.components
+        while index < names.count {
+            let name = names[index]
+            var next: [Value] = []
+            var step = 1
+            if name == QueryPath.links {
+                isCollection = true
+                let origin: QueryLinkOrigin? =
+                    index + 2 < names.count ? QueryLinkOrigin(names[index + 1], names[index + 2]) : nil
+                step = origin == nil ? 1 : 3
+                for case .link(let link) in current {
+                    let origins = origin.map { [$0] } ?? Self.origins(of: link.className, schema: schema)
+                    next += try reader.backlinks(to: link, from: origins).map(Value.link)
                 }
-                if property.isCollection || property.isComputed { isCollection = true }
-                let value = try reader.value(property, of: link)
-                let elements: [Value]
-                switch value {
-                case .list(let items) where property.isCollection || property.isComputed: elements = items
-                case .set(let items) where property.isCollection: elements = items
-                case .map(let entries) where property.isCollection: elements = Array(entries.values)
-                default: elements = [value]
-                }
-                for element in elements {
-                    if isLast {
-                        values.append(element)
-                    } else if case .link(let target) = element {
-                        next.append(target)
-                    } else if !element.isNull {
+            } else {
+                for element in current {
+                    guard case .link(let link) = element else {
+                        if element.isNull { continue }
                         throw PorterError(
                             .usage,
-                            "'\(path)'\(path.at): '\(name)' is not a link, so the path cannot go on to '\(path.components[index + 1])'",
-                            location: "\(link.className).\(name)")
+                            "'\(path)'\(path.at): '\(index == 0 ? "the element" : names[index - 1])' is not a link, so the path cannot go on to '\(name)'",
+                            location: className)
+                    }
+                    guard let property = schema[link.className]?.property(named: name) else {
+                        throw PorterError(
+                            .usage, "unknown property '\(link.className).\(name)'\(path.at)", location: link.className)
+                    }
+                    let value = try reader.value(property, of: link)
+                    if let subscriptValue = path.subscripts[index] {
+                        next.append(Self.element(of: value, at: subscriptValue))
+                        continue
+                    }
+                    if property.isCollection || property.isComputed { isCollection = true }
+                    // A dictionary the path ends in with @keys/@values stays whole for them.
+                    let keepsMap = index == names.count - 1 && (path.operation == .keys || path.operation == .values)
+                    switch value {
+                    case .list(let items) where property.isCollection || property.isComputed: next += items
+                    case .set(let items) where property.isCollection: next += items
+                    case .map(let entries) where property.isCollection && !keepsMap: next += entries.values
+                    default: next.append(value)
                     }
                 }
             }
-            if isLast { return (values, isCollection) }
+            index += step
             current = next
+            if index < names.count {
+                // Going on: only objects lead further (null links end their branch).
+                for element in current where !element.isLink && !element.isNull {
+                    throw PorterError(
+                        .usage,
+                        "'\(path)'\(path.at): '\(names[index - 1])' is not a link, so the path cannot go on to '\(names[index])'",
+                        location: className)
+                }
+            }
         }
-        return ([], isCollection)
+        switch path.operation {
+        case .keys, .values:
+            // Dictionaries (and mixed values holding one) give their keys or values.
+            var out: [Value] = []
+            for value in current {
+                guard case .map(let entries) = value else { continue }
+                out += path.operation == .keys ? entries.keys.sorted().map(Value.string) : Array(entries.values)
+            }
+            return (out, true)
+        default: return (current, isCollection)
+        }
+    }
+
+    /// The element of a dictionary under a key or of a list at an index; null when absent.
+    private static func element(of value: Value, at subscriptValue: QuerySubscript) -> Value {
+        switch (value, subscriptValue) {
+        case (.map(let entries), .key(let key)): return entries[key] ?? .null
+        case (.list(let items), .index(let i)): return i < items.count ? items[i] : .null
+        default: return .null
+        }
+    }
+
+    /// Every class and link property of `schema` that can link to an object of `className`:
+    /// links, lists, sets and dictionaries of that class, and mixed values.
+    package static func origins(of className: String, schema: Schema) -> [QueryLinkOrigin] {
+        var out: [QueryLinkOrigin] = []
+        for cls in schema.classes {
+            for property in cls.properties
+            where (property.type == .object && property.objectType == className) || property.type == .mixed {
+                out.append(QueryLinkOrigin(cls.name, property.name))
+            }
+        }
+        return out
     }
 
     /// The message of the first `.invalid` part of a predicate (a typed query that names no property).
@@ -147,6 +273,142 @@ package struct QueryMatcher {
         case .not(let operand): return invalidMessage(operand)
         default: return nil
         }
+    }
+
+    /// Checks every path of `predicate` from `cls` (nil: a SUBQUERY over primitive values, whose
+    /// paths are the bare variable) and the operators `@type` allows.
+    private static func validate(_ predicate: QueryPredicate, from cls: ObjectSchema?, schema: Schema) throws {
+        switch predicate {
+        case .and(let lhs, let rhs), .or(let lhs, let rhs):
+            try validate(lhs, from: cls, schema: schema)
+            try validate(rhs, from: cls, schema: schema)
+        case .not(let operand): try validate(operand, from: cls, schema: schema)
+        case .subquery(let path, _, let inner, _, _):
+            let element = try reach(path, from: cls, schema: schema)
+            guard element.isCollection, path.aggregate == nil, path.operation != .type else {
+                throw PorterError(
+                    .usage, "'\(path)'\(path.at): SUBQUERY needs a list, set, dictionary or linking objects")
+            }
+            try validate(inner, from: element.target, schema: schema)
+        case .compare(let path, let op, _, _, _):
+            if path.operation == .type, op != .equal, op != .notEqual {
+                throw PorterError(.usage, "'\(path)'\(path.at): @type compares with ==, != or IN")
+            }
+            try reach(path, from: cls, schema: schema)
+        case .between(let path, _, _):
+            if path.operation == .type {
+                throw PorterError(.usage, "'\(path)'\(path.at): @type compares with ==, != or IN")
+            }
+            try reach(path, from: cls, schema: schema)
+        case .in(let path, _), .opaque(let path, _): try reach(path, from: cls, schema: schema)
+        case .comparePaths(let lhs, _, let rhs, _, _):
+            for path in [lhs, rhs] {
+                if path.operation == .type {
+                    throw PorterError(.usage, "'\(path)'\(path.at): @type compares with a type name")
+                }
+                try reach(path, from: cls, schema: schema)
+            }
+        case .constant, .invalid: return
+        }
+    }
+
+    /// Checks `path` from `cls` and says what it ends at: the class of the objects it reaches (nil
+    /// for values) and whether it goes through a collection.
+    @discardableResult
+    private static func reach(_ path: QueryPath, from start: ObjectSchema?, schema: Schema) throws -> (
+        target: ObjectSchema?, isCollection: Bool
+    ) {
+        guard var current = start else {
+            guard path.components.isEmpty else {
+                throw PorterError(
+                    .usage, "'\(path)'\(path.at): the SUBQUERY's elements are values, without properties")
+            }
+            return (nil, false)
+        }
+        if path.components.isEmpty { return (current, false) }
+        var isCollection = false
+        var last: Property?
+        var index = 0
+        let names = path.components
+        while index < names.count {
+            let name = names[index]
+            if name == QueryPath.links {
+                isCollection = true
+                guard index + 2 < names.count || index == names.count - 1 else {
+                    throw PorterError(.usage, "'\(path)'\(path.at): @links is followed by .@count or .Class.property")
+                }
+                if index == names.count - 1 {
+                    guard path.aggregate == .count else {
+                        throw PorterError(
+                            .usage, "'\(path)'\(path.at): @links is followed by .@count or .Class.property")
+                    }
+                    return (nil, true)
+                }
+                guard let origin = schema[names[index + 1]] else {
+                    throw PorterError(.usage, "'\(path)'\(path.at): @links names no class '\(names[index + 1])'")
+                }
+                guard let property = origin.property(named: names[index + 2]),
+                    (property.type == .object && property.objectType == current.name) || property.type == .mixed
+                else {
+                    throw PorterError(
+                        .usage,
+                        "'\(path)'\(path.at): \(origin.name).\(names[index + 2]) is not a property linking to \(current.name)"
+                    )
+                }
+                current = origin
+                last = nil
+                index += 3
+                continue
+            }
+            guard let property = current.property(named: name) else {
+                throw PorterError(.usage, "unknown property '\(current.name).\(name)'\(path.at)")
+            }
+            if let subscriptValue = path.subscripts[index] {
+                let fits: Bool
+                switch subscriptValue {
+                case .key: fits = property.collection == .map || property.type == .mixed
+                case .index: fits = property.collection == .list || property.type == .mixed
+                }
+                guard fits else {
+                    throw PorterError(
+                        .usage,
+                        "'\(path)'\(path.at): \(current.name).\(name) is not a \(subscriptValue.isKey ? "dictionary" : "list"), so it has no [\(subscriptValue)]"
+                    )
+                }
+            } else if property.isCollection || property.isComputed {
+                isCollection = true
+            }
+            last = property
+            index += 1
+            guard index < names.count else { break }
+            guard let target = property.objectType, property.type == .object || property.type == .linkingObjects,
+                let next = schema[target]
+            else {
+                throw PorterError(
+                    .usage,
+                    "'\(path)'\(path.at): \(current.name).\(name) is not a link, so the path cannot go on to '\(names[index])'"
+                )
+            }
+            current = next
+        }
+        let endsAtObjects = last.map { $0.type == .object || $0.type == .linkingObjects } ?? true
+        if let operation = path.operation, operation != .type {
+            guard let last, last.collection == .map || last.type == .mixed, path.subscripts[names.count - 1] == nil
+            else {
+                throw PorterError(.usage, "'\(path)'\(path.at): @\(operation.rawValue) needs a dictionary")
+            }
+            return (operation == .values && last.type == .object ? current : nil, true)
+        }
+        if path.aggregate == .count, !isCollection, let last,
+            ![.string, .data, .mixed].contains(last.type) || last.collection != .none
+        {
+            throw PorterError(
+                .usage, "'\(path)'\(path.at): @count and @size need a collection, a string or data")
+        }
+        guard endsAtObjects, let last, let target = last.objectType, let cls = schema[target] else {
+            return (nil, isCollection)
+        }
+        return (cls, isCollection)
     }
 
     /// Checks that every name of `path` is a property and that the path goes on through links and
@@ -178,6 +440,14 @@ package struct QueryMatcher {
             current = next
         }
     }
+}
+
+extension QuerySubscript {
+    var isKey: Bool { if case .key = self { return true } else { return false } }
+}
+
+extension Value {
+    fileprivate var isLink: Bool { if case .link = self { return true } else { return false } }
 }
 
 /// One sort key of `--sort 'name,-age'`: a key path, ascending unless written with `-`.

@@ -12,7 +12,10 @@ import PorterModel
 /// parentheses, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` with `[c]`, `[d]`, `[cd]`, `IN`
 /// (`{…}` or an array argument), `BETWEEN {low, high}`, key paths through links and collections,
 /// `@count`, `@min`, `@max`, `@sum`, `@avg`, `ANY`/`SOME`/`ALL`/`NONE`, `nil`/`NULL`,
-/// `TRUEPREDICATE`/`FALSEPREDICATE`, `%@` (a value) and `%K` (a key path) arguments.
+/// `TRUEPREDICATE`/`FALSEPREDICATE`, `%@` (a value) and `%K` (a key path) arguments; realm-core's
+/// `SUBQUERY(collection, $x, predicate).@count`, `@links` (`@links.@count`,
+/// `@links.Class.property`), `@type`, `@size` of strings and data, dictionary `@keys`/`@values` and
+/// subscripts (`dict['key']`, `list[0]`).
 package struct QueryParser {
     private let text: [Character]
     private var position = 0
@@ -20,6 +23,8 @@ package struct QueryParser {
     private var nextArgument = 0
     /// Messages quote the predicate (the typed API's); the command line's say only where.
     private var repeatsText = true
+    /// The variables of the SUBQUERYs being parsed, innermost last: paths inside start with it.
+    private var variables: [String] = []
 
     /// Parses `format` with its `%@`/`%K` arguments.
     /// - Throws: ``PorterError/Code/parseError`` naming the position (1-based) and what was expected.
@@ -97,7 +102,45 @@ package struct QueryParser {
         }
         if keyword("TRUEPREDICATE") { return .constant(true) }
         if keyword("FALSEPREDICATE") { return .constant(false) }
+        let start = position
+        if keyword("SUBQUERY") {
+            if symbol("(") { return try subquery() }
+            position = start
+        }
         return try comparison()
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count op value`, after `SUBQUERY(`.
+    private mutating func subquery() throws -> QueryPredicate {
+        let collection = try keyPath()
+        guard symbol(",") else { throw error("expected ',' after the SUBQUERY's collection") }
+        skipSpace()
+        let nameStart = position
+        if position < text.count, text[position] == "$" { position += 1 }
+        while position < text.count, text[position].isLetter || text[position].isNumber || text[position] == "_" {
+            position += 1
+        }
+        let variable = String(text[nameStart..<position])
+        guard variable.count > 1, variable.first == "$" else {
+            position = nameStart
+            throw error("expected the SUBQUERY's variable ($x)")
+        }
+        guard symbol(",") else { throw error("expected ',' after the SUBQUERY's variable") }
+        variables.append(variable)
+        let inner = try orExpression()
+        variables.removeLast()
+        guard symbol(")") else { throw error("expected ')' closing SUBQUERY") }
+        guard keyword(".@count") || keyword(".@size") else { throw error("expected .@count after SUBQUERY(…)") }
+        let operatorStart = position
+        let (parsed, options) = try comparisonOperator()
+        guard case .op(let op) = parsed, options.isEmpty,
+            [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op)
+        else {
+            position = operatorStart
+            skipSpace()
+            throw error("SUBQUERY(…).@count compares with ==, !=, <, <=, > or >=")
+        }
+        return .subquery(collection, variable: variable, inner, op, try operand())
     }
 
     private mutating func comparison() throws -> QueryPredicate {
@@ -113,9 +156,16 @@ package struct QueryParser {
         // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
         if quantifier == nil, startsValue() {
             let value = try operand()
-            guard keyword("IN") else { throw error("expected IN after a value on the left") }
-            let path = try keyPath()
-            return .compare(path, .equal, value, [])
+            if keyword("IN") { return .compare(try keyPath(), .equal, value, []) }
+            // `3 < age` is `age > 3`.
+            let operatorStart = position
+            let (parsed, options) = try comparisonOperator()
+            guard case .op(let op) = parsed, let flipped = Self.flipped(op) else {
+                position = operatorStart
+                skipSpace()
+                throw error("a value on the left compares with ==, !=, <, <=, >, >= or IN")
+            }
+            return .compare(try keyPath(), flipped, value, options)
         }
         let path = try keyPath()
         let (op, options) = try comparisonOperator()
@@ -128,8 +178,38 @@ package struct QueryParser {
             guard bounds.count == 2 else { throw error("BETWEEN needs exactly two values, {low, high}") }
             return .between(path, bounds[0], bounds[1])
         case .op(let queryOperator):
+            if startsKeyPath() {
+                return .comparePaths(path, queryOperator, try keyPath(), options, q)
+            }
             return .compare(path, queryOperator, try operand(), options, q)
         }
+    }
+
+    /// The operator with its sides swapped (`3 < age` is `age > 3`); nil for string operators.
+    private static func flipped(_ op: QueryOperator) -> QueryOperator? {
+        switch op {
+        case .equal, .notEqual: return op
+        case .less: return .greater
+        case .lessOrEqual: return .greaterOrEqual
+        case .greater: return .less
+        case .greaterOrEqual: return .lessOrEqual
+        case .beginsWith, .endsWith, .contains, .like: return nil
+        }
+    }
+
+    /// Whether a key path (not a value: a literal word, `oid(…)` or `%@`) starts here.
+    private mutating func startsKeyPath() -> Bool {
+        skipSpace()
+        guard position < text.count else { return false }
+        let c = text[position]
+        if c == "%" { return position + 1 < text.count && text[position + 1] == "K" }
+        guard c.isLetter || c == "_" || c == "@" || c == "$" else { return false }
+        var end = position
+        while end < text.count, text[end].isLetter || text[end].isNumber || text[end] == "_" { end += 1 }
+        let word = String(text[position..<end])
+        let literals: Set<String> = ["nil", "NULL", "null", "NIL", "true", "TRUE", "YES", "false", "FALSE", "NO"]
+        if literals.contains(word) { return false }
+        return !(word.lowercased() == "oid" && end < text.count && text[end] == "(")
     }
 
     private enum ParsedOperator { case op(QueryOperator), `in`, between }
@@ -178,39 +258,116 @@ package struct QueryParser {
         return (parsed, options)
     }
 
-    /// `name`, `owner.name`, `dogs.@count`, `dogs.@avg.age`, `dogs.age.@avg`, or `%K`.
+    /// `name`, `owner.name`, `dogs.@count`, `dogs.@avg.age`, `dogs.age.@avg`, `tags['a']`,
+    /// `@links.Person.dogs`, `value.@type`, `map.@keys`, `$x.name` in a SUBQUERY, or `%K`.
     private mutating func keyPath() throws -> QueryPath {
         skipSpace()
         let start = position + 1
-        var raw: String
+        var path = QueryPath([], position: start)
         if symbol("%K") {
             guard let name = takeArgument() as? String else { throw error("%K needs a String key path argument") }
-            raw = name
-        } else {
-            let first = position
-            while position < text.count,
-                text[position].isLetter || text[position].isNumber || "_.@$".contains(text[position])
-            { position += 1 }
-            raw = String(text[first..<position])
-            guard !raw.isEmpty else { throw error("expected a property name") }
-        }
-        var components: [String] = []
-        var aggregate: QueryAggregate?
-        for part in raw.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
-            if part.hasPrefix("@") {
-                let name = part.dropFirst().lowercased()
-                guard let found = QueryAggregate(rawValue: name == "size" ? "count" : name), aggregate == nil else {
-                    throw error(
-                        "unknown or repeated collection operator '\(part)' (use @count, @min, @max, @sum or @avg)")
-                }
-                aggregate = found
-            } else {
-                guard !part.isEmpty else { throw error("empty property name in key path '\(raw)'") }
-                components.append(part)
+            var atVariable = false
+            for (i, part) in name.split(separator: ".", omittingEmptySubsequences: false).map(String.init).enumerated()
+            {
+                guard !part.isEmpty else { throw error("empty property name in key path '\(name)'") }
+                if try addPathPart(part, to: &path, first: i == 0) { atVariable = true }
             }
+            guard !path.components.isEmpty || atVariable else { throw error("a key path needs a property name") }
+            return path
         }
-        guard !components.isEmpty else { throw error("a key path needs a property name") }
-        return QueryPath(components, aggregate: aggregate, position: start)
+        var first = true
+        var atVariable = false
+        repeat {
+            let partStart = position
+            while position < text.count,
+                text[position].isLetter || text[position].isNumber || "_@$".contains(text[position])
+            { position += 1 }
+            let part = String(text[partStart..<position])
+            guard !part.isEmpty else {
+                throw error(first ? "expected a property name" : "expected a property name after '.'")
+            }
+            let partEnd = position
+            position = partStart
+            if try addPathPart(part, to: &path, first: first) { atVariable = true }
+            position = partEnd
+            first = false
+            while position < text.count, text[position] == "[" { try subscriptPart(&path) }
+        } while position < text.count && text[position] == "." && advance()
+        if let variable = variables.last, !atVariable {
+            position = start - 1
+            throw error("a key path inside SUBQUERY starts with its variable \(variable)")
+        }
+        guard !path.components.isEmpty || atVariable else {
+            position = start - 1
+            throw error("a key path needs a property name")
+        }
+        return path
+    }
+
+    /// Consumes one character (a `.` between parts of a key path).
+    private mutating func advance() -> Bool {
+        position += 1
+        return true
+    }
+
+    /// Adds one dot-separated part of a key path (`position` at its start, for messages); true when
+    /// the part is the SUBQUERY's variable (the path starts at the collection's element).
+    private mutating func addPathPart(_ part: String, to path: inout QueryPath, first: Bool) throws -> Bool {
+        if path.operation != nil {
+            throw error("'@\(path.operation!.rawValue)' ends a key path")
+        }
+        if part.hasPrefix("$") {
+            guard first, let variable = variables.last else {
+                throw error("unexpected '\(part)': a variable ($x) starts a key path inside SUBQUERY only")
+            }
+            guard part == variable else { throw error("unknown variable '\(part)' (this SUBQUERY's is \(variable))") }
+            return true
+        }
+        guard part.hasPrefix("@") else {
+            path.components.append(part)
+            return false
+        }
+        let name = part.dropFirst().lowercased()
+        switch name {
+        case "links":
+            guard path.aggregate == nil else { throw error("'@links' cannot follow an aggregate") }
+            path.components.append(QueryPath.links)
+        case "type", "keys", "values":
+            // `$x.@type` in a SUBQUERY over values: the element's type.
+            guard path.aggregate == nil, !path.components.isEmpty || !first else {
+                throw error("'\(part)' needs a property before it")
+            }
+            path.operation = QueryPathOperation(rawValue: name)
+        default:
+            guard let found = QueryAggregate(rawValue: name == "size" ? "count" : name), path.aggregate == nil else {
+                throw error(
+                    "unknown or repeated collection operator '\(part)' (use @count, @size, @min, @max, @sum, @avg, @type, @keys, @values or @links)"
+                )
+            }
+            path.aggregate = found
+        }
+        return false
+    }
+
+    /// `['key']`, `["key"]` or `[0]` after a property name.
+    private mutating func subscriptPart(_ path: inout QueryPath) throws {
+        guard !path.components.isEmpty, path.subscripts[path.components.count - 1] == nil,
+            path.components.last != QueryPath.links
+        else { throw error("a subscript follows a property name") }
+        position += 1
+        skipSpace()
+        let subscriptValue: QuerySubscript
+        if case .literal(let value) = try operand() {
+            switch value {
+            case .string(let key): subscriptValue = .key(key)
+            case .int(let index) where index >= 0: subscriptValue = .index(Int(index))
+            default: throw error("a subscript is a quoted key or an index (0 or more)")
+            }
+        } else {
+            throw error("a subscript is a quoted key or an index (0 or more)")
+        }
+        guard symbol("]") else { throw error("expected ']'") }
+        path.subscripts[path.components.count - 1] = subscriptValue
     }
 
     /// `{a, b}` or an array argument.

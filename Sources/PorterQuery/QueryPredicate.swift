@@ -23,11 +23,20 @@ public struct StringOptions: OptionSet, Sendable, Hashable {
 
 /// Property names from the queried class, through links and collections, and an optional
 /// aggregate over the collection the path ends in or goes through.
+///
+/// Besides property names, `components` holds realm-core's backlink steps: `@links` (followed by
+/// nothing: the objects linking here through any property, for `@links.@count`) or `@links`,
+/// `Class`, `property` (the objects of `Class` whose `property` links here, as a linking-objects
+/// property would). A component may carry a subscript (`dict['key']`, `list[0]`).
 package struct QueryPath: CustomStringConvertible {
     package var components: [String]
     package var aggregate: QueryAggregate?
     /// Where the path starts in the query text (1-based), when it comes from one.
     package var position: Int?
+    /// `@type`, `@keys` or `@values` at the end of the path.
+    package var operation: QueryPathOperation?
+    /// The subscript of a component, by the component's index (`tags['a']` is `tags` with `'a'`).
+    package var subscripts: [Int: QuerySubscript] = [:]
 
     package init(_ components: [String], aggregate: QueryAggregate? = nil, position: Int? = nil) {
         self.components = components
@@ -36,16 +45,56 @@ package struct QueryPath: CustomStringConvertible {
     }
 
     package func appending(_ name: String) -> QueryPath {
-        QueryPath(components + [name], aggregate: aggregate, position: position)
+        var out = self
+        out.components.append(name)
+        return out
     }
 
-    /// `owner.name`, `dogs.@count`.
+    /// The component of realm-core's backlinks, `@links`.
+    package static let links = "@links"
+
+    /// Whether the path needs more than property names and an aggregate (backlinks, subscripts,
+    /// `@type`/`@keys`/`@values`): only the object-by-object evaluator ``QueryMatcher`` reads those.
+    package var isExtended: Bool {
+        operation != nil || !subscripts.isEmpty || components.contains(Self.links)
+    }
+
+    /// `owner.name`, `dogs.@count`, `tags['a']`, `@links.Person.dogs.@count`.
     package var description: String {
-        (components + (aggregate.map { ["@\($0)"] } ?? [])).joined(separator: ".")
+        var parts: [String] = []
+        for (index, name) in components.enumerated() {
+            parts.append(name + (subscripts[index].map { "[\($0)]" } ?? ""))
+        }
+        if let operation { parts.append("@\(operation.rawValue)") }
+        if let aggregate { parts.append("@\(aggregate)") }
+        return parts.joined(separator: ".")
     }
 
     /// ` at 5` when the position is known, else empty: the end of an error message.
     package var at: String { position.map { " at \($0)" } ?? "" }
+}
+
+/// What a path ending in `@type`, `@keys` or `@values` gives.
+package enum QueryPathOperation: String {
+    /// The type name of each value (`mixedValue.@type == 'string'`).
+    case type
+    /// The keys of a dictionary.
+    case keys
+    /// The values of a dictionary.
+    case values
+}
+
+/// A subscript of a path component: a dictionary's key or a list's index.
+package enum QuerySubscript: CustomStringConvertible {
+    case key(String)
+    case index(Int)
+
+    package var description: String {
+        switch self {
+        case .key(let key): return "'\(key)'"
+        case .index(let index): return String(index)
+        }
+    }
 }
 
 /// Collection aggregates.
@@ -113,6 +162,13 @@ package indirect enum QueryPredicate {
     case invalid(String)
     /// A condition only one face can evaluate (the typed API's `geoWithin`).
     case opaque(QueryPath, any QueryOpaqueCondition)
+    /// `SUBQUERY(collection, $x, predicate).@count op value`: how many elements of the collection
+    /// `predicate` holds for (its paths start at the element: `$x.age` is `age`, `$x` alone is a
+    /// primitive element itself), compared with a value.
+    case subquery(QueryPath, variable: String, QueryPredicate, QueryOperator, QueryArgument)
+    /// Two key paths compared with each other (`age > otherAge`, `name ==[c] owner.name`): any,
+    /// all or none of the left side's values against any value of the right side.
+    case comparePaths(QueryPath, QueryOperator, QueryPath, StringOptions, QueryQuantifier)
 
     /// The same predicate with every argument replaced by the value `resolve` gives it.
     package func resolvingArguments(_ resolve: (QueryArgument, QueryPath) throws -> Value) rethrows -> QueryPredicate {
@@ -128,15 +184,32 @@ package indirect enum QueryPredicate {
         case .or(let lhs, let rhs):
             return .or(try lhs.resolvingArguments(resolve), try rhs.resolvingArguments(resolve))
         case .not(let operand): return .not(try operand.resolvingArguments(resolve))
-        case .constant, .invalid, .opaque: return self
+        case .subquery(let path, let variable, let inner, let op, let argument):
+            return .subquery(
+                path, variable: variable, try inner.resolvingArguments(resolve), op,
+                .literal(try resolve(argument, path)))
+        case .constant, .invalid, .opaque, .comparePaths: return self
         }
     }
 
-    /// Every key path the predicate names, in the order written.
+    /// Whether this condition (not looking into AND, OR, NOT) needs the object-by-object evaluator
+    /// ``QueryMatcher``: a SUBQUERY, or a path with backlinks, subscripts, `@type`, `@keys`, `@values`.
+    package var needsObjectMatcher: Bool {
+        switch self {
+        case .subquery, .comparePaths: return true
+        case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _): return path.isExtended
+        default: return false
+        }
+    }
+
+    /// Every key path the predicate names, in the order written (a SUBQUERY's collection only:
+    /// its inner paths start at the collection's elements).
     package var paths: [QueryPath] {
         switch self {
-        case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _), .opaque(let path, _):
+        case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _), .opaque(let path, _),
+            .subquery(let path, _, _, _, _):
             return [path]
+        case .comparePaths(let lhs, _, let rhs, _, _): return [lhs, rhs]
         case .and(let lhs, let rhs), .or(let lhs, let rhs): return lhs.paths + rhs.paths
         case .not(let operand): return operand.paths
         case .constant, .invalid: return []

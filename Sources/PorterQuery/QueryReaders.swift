@@ -12,6 +12,14 @@ package struct DatabaseQueryReader: QueryObjectReader {
     package func value(_ property: Property, of object: ObjectLink) throws -> Value {
         try database.value(object.className, object.key, property.name)
     }
+
+    /// From the database's incoming references (links, collections of links, mixed values).
+    package func backlinks(to object: ObjectLink, from origins: [QueryLinkOrigin]) throws -> [ObjectLink] {
+        let wanted = Set(origins)
+        return try database.incomingLinks(to: object)
+            .filter { wanted.contains(QueryLinkOrigin($0.source.className, $0.property)) }
+            .map(\.source)
+    }
 }
 
 /// Reads query values from a Realm file (read-only, natively): links and embedded objects as
@@ -62,6 +70,27 @@ package final class RealmFileQueryReader: QueryObjectReader {
         return try convert(values[index], mixed: property.type == .mixed)
     }
 
+    /// From the backlink columns of the object's table; an origin without one (a mixed property
+    /// that never held a link to this class) has no links.
+    package func backlinks(to object: ObjectLink, from origins: [QueryLinkOrigin]) throws -> [ObjectLink] {
+        guard let table = tables[object.className] else { return [] }
+        var out: [ObjectLink] = []
+        for origin in origins {
+            guard tables[origin.className]?.properties.contains(where: { $0.name == origin.property }) == true else {
+                continue
+            }
+            do {
+                out += try file.backlinks(
+                    in: table, key: object.key.rawValue, originClass: origin.className,
+                    originProperty: origin.property
+                ).map { ObjectLink(origin.className, ObjectKey($0)) }
+            } catch let error as PorterError where error.code == .notFound {
+                continue
+            }
+        }
+        return out
+    }
+
     private func convert(_ stored: RealmValue, mixed: Bool) throws -> Value {
         switch stored {
         case .link(let className, let key), .embedded(let className, let key, _):
@@ -109,6 +138,10 @@ package final class StreamedObjectReader: QueryObjectReader {
     package func move(to key: ObjectKey, values: [Value]) {
         object.key = key
         self.values = values
+    }
+
+    package func backlinks(to object: ObjectLink, from origins: [QueryLinkOrigin]) throws -> [ObjectLink] {
+        try base.backlinks(to: object, from: origins)
     }
 
     package func value(_ property: Property, of object: ObjectLink) throws -> Value {

@@ -55,11 +55,22 @@ package enum QueryValues {
         return a >= 0 && b <= 0
     }
 
-    /// The value of an aggregate over `values`; `location` names the class for the error.
+    /// The value of an aggregate over `values`; `location` names the class for the error. When the
+    /// path reaches one value (`isCollection` false), `@count`/`@size` is the length of a string
+    /// (UTF-8 bytes, as realm-core), of data, or of a list or dictionary a mixed value holds.
     /// - Throws: ``PorterError/Code/usage`` when `@sum`/`@avg` meet a value that is not a number.
-    package static func aggregate(_ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, className: String)
-        throws -> Value
-    {
+    package static func aggregate(
+        _ aggregate: QueryAggregate, _ values: [Value], path: QueryPath, className: String, isCollection: Bool = true
+    ) throws -> Value {
+        if aggregate == .count, !isCollection {
+            switch values.first {
+            case .string(let text)?: return .int(Int64(text.utf8.count))
+            case .data(let bytes)?: return .int(Int64(bytes.count))
+            case .list(let items)?: return .int(Int64(items.count))
+            case .map(let entries)?: return .int(Int64(entries.count))
+            default: return .null
+            }
+        }
         let present = values.filter { !$0.isNull }
         switch aggregate {
         case .count: return .int(Int64(values.count))
@@ -92,6 +103,60 @@ package enum QueryValues {
             if aggregate == .sum { return allInts ? .int(intTotal) : .double(total) }
             return present.isEmpty ? .null : .double(total / Double(present.count))
         }
+    }
+}
+
+extension QueryValues {
+    /// realm-core's type names for `@type` (lowercase) and the type each stands for.
+    private static let typeNames: [String: String] = [
+        "null": "null", "int": "int", "integer": "int", "int16": "int", "int32": "int", "int64": "int",
+        "short": "int", "long": "int", "byte": "int", "char": "int", "bool": "bool", "boolean": "bool",
+        "string": "string", "binary": "binary", "data": "binary", "bytearray": "binary", "byte[]": "binary",
+        "bindata": "binary", "date": "timestamp", "datetimeoffset": "timestamp", "timestamp": "timestamp",
+        "float": "float", "double": "double", "decimal128": "decimal128", "decimal": "decimal128",
+        "object": "link", "link": "link", "objectid": "objectid", "uuid": "uuid", "guid": "uuid",
+        "numeric": "numeric", "list": "list", "array": "list", "dictionary": "dictionary",
+    ]
+
+    /// The type name `@type` gives a value (one of ``typeNames``' values other than `numeric`).
+    package static func typeName(of value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .int: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .decimal128: return "decimal128"
+        case .string: return "string"
+        case .data: return "binary"
+        case .date: return "timestamp"
+        case .objectId: return "objectid"
+        case .uuid: return "uuid"
+        case .link: return "link"
+        case .list, .set: return "list"
+        case .map, .object: return "dictionary"
+        }
+    }
+
+    /// The canonical type name an `@type` comparison's argument names.
+    /// - Throws: ``PorterError/Code/usage`` naming the path for anything but a known type name.
+    package static func typeArgument(_ value: Value, path: QueryPath) throws -> Value {
+        guard case .string(let name) = value, let canonical = typeNames[name.lowercased()] else {
+            let shown: String
+            if case .string(let name) = value { shown = "'\(name)'" } else { shown = "a \(value.kindName)" }
+            throw PorterError(
+                .usage,
+                "'\(path)'\(path.at): \(shown) is not a type name (\(typeNames.keys.sorted().joined(separator: ", ")))")
+        }
+        return .string(canonical)
+    }
+
+    /// Whether `value` has the type a canonical type name (``typeArgument(_:path:)``) names.
+    package static func hasType(_ value: Value, _ type: Value) -> Bool {
+        guard case .string(let name) = type else { return false }
+        let actual = typeName(of: value)
+        if name == "numeric" { return ["int", "float", "double", "decimal128"].contains(actual) }
+        return name == actual
     }
 }
 
