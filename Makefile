@@ -7,7 +7,6 @@ PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
-ROWS ?= all
 DEMO_DIR ?= .build/demo
 
 .PHONY: deps build release test lint format demo bench clean torture fuzz sanitize

@@ -19,7 +19,7 @@ struct BenchRun {
     var realmCore: [String: Any]?
 
     init(objects: Int, shapes: [Shape], work: String, jsonPath: String, repeats: Int, rows: String = "all") throws {
-        guard rows == "all" || rows == "leaving" else { throw BenchError("--rows is all or leaving, not '\(rows)'") }
+        guard rows == "all" || rows == "leaving" else { throw BenchError("rows are all or leaving, not '\(rows)'") }
         selectedRows = rows
         self.objects = objects
         self.repeats = max(1, repeats)
