@@ -9,6 +9,7 @@ extension Results {
         }
         var evaluator = QueryEvaluator(database: home.database, schema: schema, realm: home)
         var keys: [ObjectKey]
+        var presorted: [[Value]]?
         if let base = baseKeys {
             keys = try base()
             for predicate in predicates {
@@ -17,6 +18,10 @@ extension Results {
             }
         } else if predicates.isEmpty {
             keys = try home.reader.allKeys(className)
+        } else if predicates.count == 1, !sortKeys.isEmpty, filters.isEmpty,
+            let fused = try evaluator.orderedKeysWithSortValues(predicates[0], sortPaths: sortKeys.map(\.keyPath))
+        {
+            (keys, presorted) = (fused.keys, fused.sortValues)
         } else if predicates.count == 1, let ordered = try evaluator.orderedKeys(predicates[0]) {
             keys = ordered
         } else {
@@ -30,7 +35,7 @@ extension Results {
                 return filters.allSatisfy { $0(object) }
             }
         }
-        keys = try sort(keys, evaluator: &evaluator)
+        keys = try sort(keys, evaluator: &evaluator, presorted: presorted)
         if let distinctPaths, !distinctPaths.isEmpty {
             var seen = Set<[Value]>()
             var columns: [[ObjectKey: Value]] = []
@@ -40,13 +45,21 @@ extension Results {
         return keys
     }
 
-    private func sort(_ keys: [ObjectKey], evaluator: inout QueryEvaluator) throws -> [ObjectKey] {
+    /// `keys` in the order of ``sortKeys``; `presorted` holds each sort key's values by position
+    /// when they were read with the keys.
+    private func sort(_ keys: [ObjectKey], evaluator: inout QueryEvaluator, presorted: [[Value]]?) throws
+        -> [ObjectKey]
+    {
         guard !sortKeys.isEmpty else { return keys }
         // Values by position in `keys` (arrays, not dictionaries: a million lookups by key cost
         // more than the sort).
         var columns: [(values: [Value], ascending: Bool)] = []
-        for descriptor in sortKeys {
-            columns.append((try evaluator.sortValues(descriptor.keyPath, keys), descriptor.ascending))
+        for (i, descriptor) in sortKeys.enumerated() {
+            if let presorted {
+                columns.append((presorted[i], descriptor.ascending))
+            } else {
+                columns.append((try evaluator.sortValues(descriptor.keyPath, keys), descriptor.ascending))
+            }
         }
         if columns.count == 1,
             let sorted = Self.sortedByNumbers(keys, columns[0].values, ascending: columns[0].ascending)
