@@ -33,6 +33,11 @@ final class RowLayout {
     @exclusivity(unchecked) private var indexByKeyPath: [(id: ObjectIdentifier, keyPath: AnyKeyPath, index: Int?)] = []
     /// The identities of ``indexByKeyPath`` alone: scanned without copying (retaining) its key paths.
     @exclusivity(unchecked) private var keyPathIDs: [ObjectIdentifier] = []
+    /// The columns of ``indexByKeyPath`` alone (-1: not a column), read without copying its key paths.
+    @exclusivity(unchecked) private var keyPathColumns: [Int] = []
+    /// Where in ``keyPathIDs`` to look first: after the last one found. Objects' properties are
+    /// mostly read in the same order, object after object, so this is usually the one asked for.
+    @exclusivity(unchecked) private var nextPosition = 0
 
     init(schema: ObjectSchema, properties: [Property], schemaGeneration: Int) {
         className = schema.name
@@ -49,11 +54,20 @@ final class RowLayout {
     /// The column of the property a storage key path belongs to (`name` is asked only the first time).
     func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
         let id = ObjectIdentifier(keyPath)
-        if let position = keyPathIDs.firstIndex(of: id) { return indexByKeyPath[position].index }
-        let index = indexByName[name()]
-        indexByKeyPath.append((id, keyPath, index))
-        keyPathIDs.append(id)
-        return index
+        var position = nextPosition
+        if position >= keyPathIDs.count || keyPathIDs[position] != id {
+            guard let found = keyPathIDs.firstIndex(of: id) else {
+                let index = indexByName[name()]
+                indexByKeyPath.append((id, keyPath, index))
+                keyPathIDs.append(id)
+                keyPathColumns.append(index ?? -1)
+                return index
+            }
+            position = found
+        }
+        nextPosition = position + 1 == keyPathIDs.count ? 0 : position + 1
+        let column = keyPathColumns[position]
+        return column < 0 ? nil : column
     }
 }
 

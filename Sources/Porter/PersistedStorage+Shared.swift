@@ -99,6 +99,28 @@ protocol SharedStorageMarking: AnyObject {
         return Unmanaged<SharedStorageContext>.fromOpaque(raw).takeUnretainedValue()
     }
 
+    /// The storage a property being initialized on this thread gets: the recorded one while a
+    /// realm makes a managed object (see ``SharedStorages``), else nil after recording `make()`'s.
+    /// One call per property of every object a realm hands out: the context is used without
+    /// retaining it (``with(_:_:)`` keeps it alive), and the recorded storage's class is compared
+    /// exactly instead of dynamically cast.
+    @usableFromInline static func storage<S: AnyObject>(_ type: S.Type, make: () -> S) -> S {
+        guard let raw = pthread_getspecific(key) else { return make() }
+        return Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            if context.position < context.storages.count {
+                let recorded = context.storages[context.position]
+                if ObjectIdentifier(Swift.type(of: recorded)) == ObjectIdentifier(S.self) {
+                    context.position += 1
+                    return unsafeDowncast(recorded, to: S.self)
+                }
+            }
+            if let shared = context.next(S.self) { return shared }
+            let made = make()
+            context.record(made)
+            return made
+        }
+    }
+
     /// Runs `body` with `context` as this thread's (the previous one restored afterwards).
     static func with<T>(_ context: SharedStorageContext, _ body: () -> T) -> T {
         let previous = pthread_getspecific(key)

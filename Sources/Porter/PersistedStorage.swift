@@ -29,13 +29,9 @@ import Foundation
     /// A storage for a property being initialized: the shared one while a realm makes a managed
     /// object of a class whose storages are shared (see ``SharedStorages``), else a new one.
     @inlinable static func make(initial: Value?, options: PersistedOptions) -> PersistedStorage<Value> {
-        guard let context = SharedStorageContext.current else {
-            return PersistedStorage(initial: initial, options: options)
+        SharedStorageContext.storage(PersistedStorage<Value>.self) {
+            PersistedStorage(initial: initial, options: options)
         }
-        if let shared = context.next(PersistedStorage<Value>.self) { return shared }
-        let made = PersistedStorage(initial: initial, options: options)
-        context.record(made)
-        return made
     }
 
     /// The unmanaged value, made from the type's default on first use.
