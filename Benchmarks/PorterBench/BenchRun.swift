@@ -14,6 +14,8 @@ struct BenchRun {
     var rows: [ResultRow] = []
     /// realm-core's own figures (`realm-oracle bench` JSON), once run; see ``realmCoreFigures()``.
     var realmCore: [String: Any]?
+    /// `--only studio`: just the studio's rows (``runStudio()``).
+    var only = ""
 
     init(objects: Int, shapes: [Shape], work: String, jsonPath: String, repeats: Int) throws {
         self.objects = objects
@@ -79,6 +81,18 @@ struct BenchRun {
         print(
             "porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), best of \(repeats) runs, work folder \(work)"
         )
+        if only == "studio" {
+            try runStudio()
+        } else {
+            try runEverything()
+        }
+        print("")
+        print(Report.format(rows))
+        try Report.writeJSON(rows, objects: objects, to: jsonPath)
+        print("\nResults written to \(jsonPath)")
+    }
+
+    private mutating func runEverything() throws {
         for shape in shapes { try runShape(shape) }
         try runSchemaDiff()
         try runCreateScaling()
@@ -87,10 +101,7 @@ struct BenchRun {
         try runPymongo()
         try runRealmFiles()
         try runRealmDiffAndEmbedding()
-        print("")
-        print(Report.format(rows))
-        try Report.writeJSON(rows, objects: objects, to: jsonPath)
-        print("\nResults written to \(jsonPath)")
+        try runStudio()
     }
 
     mutating func runShape(_ shape: Shape) throws {

@@ -6,6 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
+//                [--only studio]
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,6 +28,7 @@ do {
             objects: objects, shapes: shapes,
             work: option("--work", ".build/bench"), jsonPath: option("--json", "bench-results.json"),
             repeats: Int(option("--repeat", "3")) ?? 3)
+        bench.only = option("--only", "")
         try bench.runAll()
     }
 } catch {
