@@ -56,7 +56,8 @@ demo: release
 # file rows (realm-core's own figures beside Porter's) when ../shared/tools/realm-oracle is present.
 # SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
 # ONLY picks one group of rows: leaving (per shape: build, export bson and the "Leaving Realm" rows:
-# sqlite, csv, --query), realm-walks (Realm file diff, general-path migration), create (many classes).
+# sqlite, csv, --query), realm-walks (Realm file diff, general-path migration), create (many classes),
+# studio (first page, sort, query of a class in `porter studio`).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench

@@ -84,13 +84,17 @@ struct BenchRun {
         print(
             "porter-bench: \(objects) objects per shape, shapes: \(shapes.map(\.rawValue).joined(separator: ", ")), best of \(repeats) runs, work folder \(work)"
         )
+        try runEverything()
+        print("")
+        print(Report.format(rows))
+        try Report.writeJSON(rows, objects: objects, to: jsonPath)
+        print("\nResults written to \(jsonPath)")
+    }
+
+    private mutating func runEverything() throws {
         for shape in shapes { try runShape(shape) }
-        if selectedRows == "leaving" {
-            print("")
-            print(Report.format(rows))
-            try Report.writeJSON(rows, objects: objects, to: jsonPath)
-            return
-        }
+        // `--only leaving`: the shapes' build, export bson and "Leaving Realm" rows alone.
+        if selectedRows == "leaving" { return }
         try runSchemaDiff()
         try runCreateScaling()
         try runTypedAndFixtures()
@@ -98,10 +102,7 @@ struct BenchRun {
         try runPymongo()
         try runRealmFiles()
         try runRealmDiffAndEmbedding()
-        print("")
-        print(Report.format(rows))
-        try Report.writeJSON(rows, objects: objects, to: jsonPath)
-        print("\nResults written to \(jsonPath)")
+        try runStudio()
     }
 
     /// Runs only the rows `body` adds (no generated shapes), then reports them as ``runAll()`` does.

@@ -46,6 +46,10 @@ public struct StudioCommand: OutputCommand {
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if backup != nil && !write { throw ValidationError("--backup applies with --write (on a Realm file)") }
+        if backup != nil, StoredFileKind.of(path: database) == .porterDatabase {
+            throw ValidationError(
+                "--backup applies to a Realm file: a Porter database's changes are saved by Commit (\(database))")
+        }
     }
 
     /// Opens the file, serves the page until interrupted.

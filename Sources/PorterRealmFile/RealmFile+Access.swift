@@ -8,8 +8,9 @@ extension RealmFile {
         let info = try self.info(table)
         var keys: [Int64] = []
         do {
+            // No reserveCapacity per leaf: reserving exactly count + leaf.count reallocates on
+            // every leaf (copying all keys so far), where append grows geometrically.
             try mem.forEachClusterLeaf(info.clusterRoot) { leaf in
-                keys.reserveCapacity(keys.count + leaf.count)
                 for row in 0..<leaf.count { keys.append(leaf.key(row)) }
             }
         } catch {

@@ -13,7 +13,7 @@ extension RealmFile {
                 throw RealmFault("the collection leaf at \(hex(Int64(node.ref))) claims \(leaf.count) elements")
             }
             try walk.budget.spend(leaf.count)
-            out.reserveCapacity(out.count + leaf.count)
+            // Geometric growth by append: an exact reserve per leaf would copy the whole array per leaf.
             for i in 0..<leaf.count {
                 let v = try value(leaf, i, walk: walk, target: spec.target)
                 if skipNulls && v == .null { continue }

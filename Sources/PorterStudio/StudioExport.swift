@@ -5,15 +5,19 @@ import PorterInterchange
 import PorterModel
 
 /// A class, or the objects of a class a query selects (in the table's order), exported as a
-/// download in any format `porter export` writes one file per class in (bson, json, ejson,
-/// ejson-canonical, csv), by the same exporter and selection as `porter export --query --sort`.
+/// download in every format `porter export` writes (bson, json, ejson, ejson-canonical, csv,
+/// sqlite; realm for a whole class), by the same exporter and selection as
+/// `porter export --query --sort`; sqlite and realm through ``StudioFileDownload``.
 ///
 /// The exporter writes into a pipe on a thread of its own and the response reads the other end:
 /// the pipe's capacity holds the export back while the browser is slower, so no whole export is
 /// ever in memory.
 enum StudioExport {
     /// The formats a download can have.
-    static var formats: [String] { InterchangeFormats.output.map(\.name) + ["csv"] }
+    static var formats: [String] {
+        let streamed = InterchangeFormats.output.map(\.name)
+        return streamed + (streamed.contains("csv") ? [] : ["csv"]) + StudioFileDownload.formats
+    }
 
     /// Checks the request, then streams the export; a failure before the first byte is a 400.
     static func response(
@@ -25,13 +29,20 @@ enum StudioExport {
             throw StudioRequestError(
                 "'\(cls.name)' is an embedded class: its objects are exported inside their parents' documents")
         }
+        let wholeFile = StudioFileDownload.formats.contains(name)
+        if wholeFile { try StudioFileDownload.check(store: store, cls: cls, format: name, query: query) }
+        // A Realm file holds whole classes, in no order: no selection.
         let selection =
-            query == nil && sort == nil
+            (query == nil && sort == nil) || name == "realm"
             ? nil
             : ExportSelection(className: cls.name, query: query, sort: sort.map { descending ? "-" + $0 : $0 })
         let format: DocumentOutputFormat
         if name == "csv" {
             format = CSVFormat(followsLinks: selection != nil)
+        } else if wholeFile {
+            // What `porter export --format sqlite` gives its exporter (the rows are written by the
+            // relational writer, not in this format).
+            format = try InterchangeFormats.outputFormat(named: "bson")
         } else {
             guard let known = InterchangeFormats.output.first(where: { $0.name == name }) else {
                 throw StudioRequestError("unknown export format '\(name)' (known: \(formats.joined(separator: ", ")))")
@@ -63,6 +74,9 @@ enum StudioExport {
                 throw StudioRequestError(message)
             }
         }
+        if wholeFile {
+            return try StudioFileDownload.response(store: store, cls: cls, format: name, exporter: exporter)
+        }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             throw StudioRequestError("cannot start the export: \(String(cString: strerror(errno)))", status: 500)
@@ -90,7 +104,7 @@ enum StudioExport {
     }
 
     /// The next bytes of the pipe (nil at its end), read off the event loop.
-    private static func readChunk(_ fd: Int32) async throws -> ByteBuffer? {
+    static func readChunk(_ fd: Int32) async throws -> ByteBuffer? {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 var bytes = [UInt8](repeating: 0, count: 64 * 1024)

@@ -1,5 +1,6 @@
 import Foundation
 import Porter
+import PorterInterchange
 import PorterModel
 import PorterQuery
 import PorterRealmFile
@@ -43,6 +44,18 @@ final class StudioStore: @unchecked Sendable {
 
     /// The most objects one page holds.
     static let maxPageSize = 500
+    /// Whether an edit of the open write transaction succeeded (a commit of nothing but failed
+    /// edits is no unsaved change of a Realm file's working copy).
+    var transactionChanged = false
+    /// Where whole-file downloads (sqlite, realm) are written before they are sent.
+    var temporaryDirectory = NSTemporaryDirectory()
+    /// Whether the file is an encrypted Realm file (or the working copy of one): nothing of it
+    /// is written decrypted to disk.
+    var isEncrypted: Bool {
+        if let realmCopy { return realmCopy.encryptionKey != nil }
+        if case .realm(let file) = file { return file.isEncrypted }
+        return false
+    }
 
     init(file: StudioFile, writable: Bool, realmCopy: StudioRealmCopy? = nil) {
         self.file = file
@@ -200,43 +213,42 @@ final class StudioStore: @unchecked Sendable {
     }
 
     /// The keys of a class in the order asked for: computed once, kept while the data is unchanged.
+    /// A sort reads the sorted column alone (with a query: the pass that evaluates it), and keeps
+    /// the keys and that column's values until sorted, never the objects.
     func order(_ cls: ObjectSchema, sort: String?, descending: Bool, query: String?) throws -> [ObjectKey] {
+        let query = query.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         let id = "\(cls.name)\u{0}\(sort ?? "")\u{0}\(descending)\u{0}\(query ?? "")"
         let stamp = dataStamp()
         if let cachedOrder, cachedOrder.id == id, cachedOrder.stamp == stamp { return cachedOrder.keys }
-        var keys: [ObjectKey]
-        if let query, !query.trimmingCharacters(in: .whitespaces).isEmpty {
-            keys = try matching(cls, query)
-        } else {
+        // The previous order goes first: two orders of a large class are never held at once.
+        cachedOrder = nil
+        let keys: [ObjectKey]
+        switch (query, sort) {
+        case (nil, nil):
             keys = try allKeys(cls)
-        }
-        if let sort {
-            // The column's (key, value) pairs sorted in place: no dictionary beside them.
-            var column = try sortColumn(cls, sort)
-            if keys.count != column.count || keys.first != column.first?.key {
-                let wanted = Set(keys)
-                column.removeAll { !wanted.contains($0.key) }
-            }
-            // Stable on keys: equal values keep key order (descending reverses the values only).
-            column.sort { a, b in
-                let order = ValueOrder.sortCompare(a.value, b.value)
-                if order != 0 { return descending ? order > 0 : order < 0 }
-                return a.key < b.key
-            }
-            keys = column.map(\.key)
+        case (nil, let sort?):
+            let column = try sortColumn(cls, sort)
+            keys = StudioSort.sorted(keys: column.keys, values: column.values, descending: descending)
+        case (let query?, let sort):
+            let matched = try matching(cls, query, column: sort)
+            keys =
+                sort == nil
+                ? matched.keys : StudioSort.sorted(keys: matched.keys, values: matched.values, descending: descending)
         }
         cachedOrder = (id, stamp, keys)
         return keys
     }
 
-    /// What changes when the data may have: a Porter database's change token; a Realm file is
-    /// a snapshot and never changes under the studio.
+    /// What changes when the data may have: a Porter database's change token (this connection's
+    /// changes, another process's commits); a Realm file's modification time and size.
     private func dataStamp() -> String {
         switch file {
         case .porter(let db):
             let token = db.changeToken
             return "\(token.localChanges)/\(token.dataVersion)"
-        case .realm: return ""
+        case .realm:
+            let state = fileState()
+            return "\(state.mtime)/\(state.size)"
         }
     }
 
@@ -245,51 +257,56 @@ final class StudioStore: @unchecked Sendable {
         case .porter(let db): return try db.read { try db.allKeys(cls.name) }
         case .realm(let realm):
             guard let table = realm.table(named: cls.name) else { return [] }
-            var keys: [ObjectKey] = []
-            // One column decoded, not whole objects.
-            if let first = table.properties.first {
-                try realm.forEachValue(in: table, property: first.name) { key, _ in keys.append(ObjectKey(key)) }
-            } else {
-                try realm.forEachObject(in: table) { keys.append(ObjectKey($0.key)) }
-            }
-            return keys
+            return try realm.objectKeys(in: table).map { ObjectKey($0) }
         }
     }
 
     /// One column's values with their objects' keys, one pair per object, in key order.
-    private func sortColumn(_ cls: ObjectSchema, _ property: String) throws -> [(key: ObjectKey, value: Value)] {
+    private func sortColumn(_ cls: ObjectSchema, _ property: String) throws -> (keys: [ObjectKey], values: [Value]) {
+        var keys: [ObjectKey] = []
+        var values: [Value] = []
         switch file {
         case .porter(let db):
-            return try db.read { try db.propertyValues(cls.name, property) }
-        case .realm(let realm):
-            guard let table = realm.table(named: cls.name) else { return [] }
-            var column: [(key: ObjectKey, value: Value)] = []
-            try realm.forEachValue(in: table, property: property) { key, value in
-                column.append((ObjectKey(key), try RealmValues.scalar(value, location: path)))
+            let column = try db.read { try db.propertyValues(cls.name, property) }
+            keys.reserveCapacity(column.count)
+            values.reserveCapacity(column.count)
+            for pair in column {
+                keys.append(pair.key)
+                values.append(pair.value)
             }
-            return column
+        case .realm(let realm):
+            guard let table = realm.table(named: cls.name) else { return ([], []) }
+            try realm.forEachValue(in: table, property: property) { key, value in
+                keys.append(ObjectKey(key))
+                values.append(try RealmValues.scalar(value, location: path))
+            }
         }
+        return (keys, values)
     }
 
-    /// The keys of the objects matching a Realm Query Language predicate, in key order: the shared
-    /// parser and evaluator of `porter export --query` (`PorterQuery`), for both kinds of file.
-    private func matching(_ cls: ObjectSchema, _ query: String) throws -> [ObjectKey] {
+    /// The keys of the objects matching a Realm Query Language predicate, in key order, with the
+    /// values of `column` when asked: the shared parser and evaluator of `porter export --query`
+    /// (`PorterQuery`), in the one pass over the class that export makes, for both kinds of file.
+    private func matching(_ cls: ObjectSchema, _ query: String, column: String?) throws -> (
+        keys: [ObjectKey], values: [Value]
+    ) {
         do {
-            let matcher = try QueryMatcher(parsing: query, className: cls.name, schema: schema)
+            // The query's own errors first, worded with their positions.
+            _ = try QueryMatcher(parsing: query, className: cls.name, schema: schema)
+            let format = try InterchangeFormats.outputFormat(named: "bson")
+            let options = ExportOptions(classes: [cls.name])
+            let exporter: Exporter
             switch file {
-            case .porter(let db):
-                let reader = DatabaseQueryReader(database: db)
-                return try db.read { try db.allKeys(cls.name).filter { try matcher.matches($0, reader: reader) } }
-            case .realm(let realm):
-                guard let table = realm.table(named: cls.name) else { return [] }
-                let reader = RealmFileQueryReader(file: realm)
-                return try realm.objectKeys(in: table).map { ObjectKey($0) }.filter {
-                    try matcher.matches($0, reader: reader)
-                }
+            case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
+            case .realm(let realm): exporter = Exporter(realmFile: realm, format: format, options: options)
             }
+            exporter.selection = ExportSelection(className: cls.name, query: query)
+            return try exporter.selectedKeys(of: cls.name, column: column)
         } catch let error as PorterError where error.code != .io && error.code != .notADatabase {
             // A malformed query, an unknown property, a value of the wrong type: the query's fault.
-            throw StudioRequestError("query: \(error.message)")
+            var message = error.message
+            if message.hasPrefix("--query: ") { message.removeFirst("--query: ".count) }
+            throw StudioRequestError("query: \(message)")
         }
     }
 

@@ -23,10 +23,14 @@ enum StudioWrites {
                 return try await store.access {
                     let db = try database(store)
                     switch action {
-                    case "begin": try db.beginWrite()
+                    case "begin":
+                        try db.beginWrite()
+                        store.transactionChanged = false
                     case "commit":
                         try db.commitWrite()
-                        store.realmCopy?.committed()
+                        // A transaction whose every edit failed changed nothing Save would write.
+                        if store.transactionChanged { store.realmCopy?.committed() }
+                        store.transactionChanged = false
                     case "save":
                         guard let copy = store.realmCopy else {
                             throw StudioRequestError(
@@ -38,6 +42,7 @@ enum StudioWrites {
                             throw StudioRequestError("no write transaction to cancel")
                         }
                         db.cancelWrite()
+                        store.transactionChanged = false
                     default:
                         throw StudioRequestError("unknown write action '\(action)' (begin, commit, cancel, save)")
                     }
@@ -62,6 +67,7 @@ enum StudioWrites {
                     }
                     try requireTransaction(db)
                     try db.set(className, key, property, try value(text ?? .null, for: prop, in: cls))
+                    store.transactionChanged = true
                     return try store.object(className: className, key: key.rawValue)
                 }
             }
@@ -83,6 +89,7 @@ enum StudioWrites {
                         values[field.key] = try value(field.value, for: prop, in: cls)
                     }
                     let key = try db.create(className, values)
+                    store.transactionChanged = true
                     return try store.object(className: className, key: key.rawValue)
                 }
             }
@@ -96,6 +103,7 @@ enum StudioWrites {
                     _ = try store.objectSchema(className)
                     try requireTransaction(db)
                     try db.delete(className, key)
+                    store.transactionChanged = true
                     return state(store)
                 }
             }

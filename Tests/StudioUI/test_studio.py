@@ -10,6 +10,7 @@ from Fixtures/realm/, and does what a person does: click a class, read cells (ch
 schema diagram into DOCS_DIR (default: docs/). Ends with the line 'N passed, N failed'.
 """
 import csv
+import sqlite3
 import io
 import os
 import re
@@ -233,6 +234,33 @@ def main():
                 assert downloaded(), f"no download holds porter export --query's CSV: {os.listdir(downloads)}"
                 driver.find_element(By.ID, "clear-query").click()
                 wait(driver, lambda d: d.find_element(By.ID, "export").text == "Export class")
+
+            @test("Export as SQLite downloads porter export --format sqlite's file; realm refuses a query")
+            def _():
+                select = driver.find_element(By.ID, "export-format")
+                select.find_element(By.CSS_SELECTOR, "option[value='sqlite']").click()
+                driver.find_element(By.ID, "export").click()
+                path = os.path.join(downloads, "Every.sqlite")
+                deadline = time.time() + 30
+                while not os.path.exists(path) and time.time() < deadline:
+                    time.sleep(0.2)
+                expected = os.path.join(work, "expected.sqlite")
+                porter("export", database, "--format", "sqlite", "--class", "Every", "--out", expected, "--quiet")
+                with sqlite3.connect(path) as got, sqlite3.connect(expected) as want:
+                    count = got.execute("SELECT count(*) FROM Every").fetchone()[0]
+                    assert count == len(rows), (count, len(rows))
+                    assert got.execute("SELECT * FROM Every ORDER BY rowid").fetchall() == \
+                        want.execute("SELECT * FROM Every ORDER BY rowid").fetchall()
+                select.find_element(By.CSS_SELECTOR, "option[value='realm']").click()
+                box = driver.find_element(By.ID, "query")
+                box.clear()
+                box.send_keys("int > 0")
+                driver.find_element(By.ID, "run-query").click()
+                wait(driver, lambda d: "disabled" in d.find_element(By.ID, "export").get_attribute("class"))
+                assert driver.find_element(By.ID, "export").get_attribute("href") is None
+                driver.find_element(By.ID, "clear-query").click()
+                wait(driver, lambda d: d.find_element(By.ID, "export").get_attribute("href") is not None)
+                select.find_element(By.CSS_SELECTOR, "option[value='csv']").click()
 
             @test("the schema diagram draws classes and relationships")
             def _():

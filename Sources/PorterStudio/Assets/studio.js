@@ -230,6 +230,11 @@ function updateExport() {
   const text = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
   $("export").href = `/api/classes/${encodeURIComponent(state.current)}/export?${text}`;
   $("export").textContent = state.query ? "Export query result" : "Export class";
+  // A Realm file holds whole classes: the server refuses a query result in it.
+  const refused = Boolean(state.query) && params.format === "realm";
+  $("export").classList.toggle("disabled", refused);
+  $("export").title = refused ? "A Realm file holds whole classes: clear the query or choose another format" : "";
+  if (refused) $("export").removeAttribute("href");
 }
 
 async function sortBy(name) {
