@@ -8,7 +8,9 @@ extension QueryEvaluator {
     /// that matches half a million objects). Nil for any other predicate, and for equality that
     /// ``keys(_:)`` answers through the database's (indexed) lookup.
     mutating func orderedKeys(_ predicate: QueryPredicate) throws -> [ObjectKey]? {
-        guard case .compare(let path, let op, let argument, let options, let quantifier) = predicate,
+        // `@type`, `@links`, subscripts…: only the object-by-object matcher knows them.
+        guard !predicate.needsObjectMatcher,
+            case .compare(let path, let op, let argument, let options, let quantifier) = predicate,
             path.components.count == 1, path.aggregate == nil,
             let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed
         else { return nil }
@@ -46,7 +48,7 @@ extension QueryEvaluator {
     mutating func orderedKeysWithSortValues(_ predicate: QueryPredicate, sortPaths: [String]) throws -> (
         keys: [ObjectKey], sortValues: [[Value]]
     )? {
-        guard let database = reader as? Database,
+        guard !predicate.needsObjectMatcher, let database = reader as? Database,
             case .compare(let path, let op, let argument, let options, let quantifier) = predicate,
             path.components.count == 1, path.aggregate == nil,
             let property = schema.property(named: path.components[0]), !property.isCollection, !property.isComputed,
