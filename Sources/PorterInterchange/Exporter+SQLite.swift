@@ -59,6 +59,7 @@ extension Exporter {
                     report.files.append(ExportReport.ClassFile(className: cls.name, path: path, documents: count))
                 }
             }
+            try writer.createIndexes()
             try sqlite.execute("COMMIT")
             if let violation = try sqlite.rows("PRAGMA foreign_key_check").first {
                 let names = violation.map { cell -> String in

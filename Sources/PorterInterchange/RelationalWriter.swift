@@ -26,8 +26,20 @@ final class RelationalWriter {
             .run([.integer(RelationalValues.layoutVersion), .text(layout.schema.jsonString(pretty: true))])
         // `user_version` is a signed 32-bit integer; `_porter_schema` keeps the exact version.
         try file.execute("PRAGMA user_version = \(min(layout.schema.version, UInt64(Int32.max)))")
-        for statement in layout.createStatements() { try file.execute(statement) }
+        for statement in layout.createStatements() where !Self.isSecondaryIndex(statement) {
+            try file.execute(statement)
+        }
     }
+
+    /// Creates the secondary (non-unique) indexes, once the rows are in: SQLite builds an index
+    /// over existing rows by one sort, where inserting into it row by row touches random pages.
+    func createIndexes() throws {
+        for statement in layout.createStatements() where Self.isSecondaryIndex(statement) {
+            try file.execute(statement)
+        }
+    }
+
+    private static func isSecondaryIndex(_ statement: String) -> Bool { statement.hasPrefix("CREATE INDEX ") }
 
     /// Writes one top-level object and everything it holds.
     func writeObject(_ table: RelationalTable, key: ObjectKey, values: [Value], source: ExportObjectSource) throws {

@@ -28,7 +28,10 @@ package final class PlainSQLiteFile {
         connection = try SQLiteConnection(
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
             displayPath: displayPath)
-        try connection.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF")
+        // A 32 MB page cache (SQLite's default is 2 MB): primary keys such as ObjectIds arrive in
+        // random order, and a small cache rereads their index pages from disk on most inserts.
+        try connection.execute(
+            "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF; PRAGMA cache_size=-32768")
     }
 
     /// Opens an existing file read-only.
