@@ -54,6 +54,9 @@ public struct StudioCommand: OutputCommand {
 
     /// Opens the file, serves the page until interrupted.
     public func run(output: CommandOutput) throws {
+        // Downloads are written into temporary folders (also without --write): a killed studio's
+        // folder goes when the next studio starts, as a writing command's leftovers do.
+        TemporaryFiles.sweepTemporaryFolder()
         let server: StudioServer
         let path: String
         let realmCopy = try openRealmCopy()
@@ -98,7 +101,6 @@ public struct StudioCommand: OutputCommand {
         let kind = StoredFileKind.of(path: database)
         guard write, kind == .realmFile || (key != nil && kind != .porterDatabase) else { return nil }
         _ = TemporaryFiles.sweepLeftovers(beside: database)
-        _ = TemporaryFiles.sweepTemporaryFolder()
         let (path, wait) = (database, writer.wait)
         return try StudioRealmCopy(path: path, encryptionKey: key, backup: backup) {
             let lock = try RealmFileLock(realmFile: path, wait: wait)

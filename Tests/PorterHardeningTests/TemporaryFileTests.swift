@@ -122,6 +122,26 @@ struct TemporaryFileTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    @Test func readOnlyStudioRemovesAKilledStudiosDownloadFolder() throws {
+        let dir = try TemporaryFolder("studio-leftovers")
+        let realm = try setUp(dir, count: 10, encrypted: false)
+        let gone = try RunningChild("/bin/true", [])
+        _ = gone.wait()
+        // What a studio killed while writing a download leaves: its folder, named by its dead PID.
+        let deadFolder = dir.path("tmp/porter-realm-\(gone.pid)-download-Ab12Cd")
+        try FileManager.default.createDirectory(atPath: deadFolder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: deadFolder + "/.Dog.sqlite.1.porter-tmp", contents: Data("x".utf8))
+        let studio = try child(dir, ["studio", realm])
+        let deadline = Date().addingTimeInterval(60)
+        while studio.isRunning && FileManager.default.fileExists(atPath: deadFolder) && Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(studio.isRunning, "the studio serves (read-only) while it sweeps")
+        studio.killIfRunning()
+        _ = studio.wait()
+        #expect(!FileManager.default.fileExists(atPath: deadFolder), "\(leftovers(dir))")
+    }
+
     @Test func leftoversOfKilledRunsAreRemovedByTheNextRun() throws {
         let dir = try TemporaryFolder("leftovers")
         let realm = try setUp(dir, count: 3_000, encrypted: false)
