@@ -100,8 +100,11 @@ sanitize: deps
 # --- Studio in a real browser (README, "Studio") ---------------------------------------------
 
 # Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
-# (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to docs/.
+# (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to
+# UI_SHOTS: a folder under .build, so a test run leaves the tree clean; `make test-ui UI_SHOTS=docs`
+# refreshes README's pictures.
 .PHONY: test-ui
+UI_SHOTS ?= .build/studio-screenshots
 UI_DEBS := chromium chromium-driver python3-pip
 test-ui: deps
 	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
@@ -116,7 +119,7 @@ test-ui: deps
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet selenium 2>/dev/null \
 	  || python3 -m pip install --quiet --break-system-packages selenium
 	$(SWIFT) build --product porter
-	python3 Tests/StudioUI/test_studio.py "$$($(SWIFT) build --show-bin-path)/porter" docs
+	python3 Tests/StudioUI/test_studio.py "$$($(SWIFT) build --show-bin-path)/porter" $(UI_SHOTS)
 
 # --- Public API counts (issue #19) ----------------------------------------------------------------
 
