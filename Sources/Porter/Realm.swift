@@ -203,7 +203,7 @@ public final class Realm {
     }
 
     /// Keeps `error` as ``lastReadError``, with `location` when it has none.
-    func recordReadError(_ error: Error, location: String) {
+    func recordReadError(_ error: any Swift.Error, location: String) {
         var porterError = error as? PorterError ?? PorterError(.io, String(describing: error))
         if porterError.location == nil { porterError.location = location }
         lastReadError = porterError

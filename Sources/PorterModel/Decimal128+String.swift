@@ -318,7 +318,7 @@ extension Decimal128 {
         var exponent = exponentValue - fractionDigits + droppedZeros
         if digitCount == 0 {
             // Zero keeps its sign; clamping the exponent of zero is exact.
-            exponent = min(max(exponent, minExponent), maxExponent)
+            exponent = Swift.min(Swift.max(exponent, minExponent), maxExponent)
         } else {
             // Too large: pad the coefficient with zeros while it has room (exact clamping).
             while exponent > maxExponent && digitCount < maxDigits {
