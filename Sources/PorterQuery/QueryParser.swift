@@ -298,6 +298,7 @@ package struct QueryParser {
         let word = String(text[position..<end])
         let literals: Set<String> = ["nil", "NULL", "null", "NIL", "true", "TRUE", "YES", "false", "FALSE", "NO"]
         if literals.contains(word) { return false }
+        if let literal = QueryLiterals.kind(of: text, at: position), literal != .date { return false }
         return !(word.lowercased() == "oid" && end < text.count && text[end] == "(")
     }
 
@@ -513,6 +514,7 @@ package struct QueryParser {
             position += 1
             return .literal(.string(out))
         }
+        if let literal = try realmCoreLiteral() { return .literal(literal) }
         if c.isNumber || c == "-" || c == "+" || c == "." {
             let start = position
             position += 1
@@ -543,6 +545,20 @@ package struct QueryParser {
             return .literal(.objectId(id))
         }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
+    }
+
+    /// realm-core's literal forms (``QueryLiterals``) when one starts here: consumed and returned.
+    private mutating func realmCoreLiteral() throws -> Value? {
+        guard let kind = QueryLiterals.kind(of: text, at: position) else { return nil }
+        let start = position
+        do {
+            let (value, end) = try QueryLiterals.read(kind, text, at: position)
+            position = end
+            return value
+        } catch let message as QueryLiterals.Invalid {
+            position = start
+            throw error(message.text)
+        }
     }
 
     /// Whether a value (not a key path) starts here.

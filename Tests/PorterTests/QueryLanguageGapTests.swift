@@ -48,6 +48,16 @@ import Testing
         "ANY ratings.@values - 1 == 0", "ALL ratings.@values * 1.0 >= 2",
     ]
 
+    /// realm-core's literal forms.
+    static let literalQueries = [
+        "dateOfBirth == T1577836800:0", "dateOfBirth == T1577836800:500000000", "dateOfBirth > T0:0",
+        "dateOfBirth == 2020-01-01@00:00:00", "dateOfBirth == 2020-01-01T00:00:00:500000000",
+        "dateOfBirth < 1970-01-01@00:00:00", "dateOfBirth == T-1:-500000000",
+        "dateOfBirth == 1969-12-31@23:59:59:500000000", "dateOfBirth BETWEEN {T0:0, 2020-01-01@00:00:00}",
+        "extra == B64\"aGk=\"", "owner.age / 0.0 == inf", "owner.age * -1.0 / 0 == -INF",
+        "owner.age / 0.0 != +Infinity", "ratings.@avg != nan",
+    ]
+
     static let personQueries = [
         "addressBook.@values.city == 'Oslo'", "ANY addressBook.@values.city == 'Bern'",
         "ALL addressBook.@values.city == 'Bern'", "NONE addressBook.@values.city == 'Bern'",
@@ -96,9 +106,12 @@ import Testing
                         ])
                     ])
                 case "rexy": dog.extra = list([.int(1), .int(2), .int(3)])
+                case "Émile": dog.extra = .data(Data("hi".utf8))
                 case "Max": dog.extra = list([list([.int(4), .int(5), .int(6)]), dictionary(["legs": .int(0)])])
                 default: break
                 }
+                let births: [String: Double] = ["Rex": 1_577_836_800, "Fido": 1_577_836_800.5, "Max": -1.5]
+                dog.dateOfBirth = Date(timeIntervalSince1970: births[dog.name] ?? 86_400)
             }
         }
         let path = folder.path("q.realm")
@@ -138,7 +151,7 @@ import Testing
         var notAll = 0
         for (className, queries) in [
             ("Dog", Self.dogQueries), ("Person", Self.personQueries), ("Person", Self.arithmeticQueries),
-            ("Dog", Self.dogArithmeticQueries),
+            ("Dog", Self.dogArithmeticQueries), ("Dog", Self.literalQueries),
         ] {
             let total = try realm.database.read { try realm.database.allKeys(className).count }
             for (i, query) in queries.enumerated() {
@@ -161,7 +174,7 @@ import Testing
         // Most queries select some objects but not all (comparing empty or full sets proves little).
         let count =
             Self.dogQueries.count + Self.personQueries.count + Self.arithmeticQueries.count
-            + Self.dogArithmeticQueries.count
+            + Self.dogArithmeticQueries.count + Self.literalQueries.count
         #expect(nonEmpty > count * 3 / 4)
         #expect(notAll > count * 3 / 4)
     }
@@ -196,6 +209,13 @@ import Testing
         #expect(try people("age + 1 == nil") == ["Bob"])
         #expect(try people("dogs.@count * 10 + age > 50") == ["Dée"])
         #expect(try dogs("ratings['vet'] + ratings['groomer'] == 8") == ["Rex"])
+        #expect(try dogs("dateOfBirth == 2020-01-01@00:00:00:500000000") == ["Fido"])
+        #expect(try dogs("dateOfBirth == T-1:-500000000") == ["Max"])
+        #expect(try dogs("dateOfBirth == 1969-12-31@23:59:59:500000000") == ["Max"], "realm-core's sign rule")
+        #expect(try dogs("extra == B64\"aGk=\"") == ["Émile"])
+        let ada = try #require(realm.objects(Person.self).filter("name == 'Ada'").first)
+        #expect(try people("_id == uuid(\(ada._id.uuidString))") == ["Ada"])
+        #expect(try people("age / 0.0 == inf") == ["Ada", "Cy", "Dée"])
     }
 
     /// What stays refused, with the same message from `--query` (the shared evaluator) and from
@@ -245,6 +265,17 @@ import Testing
                 "a subscript is a quoted key, an index (0 or more), FIRST, LAST, SIZE or * at 8 near '] == 'a''"
             ),
             ("tags[SIZE][0] == 1", "a subscript follows a property name at 11 near '[0] == 1'"),
+            ("_id == uuid(123)", "expected uuid(8-4-4-4-12 hexadecimal digits) at 8 near 'uuid(123)'"),
+            (
+                "d == T1:-5",
+                "expected T<seconds>:<nanoseconds> (nanoseconds of the seconds' sign, under 10^9) at 6 near 'T1:-5'"
+            ),
+            (
+                "d == 2020-13-01@00:00:00",
+                "expected a valid date and time (YYYY-MM-DD@HH:MM:SS, UTC) at 6 near '2020-13-01@0'"
+            ),
+            ("d == 2020-01-01@00:00", "expected YYYY-MM-DD@HH:MM:SS[:nanoseconds] at 6 near '2020-01-01@0'"),
+            ("d == B64\"@@\"", "expected B64\"base64 text\" at 6 near 'B64\"@@\"'"),
             (
                 "age * 2 BEGINSWITH 'a'",
                 "arithmetic compares with ==, !=, <, <=, >, >= at 9 near 'BEGINSWITH ''"
