@@ -46,6 +46,11 @@ package struct QueryParser {
         let predicate = try orExpression()
         skipSpace()
         guard position == text.count else {
+            for word in ["SORT", "DISTINCT", "LIMIT"] where startsWord(word) {
+                throw error(
+                    "\(word)(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:))"
+                )
+            }
             throw error("expected AND, OR or the end of the predicate")
         }
         guard nextArgument == arguments.count else {
@@ -299,7 +304,10 @@ package struct QueryParser {
         let literals: Set<String> = ["nil", "NULL", "null", "NIL", "true", "TRUE", "YES", "false", "FALSE", "NO"]
         if literals.contains(word) { return false }
         if let literal = QueryLiterals.kind(of: text, at: position), literal != .date { return false }
-        return !(word.lowercased() == "oid" && end < text.count && text[end] == "(")
+        // realm-core's `$0` arguments and `O12`/`obj(…)` links are values (refused by ``operand()``).
+        if c == "$", position + 1 < text.count, text[position + 1].isNumber { return false }
+        if word.count > 1, word.first == "O", word.dropFirst().allSatisfy(\.isNumber) { return false }
+        return !(["oid", "obj"].contains(word.lowercased()) && end < text.count && text[end] == "(")
     }
 
     private enum ParsedOperator { case op(QueryOperator), `in`, between }
@@ -327,6 +335,10 @@ package struct QueryParser {
             }
         }
         guard let parsed else {
+            if startsWord("TEXT") { throw error("TEXT (full-text search) is not supported") }
+            if startsWord("GEOWITHIN") {
+                throw error("GEOWITHIN in a query string is not supported (the typed API's geoWithin is)")
+            }
             throw error(
                 "expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, BETWEEN)"
             )
@@ -544,6 +556,12 @@ package struct QueryParser {
             }
             return .literal(.objectId(id))
         }
+        if c == "$", position + 1 < text.count, text[position + 1].isNumber {
+            throw error("$0 arguments are not supported (use %@)")
+        }
+        if startsWord("obj") || (c == "O" && position + 1 < text.count && text[position + 1].isNumber) {
+            throw error("links as obj(…) or O<key> are not supported (compare a key path: owner.name == 'Ada')")
+        }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
     }
 
@@ -559,6 +577,13 @@ package struct QueryParser {
             position = start
             throw error(message.text)
         }
+    }
+
+    /// Whether `word` (any case) starts here, as a word or before `(`, without consuming it.
+    private mutating func startsWord(_ word: String) -> Bool {
+        let start = position
+        defer { position = start }
+        return keyword(word)
     }
 
     /// Whether a value (not a key path) starts here.

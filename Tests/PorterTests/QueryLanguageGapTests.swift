@@ -265,6 +265,32 @@ import Testing
                 "a subscript is a quoted key, an index (0 or more), FIRST, LAST, SIZE or * at 8 near '] == 'a''"
             ),
             ("tags[SIZE][0] == 1", "a subscript follows a property name at 11 near '[0] == 1'"),
+            (
+                "age > 3 SORT(name ASC)",
+                "SORT(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:)) at 9 near 'SORT(name AS'"
+            ),
+            (
+                "age > 3 LIMIT(5)",
+                "LIMIT(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:)) at 9 near 'LIMIT(5)'"
+            ),
+            (
+                "age > 3 distinct(name)",
+                "DISTINCT(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:)) at 9 near 'distinct(nam'"
+            ),
+            ("name TEXT 'a'", "TEXT (full-text search) is not supported at 6 near 'TEXT 'a''"),
+            (
+                "home GEOWITHIN geoBox([0, 0], [1, 1])",
+                "GEOWITHIN in a query string is not supported (the typed API's geoWithin is) at 6 near 'GEOWITHIN ge'"
+            ),
+            ("age > $0", "$0 arguments are not supported (use %@) at 7 near '$0'"),
+            (
+                "owner == obj('Person', 1)",
+                "links as obj(…) or O<key> are not supported (compare a key path: owner.name == 'Ada') at 10 near 'obj('Person''"
+            ),
+            (
+                "owner == O12",
+                "links as obj(…) or O<key> are not supported (compare a key path: owner.name == 'Ada') at 10 near 'O12'"
+            ),
             ("_id == uuid(123)", "expected uuid(8-4-4-4-12 hexadecimal digits) at 8 near 'uuid(123)'"),
             (
                 "d == T1:-5",
