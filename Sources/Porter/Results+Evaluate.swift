@@ -135,7 +135,9 @@ struct QueryEvaluator {
 
     /// The keys of the objects for which `predicate` holds.
     mutating func keys(_ predicate: QueryPredicate) throws -> Set<ObjectKey> {
-        if predicate.needsObjectMatcher { return try objectByObject(predicate) }
+        if QueryMatcher.isNeeded(for: predicate, className: schema.name, schema: database.schema) {
+            return try objectByObject(predicate)
+        }
         switch predicate {
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try encode(argument, for: path)
@@ -160,7 +162,7 @@ struct QueryEvaluator {
         case .not(let operand): return try all().subtracting(try keys(operand))
         case .constant(let value): return value ? try all() : []
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)", location: schema.name)
-        case .subquery, .comparePaths: return try objectByObject(predicate)
+        case .subquery, .comparePaths, .arithmetic: return try objectByObject(predicate)
         case .opaque(let path, let condition):
             guard let shape = (condition as? GeoWithin)?.shape else {
                 throw PorterError(.usage, "\(condition.description) cannot run here", location: schema.name)

@@ -125,6 +125,15 @@ package struct QueryMatcher {
             return try test(lhs, subject, reader, quantifier) { left in
                 right.contains { QueryValues.holds(left, op, $0, options) }
             }
+        case .arithmetic(let lhs, let op, let rhs, let quantifier):
+            let left = try evaluate(lhs, subject, reader)
+            let right = try evaluate(rhs, subject, reader)
+            let test = { (value: Value) in right.contains { QueryValues.holds(value, op, $0, []) } }
+            switch quantifier {
+            case .any: return left.contains(where: test)
+            case .all: return left.allSatisfy(test)
+            case .noneOf: return !left.contains(where: test)
+            }
         case .subquery(let path, _, let inner, let op, let argument):
             var count: Int64 = 0
             for element in try values(path, start: subject, reader: reader).values
@@ -146,6 +155,20 @@ package struct QueryMatcher {
         case .any: return candidates.contains(where: test)
         case .all: return candidates.allSatisfy(test)
         case .noneOf: return !candidates.contains(where: test)
+        }
+    }
+
+    /// The values of an arithmetic expression: each combination of its operands' values.
+    private func evaluate(_ expression: QueryExpression, _ subject: Value, _ reader: some QueryObjectReader) throws
+        -> [Value]
+    {
+        switch expression {
+        case .value(let argument): return [try argument.plainValue()]
+        case .path(let path): return try candidates(path, subject, reader)
+        case .operation(let lhs, let op, let rhs):
+            let left = try evaluate(lhs, subject, reader)
+            let right = try evaluate(rhs, subject, reader)
+            return left.flatMap { a in right.map { QueryArithmetic.apply(a, op, $0) } }
         }
     }
 
@@ -174,6 +197,9 @@ package struct QueryMatcher {
     ) {
         var current = [start]
         var isCollection = false
+        // Past a mixed value the path is read as the data allows: names are the keys of the
+        // dictionaries it holds, subscripts index its lists; other values end their branch.
+        var dynamic = false
         var index = 0
         let names = path.components
         while index < names.count {
@@ -191,36 +217,61 @@ package struct QueryMatcher {
                 }
             } else {
                 for element in current {
-                    guard case .link(let link) = element else {
-                        if element.isNull { continue }
+                    let value: Value
+                    switch element {
+                    case .link(let link):
+                        guard let property = schema[link.className]?.property(named: name) else {
+                            if dynamic { continue }
+                            throw PorterError(
+                                .usage, "unknown property '\(link.className).\(name)'\(path.at)",
+                                location: link.className)
+                        }
+                        value = try reader.value(property, of: link)
+                        if property.type == .mixed { dynamic = true }
+                        if property.isCollection || property.isComputed, path.subscripts[index] == nil {
+                            isCollection = true
+                            do {
+                                // A dictionary the path ends in with @keys/@values stays whole for them.
+                                let keepsMap =
+                                    index == names.count - 1 && (path.operation == .keys || path.operation == .values)
+                                switch value {
+                                case .list(let items), .set(let items): next += items
+                                case .map(let entries) where !keepsMap: next += entries.values
+                                default: next.append(value)
+                                }
+                                continue
+                            }
+                        }
+                    case .map(let entries) where dynamic:
+                        // A dictionary a mixed value holds: the name is a key (realm-core's `mixed.key`).
+                        value = entries[name] ?? .null
+                    case .null: continue
+                    default:
+                        if dynamic { continue }
                         throw PorterError(
                             .usage,
                             "'\(path)'\(path.at): '\(index == 0 ? "the element" : names[index - 1])' is not a link, so the path cannot go on to '\(name)'",
                             location: className)
                     }
-                    guard let property = schema[link.className]?.property(named: name) else {
-                        throw PorterError(
-                            .usage, "unknown property '\(link.className).\(name)'\(path.at)", location: link.className)
+                    var produced = [value]
+                    for subscriptValue in path.subscripts[index] ?? [] {
+                        if subscriptValue.isAll { isCollection = true }
+                        produced = produced.flatMap { Self.elements(of: $0, at: subscriptValue) }
                     }
-                    let value = try reader.value(property, of: link)
-                    if let subscriptValue = path.subscripts[index] {
-                        next.append(Self.element(of: value, at: subscriptValue))
-                        continue
+                    if path.valuesSteps.contains(index) {
+                        // `mixed.@values.x`: on through the values of the dictionary the mixed value holds.
+                        isCollection = true
+                        produced = produced.flatMap { item -> [Value] in
+                            if case .map(let entries) = item { return Array(entries.values) }
+                            return []
+                        }
                     }
-                    if property.isCollection || property.isComputed { isCollection = true }
-                    // A dictionary the path ends in with @keys/@values stays whole for them.
-                    let keepsMap = index == names.count - 1 && (path.operation == .keys || path.operation == .values)
-                    switch value {
-                    case .list(let items) where property.isCollection || property.isComputed: next += items
-                    case .set(let items) where property.isCollection: next += items
-                    case .map(let entries) where property.isCollection && !keepsMap: next += entries.values
-                    default: next.append(value)
-                    }
+                    next += produced
                 }
             }
             index += step
             current = next
-            if index < names.count {
+            if index < names.count, !dynamic {
                 // Going on: only objects lead further (null links end their branch).
                 for element in current where !element.isLink && !element.isNull {
                     throw PorterError(
@@ -243,12 +294,19 @@ package struct QueryMatcher {
         }
     }
 
-    /// The element of a dictionary under a key or of a list at an index; null when absent.
-    private static func element(of value: Value, at subscriptValue: QuerySubscript) -> Value {
+    /// The elements `subscriptValue` picks from `value`: a dictionary's value under a key, a list's
+    /// element at an index, first or last (null when absent), or every element of a list, set or
+    /// dictionary (`[*]`).
+    private static func elements(of value: Value, at subscriptValue: QuerySubscript) -> [Value] {
         switch (value, subscriptValue) {
-        case (.map(let entries), .key(let key)): return entries[key] ?? .null
-        case (.list(let items), .index(let i)): return i < items.count ? items[i] : .null
-        default: return .null
+        case (.map(let entries), .key(let key)): return [entries[key] ?? .null]
+        case (.list(let items), .index(let i)): return [i < items.count ? items[i] : .null]
+        case (.list(let items), .first): return [items.first ?? .null]
+        case (.list(let items), .last): return [items.last ?? .null]
+        case (.list(let items), .all), (.set(let items), .all): return items
+        case (.map(let entries), .all): return Array(entries.values)
+        case (_, .all): return []
+        default: return [.null]
         }
     }
 
@@ -308,7 +366,31 @@ package struct QueryMatcher {
                 }
                 try reach(path, from: cls, schema: schema)
             }
+        case .arithmetic(let lhs, _, let rhs, _):
+            for side in [lhs, rhs] { try validate(side, from: cls, schema: schema) }
         case .constant, .invalid: return
+        }
+    }
+
+    /// Checks the paths of an arithmetic expression, and that those an operator applies to give numbers.
+    private static func validate(_ expression: QueryExpression, from cls: ObjectSchema?, schema: Schema) throws {
+        switch expression {
+        case .value: return
+        case .path(let path):
+            if path.operation == .type {
+                throw PorterError(.usage, "'\(path)'\(path.at): @type compares with a type name")
+            }
+            try reach(path, from: cls, schema: schema)
+        case .operation(let lhs, let op, let rhs):
+            for side in [lhs, rhs] {
+                try validate(side, from: cls, schema: schema)
+                switch side {
+                case .path(let path): try QueryArithmetic.checkNumeric(path, op, from: cls, schema: schema)
+                case .value(.literal(let value)) where QueryArithmetic.apply(value, .plus, .int(0)).isNull:
+                    throw PorterError(.usage, "cannot perform '\(op.rawValue)' on a \(value.kindName) value")
+                default: break
+                }
+            }
         }
     }
 
@@ -363,22 +445,28 @@ package struct QueryMatcher {
             guard let property = current.property(named: name) else {
                 throw PorterError(.usage, "unknown property '\(current.name).\(name)'\(path.at)")
             }
-            if let subscriptValue = path.subscripts[index] {
-                let fits: Bool
-                switch subscriptValue {
-                case .key: fits = property.collection == .map || property.type == .mixed
-                case .index: fits = property.collection == .list || property.type == .mixed
-                }
-                guard fits else {
-                    throw PorterError(
-                        .usage,
-                        "'\(path)'\(path.at): \(current.name).\(name) is not a \(subscriptValue.isKey ? "dictionary" : "list"), so it has no [\(subscriptValue)]"
-                    )
+            last = property
+            let hasAll = path.subscripts[index]?.contains(where: \.isAll) == true
+            if property.type == .mixed, property.collection == .none,
+                index < names.count - 1 || path.subscripts[index] != nil
+            {
+                // What a mixed value holds is known from the data only (`mixed[*].key`).
+                return (nil, isCollection || hasAll || index < names.count - 1)
+            }
+            if path.valuesSteps.contains(index), property.collection != .map {
+                throw PorterError(
+                    .usage, "'\(path)'\(path.at): \(current.name).\(name) is not a dictionary, so it has no @values")
+            }
+            if let subscripts = path.subscripts[index] {
+                try checkSubscripts(subscripts, of: property, in: current, path: path)
+                if subscripts.contains(where: \.isAll) { isCollection = true }
+                if subscripts.count > 1 || property.type == .mixed {
+                    // The elements of a list of mixed values: the rest is known from the data only.
+                    return (nil, isCollection || index < names.count - 1)
                 }
             } else if property.isCollection || property.isComputed {
                 isCollection = true
             }
-            last = property
             index += 1
             guard index < names.count else { break }
             guard let target = property.objectType, property.type == .object || property.type == .linkingObjects,
@@ -409,6 +497,34 @@ package struct QueryMatcher {
             return (nil, isCollection)
         }
         return (cls, isCollection)
+    }
+
+    /// Checks that `subscripts` fit `property`: a key a dictionary, an index, FIRST or LAST a list
+    /// (or linking objects), `*` any collection; the subscripts after the first one apply to the
+    /// elements, which only mixed values can hold collections in.
+    private static func checkSubscripts(
+        _ subscripts: [QuerySubscript], of property: Property, in cls: ObjectSchema, path: QueryPath
+    ) throws {
+        let collection = property.isComputed ? .list : property.collection
+        if property.type == .mixed, collection == .none { return }
+        let subscriptValue = subscripts[0]
+        let (fits, kind): (Bool, String)
+        switch subscriptValue {
+        case .key: (fits, kind) = (collection == .map, "a dictionary")
+        case .index, .first, .last: (fits, kind) = (collection == .list, "a list")
+        case .all: (fits, kind) = (collection != .none, "a list, set or dictionary")
+        }
+        guard fits else {
+            throw PorterError(
+                .usage,
+                "'\(path)'\(path.at): \(cls.name).\(property.name) is not \(kind), so it has no [\(subscriptValue)]")
+        }
+        if subscripts.count > 1, property.type != .mixed {
+            throw PorterError(
+                .usage,
+                "'\(path)'\(path.at): the elements of \(cls.name).\(property.name) are not lists or dictionaries, so they have no [\(subscripts[1])]"
+            )
+        }
     }
 
     /// Checks that every name of `path` is a property and that the path goes on through links and
@@ -444,6 +560,7 @@ package struct QueryMatcher {
 
 extension QuerySubscript {
     var isKey: Bool { if case .key = self { return true } else { return false } }
+    var isAll: Bool { if case .all = self { return true } else { return false } }
 }
 
 extension Value {

@@ -46,6 +46,11 @@ package struct QueryParser {
         let predicate = try orExpression()
         skipSpace()
         guard position == text.count else {
+            for word in ["SORT", "DISTINCT", "LIMIT"] where startsWord(word) {
+                throw error(
+                    "\(word)(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:))"
+                )
+            }
             throw error("expected AND, OR or the end of the predicate")
         }
         guard nextArgument == arguments.count else {
@@ -95,10 +100,22 @@ package struct QueryParser {
     }
 
     private mutating func primary() throws -> QueryPredicate {
+        let beforeParenthesis = self
         if symbol("(") {
-            let inner = try orExpression()
-            guard symbol(")") else { throw error("expected ')'") }
-            return inner
+            do {
+                let inner = try orExpression()
+                guard symbol(")") else { throw error("expected ')'") }
+                return inner
+            } catch let grouped {
+                // `(age + 1) * 2 > 7`: parentheses of arithmetic, unless that reading fails earlier.
+                let afterGrouped = self
+                self = beforeParenthesis
+                do { return try comparison() } catch {
+                    if position > afterGrouped.position { throw error }
+                    self = afterGrouped
+                    throw grouped
+                }
+            }
         }
         if keyword("TRUEPREDICATE") { return .constant(true) }
         if keyword("FALSEPREDICATE") { return .constant(false) }
@@ -153,9 +170,15 @@ package struct QueryParser {
             quantifier = .noneOf
         }
         skipSpace()
+        if position < text.count, text[position] == "(" { return try arithmeticComparison(quantifier ?? .any) }
         // `value IN collection` (`'rex' IN names`) reads as "any element equals value".
         if quantifier == nil, startsValue() {
+            let valueStart = position
             let value = try operand()
+            if startsArithmetic() {
+                position = valueStart
+                return try arithmeticComparison(.any)
+            }
             if keyword("IN") { return .compare(try keyPath(), .equal, value, []) }
             // `3 < age` is `age > 3`.
             let operatorStart = position
@@ -167,9 +190,14 @@ package struct QueryParser {
             }
             return .compare(try keyPath(), flipped, value, options)
         }
+        let pathStart = position
         let path = try keyPath()
-        let (op, options) = try comparisonOperator()
         let q = quantifier ?? .any
+        if startsArithmetic() {
+            position = pathStart
+            return try arithmeticComparison(q)
+        }
+        let (op, options) = try comparisonOperator()
         switch op {
         case .in:
             return .in(path, try list())
@@ -178,11 +206,77 @@ package struct QueryParser {
             guard bounds.count == 2 else { throw error("BETWEEN needs exactly two values, {low, high}") }
             return .between(path, bounds[0], bounds[1])
         case .op(let queryOperator):
-            if startsKeyPath() {
-                return .comparePaths(path, queryOperator, try keyPath(), options, q)
+            skipSpace()
+            let rightStart = position
+            let right: QueryExpression = startsKeyPath() ? .path(try keyPath()) : .value(try operand())
+            if startsArithmetic() {
+                position = rightStart
+                guard options.isEmpty, Self.flipped(queryOperator) != nil else {
+                    throw error("arithmetic compares with ==, !=, <, <=, >, >=")
+                }
+                return .arithmetic(.path(path), queryOperator, try expression(), q)
             }
-            return .compare(path, queryOperator, try operand(), options, q)
+            if case .path(let rightPath) = right { return .comparePaths(path, queryOperator, rightPath, options, q) }
+            guard case .value(let value) = right else { throw error("expected a value") }
+            return .compare(path, queryOperator, value, options, q)
         }
+    }
+
+    /// A comparison with arithmetic on either side (`age * 2 + 1 > owner.age`), from its start.
+    private mutating func arithmeticComparison(_ quantifier: QueryQuantifier) throws -> QueryPredicate {
+        let left = try expression()
+        let operatorStart = position
+        let (parsed, options) = try comparisonOperator()
+        guard case .op(let op) = parsed, options.isEmpty, Self.flipped(op) != nil else {
+            position = operatorStart
+            skipSpace()
+            throw error("arithmetic compares with ==, !=, <, <=, >, >=")
+        }
+        return .arithmetic(left, op, try expression(), quantifier)
+    }
+
+    /// Terms joined by `+` and `-`.
+    private mutating func expression() throws -> QueryExpression {
+        var result = try term()
+        while true {
+            if symbol("+") {
+                result = .operation(result, .plus, try term())
+            } else if symbol("-") {
+                result = .operation(result, .minus, try term())
+            } else {
+                return result
+            }
+        }
+    }
+
+    /// Factors joined by `*` and `/` (before `+` and `-`).
+    private mutating func term() throws -> QueryExpression {
+        var result = try factor()
+        while true {
+            if symbol("*") {
+                result = .operation(result, .times, try factor())
+            } else if symbol("/") {
+                result = .operation(result, .divide, try factor())
+            } else {
+                return result
+            }
+        }
+    }
+
+    /// A key path, a value or a parenthesized expression.
+    private mutating func factor() throws -> QueryExpression {
+        if symbol("(") {
+            let inner = try expression()
+            guard symbol(")") else { throw error("expected ')'") }
+            return inner
+        }
+        return startsKeyPath() ? .path(try keyPath()) : .value(try operand())
+    }
+
+    /// Whether an arithmetic operator comes next.
+    private mutating func startsArithmetic() -> Bool {
+        skipSpace()
+        return position < text.count && "+-*/".contains(text[position])
     }
 
     /// The operator with its sides swapped (`3 < age` is `age > 3`); nil for string operators.
@@ -209,7 +303,11 @@ package struct QueryParser {
         let word = String(text[position..<end])
         let literals: Set<String> = ["nil", "NULL", "null", "NIL", "true", "TRUE", "YES", "false", "FALSE", "NO"]
         if literals.contains(word) { return false }
-        return !(word.lowercased() == "oid" && end < text.count && text[end] == "(")
+        if let literal = QueryLiterals.kind(of: text, at: position), literal != .date { return false }
+        // realm-core's `$0` arguments and `O12`/`obj(…)` links are values (refused by ``operand()``).
+        if c == "$", position + 1 < text.count, text[position + 1].isNumber { return false }
+        if word.count > 1, word.first == "O", word.dropFirst().allSatisfy(\.isNumber) { return false }
+        return !(["oid", "obj"].contains(word.lowercased()) && end < text.count && text[end] == "(")
     }
 
     private enum ParsedOperator { case op(QueryOperator), `in`, between }
@@ -237,6 +335,10 @@ package struct QueryParser {
             }
         }
         guard let parsed else {
+            if startsWord("TEXT") { throw error("TEXT (full-text search) is not supported") }
+            if startsWord("GEOWITHIN") {
+                throw error("GEOWITHIN in a query string is not supported (the typed API's geoWithin is)")
+            }
             throw error(
                 "expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, BETWEEN)"
             )
@@ -313,8 +415,15 @@ package struct QueryParser {
     /// Adds one dot-separated part of a key path (`position` at its start, for messages); true when
     /// the part is the SUBQUERY's variable (the path starts at the collection's element).
     private mutating func addPathPart(_ part: String, to path: inout QueryPath, first: Bool) throws -> Bool {
-        if path.operation != nil {
-            throw error("'@\(path.operation!.rawValue)' ends a key path")
+        if path.operation == .values, !part.hasPrefix("@"), !part.hasPrefix("$"), path.aggregate == nil,
+            !path.components.isEmpty
+        {
+            // `pets.@values.age`: on through the dictionary's values (realm-core's).
+            path.valuesSteps.insert(path.components.count - 1)
+            path.operation = nil
+        }
+        if let operation = path.operation {
+            throw error("'@\(operation.rawValue)' ends a key path")
         }
         if part.hasPrefix("$") {
             guard first, let variable = variables.last else {
@@ -349,25 +458,36 @@ package struct QueryParser {
         return false
     }
 
-    /// `['key']`, `["key"]` or `[0]` after a property name.
+    /// `['key']`, `["key"]`, `[0]`, `[FIRST]`, `[LAST]`, `[*]` or `[SIZE]` (realm-core's `.@size`,
+    /// which ends the path) after a property name or another subscript.
     private mutating func subscriptPart(_ path: inout QueryPath) throws {
-        guard !path.components.isEmpty, path.subscripts[path.components.count - 1] == nil,
-            path.components.last != QueryPath.links
-        else { throw error("a subscript follows a property name") }
+        guard !path.components.isEmpty, path.components.last != QueryPath.links, path.aggregate == nil else {
+            throw error("a subscript follows a property name")
+        }
         position += 1
         skipSpace()
         let subscriptValue: QuerySubscript
-        if case .literal(let value) = try operand() {
+        if symbol("*") {
+            subscriptValue = .all
+        } else if keyword("FIRST", caseSensitive: true) || keyword("first", caseSensitive: true) {
+            subscriptValue = .first
+        } else if keyword("LAST", caseSensitive: true) || keyword("last", caseSensitive: true) {
+            subscriptValue = .last
+        } else if keyword("SIZE", caseSensitive: true) || keyword("size", caseSensitive: true) {
+            guard symbol("]") else { throw error("expected ']'") }
+            path.aggregate = .count
+            return
+        } else if case .literal(let value) = try operand() {
             switch value {
             case .string(let key): subscriptValue = .key(key)
             case .int(let index) where index >= 0: subscriptValue = .index(Int(index))
-            default: throw error("a subscript is a quoted key or an index (0 or more)")
+            default: throw error("a subscript is a quoted key, an index (0 or more), FIRST, LAST, SIZE or *")
             }
         } else {
-            throw error("a subscript is a quoted key or an index (0 or more)")
+            throw error("a subscript is a quoted key, an index (0 or more), FIRST, LAST, SIZE or *")
         }
         guard symbol("]") else { throw error("expected ']'") }
-        path.subscripts[path.components.count - 1] = subscriptValue
+        path.subscripts[path.components.count - 1, default: []].append(subscriptValue)
     }
 
     /// `{a, b}` or an array argument.
@@ -406,6 +526,7 @@ package struct QueryParser {
             position += 1
             return .literal(.string(out))
         }
+        if let literal = try realmCoreLiteral() { return .literal(literal) }
         if c.isNumber || c == "-" || c == "+" || c == "." {
             let start = position
             position += 1
@@ -435,7 +556,34 @@ package struct QueryParser {
             }
             return .literal(.objectId(id))
         }
+        if c == "$", position + 1 < text.count, text[position + 1].isNumber {
+            throw error("$0 arguments are not supported (use %@)")
+        }
+        if startsWord("obj") || (c == "O" && position + 1 < text.count && text[position + 1].isNumber) {
+            throw error("links as obj(…) or O<key> are not supported (compare a key path: owner.name == 'Ada')")
+        }
         throw error("expected a value (a number, a quoted string, true, false, nil or %@)")
+    }
+
+    /// realm-core's literal forms (``QueryLiterals``) when one starts here: consumed and returned.
+    private mutating func realmCoreLiteral() throws -> Value? {
+        guard let kind = QueryLiterals.kind(of: text, at: position) else { return nil }
+        let start = position
+        do {
+            let (value, end) = try QueryLiterals.read(kind, text, at: position)
+            position = end
+            return value
+        } catch let message as QueryLiterals.Invalid {
+            position = start
+            throw error(message.text)
+        }
+    }
+
+    /// Whether `word` (any case) starts here, as a word or before `(`, without consuming it.
+    private mutating func startsWord(_ word: String) -> Bool {
+        let start = position
+        defer { position = start }
+        return keyword(word)
     }
 
     /// Whether a value (not a key path) starts here.

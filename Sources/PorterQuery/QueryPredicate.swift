@@ -35,8 +35,12 @@ package struct QueryPath: CustomStringConvertible {
     package var position: Int?
     /// `@type`, `@keys` or `@values` at the end of the path.
     package var operation: QueryPathOperation?
-    /// The subscript of a component, by the component's index (`tags['a']` is `tags` with `'a'`).
-    package var subscripts: [Int: QuerySubscript] = [:]
+    /// The subscripts of a component, by the component's index, applied in order (`tags['a']` is
+    /// `tags` with `'a'`; `mixed[*][0]` is `mixed` with `*`, then `0`).
+    package var subscripts: [Int: [QuerySubscript]] = [:]
+    /// The components followed by `.@values.` in the middle of the path (`pets.@values.age`): the
+    /// path goes on through the dictionary's values.
+    package var valuesSteps: Set<Int> = []
 
     package init(_ components: [String], aggregate: QueryAggregate? = nil, position: Int? = nil) {
         self.components = components
@@ -56,14 +60,15 @@ package struct QueryPath: CustomStringConvertible {
     /// Whether the path needs more than property names and an aggregate (backlinks, subscripts,
     /// `@type`/`@keys`/`@values`): only the object-by-object evaluator ``QueryMatcher`` reads those.
     package var isExtended: Bool {
-        operation != nil || !subscripts.isEmpty || components.contains(Self.links)
+        operation != nil || !subscripts.isEmpty || !valuesSteps.isEmpty || components.contains(Self.links)
     }
 
     /// `owner.name`, `dogs.@count`, `tags['a']`, `@links.Person.dogs.@count`.
     package var description: String {
         var parts: [String] = []
         for (index, name) in components.enumerated() {
-            parts.append(name + (subscripts[index].map { "[\($0)]" } ?? ""))
+            parts.append(name + (subscripts[index] ?? []).map { "[\($0)]" }.joined())
+            if valuesSteps.contains(index) { parts.append("@values") }
         }
         if let operation { parts.append("@\(operation.rawValue)") }
         if let aggregate { parts.append("@\(aggregate)") }
@@ -84,15 +89,22 @@ package enum QueryPathOperation: String {
     case values
 }
 
-/// A subscript of a path component: a dictionary's key or a list's index.
+/// A subscript of a path component: a dictionary's key, a list's index, realm-core's `[FIRST]`
+/// and `[LAST]` of a list, or `[*]`, every element of a list, set or dictionary.
 package enum QuerySubscript: CustomStringConvertible {
     case key(String)
     case index(Int)
+    case first
+    case last
+    case all
 
     package var description: String {
         switch self {
         case .key(let key): return "'\(key)'"
         case .index(let index): return String(index)
+        case .first: return "FIRST"
+        case .last: return "LAST"
+        case .all: return "*"
         }
     }
 }
@@ -169,6 +181,9 @@ package indirect enum QueryPredicate {
     /// Two key paths compared with each other (`age > otherAge`, `name ==[c] owner.name`): any,
     /// all or none of the left side's values against any value of the right side.
     case comparePaths(QueryPath, QueryOperator, QueryPath, StringOptions, QueryQuantifier)
+    /// realm-core's arithmetic (`age * 2 > owner.age + 1`): any, all or none of the left side's
+    /// values against any value of the right side (== != < <= > >= only).
+    case arithmetic(QueryExpression, QueryOperator, QueryExpression, QueryQuantifier)
 
     /// The same predicate with every argument replaced by the value `resolve` gives it.
     package func resolvingArguments(_ resolve: (QueryArgument, QueryPath) throws -> Value) rethrows -> QueryPredicate {
@@ -188,6 +203,8 @@ package indirect enum QueryPredicate {
             return .subquery(
                 path, variable: variable, try inner.resolvingArguments(resolve), op,
                 .literal(try resolve(argument, path)))
+        case .arithmetic(let lhs, let op, let rhs, let quantifier):
+            return .arithmetic(try lhs.resolvingArguments(resolve), op, try rhs.resolvingArguments(resolve), quantifier)
         case .constant, .invalid, .opaque, .comparePaths: return self
         }
     }
@@ -196,7 +213,7 @@ package indirect enum QueryPredicate {
     /// ``QueryMatcher``: a SUBQUERY, or a path with backlinks, subscripts, `@type`, `@keys`, `@values`.
     package var needsObjectMatcher: Bool {
         switch self {
-        case .subquery, .comparePaths: return true
+        case .subquery, .comparePaths, .arithmetic: return true
         case .compare(let path, _, _, _, _), .between(let path, _, _), .in(let path, _): return path.isExtended
         default: return false
         }
@@ -210,6 +227,7 @@ package indirect enum QueryPredicate {
             .subquery(let path, _, _, _, _):
             return [path]
         case .comparePaths(let lhs, _, let rhs, _, _): return [lhs, rhs]
+        case .arithmetic(let lhs, _, let rhs, _): return lhs.paths + rhs.paths
         case .and(let lhs, let rhs), .or(let lhs, let rhs): return lhs.paths + rhs.paths
         case .not(let operand): return operand.paths
         case .constant, .invalid: return []

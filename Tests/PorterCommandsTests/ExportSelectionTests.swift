@@ -94,6 +94,12 @@ import Testing
             (["--skip", "3"], [13, 14]),
             (["--limit", "0"], []),
             (["--query", "FALSEPREDICATE"], []),
+            (["--query", "age * 2 > 10"], [12, 14]),
+            (["--query", "(age + 1) / 2 == 3"], [10]),
+            (["--query", "tags[FIRST] == 'cute'"], [10, 12, 14]),
+            (["--query", "tags[LAST] == 'calm' OR tags[SIZE] == 0"], [10, 11, 14]),
+            (["--query", "ANY tags[*] == 'old'"], [13, 14]),
+            (["--query", "age / 0.0 == inf"], [10, 11, 12, 13, 14]),
         ] as [([String], [Int])])
     func selectsTheSameObjectsFromADatabaseAndARealmFile(_ arguments: [String], _ expected: [Int]) throws {
         let tmp = try TemporaryFolder("cmd")
@@ -168,6 +174,23 @@ import Testing
                 "--query: expected a value (a number, a quoted string, true, false, nil or %@) at 6 near '> 3'", 64
             ),
             (["--class", "Dog", "--query", "(age > 3"], "--query: expected ')' at 9 at the end", 64),
+            (
+                ["--class", "Dog", "--query", "owner.age.@size > 1"],
+                "--query: 'owner.age.@count' at 1: @count and @size need a collection, a string or data", 1
+            ),
+            (
+                ["--class", "Dog", "--query", "name * 2 > 1"],
+                "--query: 'name' at 1: cannot perform '*' on Dog.name, a string", 1
+            ),
+            (
+                ["--class", "Dog", "--query", "tags['a'] == 1"],
+                "--query: 'tags['a']' at 1: Dog.tags is not a dictionary, so it has no ['a']", 1
+            ),
+            (
+                ["--class", "Dog", "--query", "age > 3 SORT(name ASC)", "--sort", "name"],
+                "--query: SORT(…) in the query is not supported (use --sort and --limit, or sorted(byKeyPath:) and distinct(by:)) at 9",
+                64
+            ),
             (["--class", "Dog", "--sort", "nme"], "--sort: unknown property 'Dog.nme' at 1", 1),
             (
                 ["--class", "Dog", "--sort", "name,tags"],
