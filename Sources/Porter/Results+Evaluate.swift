@@ -79,8 +79,9 @@ extension Results {
 
 extension Results {
     /// `keys` sorted by one column whose values are all ints or all non-NaN doubles (ties by key),
-    /// comparing the numbers themselves: the same order as ``ValueOrder/sortCompare(_:_:)``, without
-    /// its per-comparison dispatch on the kinds of two values. Nil for any other column.
+    /// comparing the numbers themselves through ``PairSort``: the same order as
+    /// ``ValueOrder/sortCompare(_:_:)``, without its per-comparison dispatch on the kinds of two
+    /// values. Nil for any other column.
     static func sortedByNumbers(_ keys: [ObjectKey], _ values: [Value], ascending: Bool) -> [ObjectKey]? {
         var ints: [Int64] = []
         var doubles: [Double] = []
@@ -88,30 +89,16 @@ extension Results {
             ints.reserveCapacity(values.count)
             for value in values {
                 guard case .int(let i) = value else { return nil }
-                // Descending as ascending by the bitwise complement (reverses the order, never overflows).
-                ints.append(ascending ? i : ~i)
+                ints.append(i)
             }
-            return sorted(keys, ints)
+            return PairSort.keys(keys, by: ints, descending: !ascending)
         }
         doubles.reserveCapacity(values.count)
         for value in values {
             guard case .double(let d) = value, !d.isNaN else { return nil }
-            // Descending as ascending by the negation (-0.0 and 0.0 stay equal, as they compare).
-            doubles.append(ascending ? d : -d)
+            doubles.append(d)
         }
-        return sorted(keys, doubles)
-    }
-
-    /// `keys` by ascending `numbers` (ties by key). Entries compared through `Comparable` rather
-    /// than a closure: the sort specializes to inline comparisons (a closure call per comparison
-    /// was half the time of a sorted query), and unique keys make an unstable sort exact.
-    @inline(__always)
-    private static func sorted<N: Comparable>(_ keys: [ObjectKey], _ numbers: [N]) -> [ObjectKey] {
-        var entries: [NumberSortEntry<N>] = []
-        entries.reserveCapacity(keys.count)
-        for (number, key) in zip(numbers, keys) { entries.append(NumberSortEntry(number: number, key: key.rawValue)) }
-        entries.sort()
-        return entries.map { ObjectKey($0.key) }
+        return PairSort.keys(keys, by: doubles, descending: !ascending)
     }
 }
 

@@ -28,18 +28,6 @@ extension QueryEvaluator {
     }
 }
 
-/// One object's sort number and key, ordered by number, then key (see `Results.sortedByNumbers`).
-struct NumberSortEntry<N: Comparable>: Comparable {
-    let number: N
-    let key: Int64
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.number < rhs.number || (lhs.number == rhs.number && lhs.key < rhs.key)
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.number == rhs.number && lhs.key == rhs.key }
-}
-
 extension QueryEvaluator {
     /// For one comparison on a single-value stored property and sort keys that are single-value
     /// stored properties of the queried class, on a Porter database: the matching keys in key

@@ -12,8 +12,8 @@ public struct CreateCommand: OutputCommand {
     /// The schema file.
     @Option(name: .long, help: "The schema file (JSON).") public var schema: String
     /// What to create.
-    @Option(name: .long, help: "porter (default: a Porter database) or realm (a Realm file of file format 24).") public
-        var format: String = "porter"
+    @Option(name: .long, help: "porter (a Porter database) or realm (a Realm file of file format 24).") public
+        var format: CreateFormat = .porter
     /// The key of a created Realm file.
     @Option(
         name: .long,
@@ -25,13 +25,10 @@ public struct CreateCommand: OutputCommand {
     /// ArgumentParser requirement.
     public init() {}
 
-    /// Argument errors (an unknown format, a key where none applies or of the wrong length): exit code 64.
+    /// Argument errors (a key where none applies or of the wrong length): exit code 64.
     public func validate() throws {
-        guard format == "porter" || format == "realm" else {
-            throw ValidationError("unknown --format '\(format)' (use porter or realm)")
-        }
         if let encryptionKey {
-            guard format == "realm" else { throw ValidationError("--encryption-key applies to --format realm") }
+            guard format == .realm else { throw ValidationError("--encryption-key applies to --format realm") }
             do { _ = try EncryptionOptions.parseHex(encryptionKey, source: "--encryption-key") } catch let error
                 as PorterError
             {
@@ -46,12 +43,12 @@ public struct CreateCommand: OutputCommand {
         let schemaValue = try Schema(contentsOfFile: schema)
         do {
             switch format {
-            case "porter":
+            case .porter:
                 if encryptionKey != nil { throw PorterError(.usage, "--encryption-key applies to --format realm") }
                 try Database.createFile(at: database, schema: schemaValue)
                 output.out(
                     "Created \(database): schema version \(schemaValue.version), \(schemaValue.classes.count) classes")
-            case "realm":
+            case .realm:
                 try schemaValue.validate()
                 guard !FileManager.default.fileExists(atPath: database) else {
                     throw PorterError(.io, "file already exists", location: database)
@@ -67,8 +64,6 @@ public struct CreateCommand: OutputCommand {
                 output.out(
                     "Created the Realm file \(database): file format 24, schema version \(schemaValue.version), \(schemaValue.classes.count) classes\(key == nil ? "" : ", encrypted")"
                 )
-            default:
-                throw PorterError(.usage, "unknown --format '\(format)' (use porter or realm)")
             }
         } catch let error as PorterError where error.code == .invalidSchema {
             // Validation errors name Class.property; prefix the file they came from.
@@ -94,12 +89,8 @@ public struct SchemaCommand: OutputCommand {
             """)
     /// A database or schema file.
     @Argument(help: "A Porter database, a Realm file, or a schema file.") public var source: String
-    /// What a Realm file does not store.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
-            valueName: "models.json")) public var models: String?
+    /// `--models`: what a Realm file does not store.
+    @OptionGroup public var models: ModelsOption
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
@@ -113,7 +104,7 @@ public struct SchemaCommand: OutputCommand {
             return
         }
         let store = try StoreFile.open(source, key: key)
-        let schema = store.schema(models: try loadModels(models), notes: output.err)
+        let schema = store.schema(models: try loadModels(models.path), notes: output.err)
         output.out(schema.jsonString(pretty: true))
         if case .realm(let file) = store {
             for backlink in file.backlinks {

@@ -18,31 +18,17 @@ public struct CodegenCommand: OutputCommand {
     /// The schema's source.
     @Argument(help: "A schema file, a Porter database or a Realm file.") public var source: String
     /// The language.
-    @Option(name: .long, help: "grdb or realmswift.") public var lang: String
-    /// What a Realm file does not store.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
-            valueName: "models.json")) public var models: String?
+    @Option(name: .long, help: "The language of the models.") package var lang: Codegen.Language
+    /// `--models`: what a Realm file does not store.
+    @OptionGroup public var models: ModelsOption
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// ArgumentParser requirement.
     public init() {}
 
-    /// An unknown language is an argument error (exit 64).
-    public func validate() throws {
-        guard Codegen.Language(rawValue: lang) != nil else {
-            throw ValidationError("--lang takes grdb or realmswift (got \(lang))")
-        }
-    }
-
     /// Prints the code.
     public func run(output: CommandOutput) throws {
-        guard let language = Codegen.Language(rawValue: lang) else {
-            throw PorterError(.usage, "--lang takes grdb or realmswift (got \(lang))")
-        }
-        let schema = try loadSchema(source, key: try encryption.key(), models: try loadModels(models))
-        output.out(String(try Codegen.generate(schema, language: language).dropLast()))
+        let schema = try loadSchema(source, key: try encryption.key(), models: try loadModels(models.path))
+        output.out(String(try Codegen.generate(schema, language: lang).dropLast()))
     }
 }

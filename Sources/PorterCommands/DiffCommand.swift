@@ -27,12 +27,8 @@ public struct DiffCommand: OutputCommand {
     @Flag(name: .long, help: "Exit with 0 when there are no changes, 2 when there are, 1 on error.") public
         var exitCode = false
 
-    /// What a Realm file does not store.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A schema file supplying what a Realm file does not store (linkingObjects, defaults).",
-            valueName: "models.json")) public var models: String?
+    /// `--models`: what a Realm file does not store.
+    @OptionGroup public var models: ModelsOption
     /// Renames to apply before comparing.
     @OptionGroup public var renaming: RenameOptions
     /// The key of an encrypted Realm file.
@@ -56,7 +52,7 @@ public struct DiffCommand: OutputCommand {
 
     /// Writes the diff through `output`; exits with 2 when asked to and the schemas differ.
     public func run(output: CommandOutput) throws {
-        let modelSchema = try loadModels(models)
+        let modelSchema = try loadModels(models.path)
         let oldSchema = try loadSchema(old, key: try key(for: old), models: modelSchema)
         let newSchema = try loadSchema(new, key: try key(for: new), models: modelSchema)
         let renameSet = try renaming.renameSet()

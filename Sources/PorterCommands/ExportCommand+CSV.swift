@@ -34,7 +34,7 @@ extension ExportCommand {
         case .porter(let db): exporter = Exporter(database: db, format: format, options: options)
         case .realm(let file):
             exporter = Exporter(
-                realmFile: file, schema: store.schema(models: try loadModels(models), notes: output.err),
+                realmFile: file, schema: store.schema(models: try loadModels(models.path), notes: output.err),
                 format: format, options: options)
         }
         try select(exporter)

@@ -17,13 +17,13 @@ extension ExportCommand {
             exporter = Exporter(
                 database: db, format: try InterchangeFormats.outputFormat(named: "bson"), options: options)
         case .realm(let file):
-            let schema = store.schema(models: try loadModels(models), notes: output.err)
+            let schema = store.schema(models: try loadModels(models.path), notes: output.err)
             exporter = Exporter(
                 realmFile: file, schema: schema, format: try InterchangeFormats.outputFormat(named: "bson"),
                 options: options)
         }
         try select(exporter)
-        let progress = ProgressLine.make(verb: "exported", quiet: quiet)
+        let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         exporter.progress = progress.map { line in { line.update($0) } }
         let report: ExportReport
         do {

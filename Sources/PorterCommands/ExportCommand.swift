@@ -37,12 +37,8 @@ public struct ExportCommand: OutputCommand {
     /// JSON array instead of one document per line.
     @Flag(name: .long, help: "JSON formats: write a JSON array instead of one document per line.") public var array =
         false
-    /// What a Realm file does not store.
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A schema file supplying what a Realm file does not store (linkingObjects, defaults) for schema.json.",
-            valueName: "models.json")) public var models: String?
+    /// `--models`: what a Realm file does not store.
+    @OptionGroup public var models: ModelsOption
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
     /// Gzip the files.
@@ -94,8 +90,8 @@ public struct ExportCommand: OutputCommand {
             valueName: "a,b.c")) public var fields: String?
     /// Replace an existing output file (`--format sqlite`).
     @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
-    /// No progress line.
-    @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
+    /// `--quiet`: no progress line.
+    @OptionGroup public var progressLine: QuietOption
     /// `--skip-check`.
     @OptionGroup var check: SkipCheckOption
     /// `--wait`: how long to wait for another writer of a `--format realm` output file.
@@ -189,12 +185,12 @@ public struct ExportCommand: OutputCommand {
             exporter = Exporter(database: db, format: outputFormat, options: exportOptions)
             count = { try db.count($0) }
         case .realm(let file):
-            let schema = store.schema(models: try loadModels(models), notes: output.err)
+            let schema = store.schema(models: try loadModels(models.path), notes: output.err)
             exporter = Exporter(realmFile: file, schema: schema, format: outputFormat, options: exportOptions)
             count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
         try select(exporter)
-        let progress = ProgressLine.make(verb: "exported", quiet: quiet)
+        let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         if let progress {
             progress.total = try exporter.exportedClasses().reduce(0) { $0 + (try count($1.name)) }
             exporter.progress = { progress.update($0) }
@@ -291,7 +287,7 @@ public struct ExportCommand: OutputCommand {
                 "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format \(fileFormat.value), schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
             )
         case .realm(let file):
-            let schema = store.schema(models: try loadModels(models), notes: output.err)
+            let schema = store.schema(models: try loadModels(models.path), notes: output.err)
             try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key, fileFormat: fileFormat.value)
             output.out(
                 "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format \(fileFormat.value), schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"

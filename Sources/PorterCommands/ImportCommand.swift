@@ -36,8 +36,8 @@ public struct ImportCommand: OutputCommand {
     @Option(
         name: .long,
         help:
-            "auto (default: by content and extension), bson, ejson, json, archive or csv (read by its .csv extension or this option)."
-    ) public var format: String = "auto"
+            "The sources' format: auto chooses by content and extension (csv: by its .csv extension or this option)."
+    ) public var format: ImportFormat = .auto
     /// The database of a mongodump root folder or archive holding several.
     @Option(
         name: .customLong("db"),
@@ -52,8 +52,8 @@ public struct ImportCommand: OutputCommand {
         help:
             "Give missing required fields their type's zero value (counted per field in one warning) instead of failing."
     ) public var fillMissing = false
-    /// No progress line.
-    @Flag(name: .long, help: "No progress line on stderr.") public var quiet = false
+    /// `--quiet`: no progress line.
+    @OptionGroup public var progressLine: QuietOption
     /// The class of single-class sources.
     @Option(
         name: .customLong("class"), help: "The class of single-class files and stdin (default: from the file name).")
@@ -62,7 +62,7 @@ public struct ImportCommand: OutputCommand {
     @Option(
         name: .long,
         help: "insert (duplicate primary key is an error), upsert (replace) or merge (update present fields).") public
-        var mode: String = "insert"
+        var mode: ImportMode = .insert
     /// Skip unknown fields.
     @Flag(name: .long, help: "Skip fields that name no property instead of failing.") public var ignoreUnknown = false
     /// Error limit.
@@ -113,9 +113,6 @@ public struct ImportCommand: OutputCommand {
 
     /// The import mode, after the checks that need no file.
     private func checkArguments() throws -> ImportMode {
-        guard let importMode = ImportMode(rawValue: mode) else {
-            throw PorterError(.usage, "unknown --mode '\(mode)' (use insert, upsert or merge)")
-        }
         guard maxErrors >= 1 else { throw PorterError(.usage, "--max-errors must be at least 1") }
         if sources.contains("-") && className == nil {
             throw PorterError(.usage, "reading stdin ('-') needs --class to name the documents' class")
@@ -123,7 +120,7 @@ public struct ImportCommand: OutputCommand {
         if sources.isEmpty && archive == nil {
             throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
         }
-        return importMode
+        return mode
     }
 
     /// Imports into a Realm file: its objects are copied into a private Porter database, the
@@ -176,7 +173,7 @@ public struct ImportCommand: OutputCommand {
                 mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                 dumpDatabase: dumpDatabase, fillMissing: fillMissing))
         importer.readsRealmFiles(encryptionKey: try encryption.key())
-        let progress = ProgressLine.make(verb: "imported", quiet: quiet)
+        let progress = ProgressLine.make(verb: "imported", quiet: progressLine.quiet)
         progress?.totalBytes = inputBytes()
         importer.progress = progress.map { line in { line.update($0, bytes: $1) } }
         defer { progress?.finish() }
@@ -194,7 +191,7 @@ public struct ImportCommand: OutputCommand {
         }
         var all = sources.map { ImportSource(path: $0, className: className) }
         if let archive { all.append(ImportSource(path: archive, format: "archive")) }
-        return try importer.run(all, format: format)
+        return try importer.run(all, format: format.rawValue)
     }
 
     /// The size of every file the sources name (folders two levels deep, as dump roots are), or

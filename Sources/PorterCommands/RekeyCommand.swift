@@ -37,12 +37,8 @@ public struct RekeyCommand: OutputCommand {
     /// Encrypt a plaintext file.
     @Flag(name: .long, help: "Encrypt a file that is not encrypted (needs --new-key or --new-key-file).")
     public var encrypt = false
-    /// Where to keep the old file.
-    @Option(name: .long, help: ArgumentHelp("Keep the old file here (must not exist).", valueName: "file"))
-    public var backup: String?
-    /// Accept rewriting a format-22/23 file as format 24.
-    @Flag(name: .long, help: "Accept that a file of format 22 or 23 is written as format 24.")
-    public var allowFormatUpgrade = false
+    /// `--backup` and `--allow-format-upgrade`.
+    @OptionGroup public var rewrite: InPlaceRewriteOptions
     /// ArgumentParser requirement.
     public init() {}
 
@@ -79,8 +75,8 @@ public struct RekeyCommand: OutputCommand {
             }
         }
         let outcome = try RealmFileInPlace(
-            path: file, sourceKey: oldKey, newKey: key, backupPath: backup,
-            allowFormatUpgrade: allowFormatUpgrade, wait: writer.wait
+            path: file, sourceKey: oldKey, newKey: key, backupPath: rewrite.backup,
+            allowFormatUpgrade: rewrite.allowFormatUpgrade, wait: writer.wait
         ).run()
         let what = decrypt ? "Decrypted" : encrypt ? "Encrypted" : "Rekeyed"
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
@@ -109,12 +105,8 @@ public struct CompactCommand: OutputCommand {
     @OptionGroup public var encryption: EncryptionOptions
     /// How long to wait for another Porter writer of the file.
     @OptionGroup public var writer: WaitOption
-    /// Where to keep the old file.
-    @Option(name: .long, help: ArgumentHelp("Keep the old file here (must not exist).", valueName: "file"))
-    public var backup: String?
-    /// Accept rewriting a format-22/23 file as format 24.
-    @Flag(name: .long, help: "Accept that a file of format 22 or 23 is written as format 24.")
-    public var allowFormatUpgrade = false
+    /// `--backup` and `--allow-format-upgrade`.
+    @OptionGroup public var rewrite: InPlaceRewriteOptions
     /// ArgumentParser requirement.
     public init() {}
 
@@ -122,8 +114,8 @@ public struct CompactCommand: OutputCommand {
     public func run(output: CommandOutput) throws {
         let key = try encryption.key()
         let outcome = try RealmFileInPlace(
-            path: file, sourceKey: key, newKey: key, backupPath: backup,
-            allowFormatUpgrade: allowFormatUpgrade, wait: writer.wait
+            path: file, sourceKey: key, newKey: key, backupPath: rewrite.backup,
+            allowFormatUpgrade: rewrite.allowFormatUpgrade, wait: writer.wait
         ).run()
         let total = outcome.objectCounts.reduce(0) { $0 + $1.count }
         output.out(

@@ -24,8 +24,8 @@ public struct SalvageCommand: OutputCommand {
     @Option(name: .long, help: "The recovered Realm file, or with --format a folder (must not exist).") public var out:
         String
     /// The output format.
-    @Option(name: .long, help: "realm (default), or an export format: bson, ejson, ejson-canonical, json.")
-    public var format: String = "realm"
+    @Option(name: .long, help: "realm (a Realm file), or an export format.")
+    public var format: SalvageFormat = .realm
     /// `--file-format`: the format of the recovered Realm file.
     @OptionGroup public var fileFormat: FileFormatOption
     /// ArgumentParser requirement.
@@ -33,8 +33,7 @@ public struct SalvageCommand: OutputCommand {
 
     /// `--file-format` without a Realm file to write is an argument error (exit 64).
     public func validate() throws {
-        do { try fileFormat.check(writesRealmFile: format == "realm", what: "salvage") } catch let error as PorterError
-        {
+        do { try fileFormat.check(writesRealmFile: format == .realm, what: "salvage") } catch let error as PorterError {
             throw ValidationError(error.headline)
         }
     }
@@ -51,10 +50,7 @@ public struct SalvageCommand: OutputCommand {
         guard !FileManager.default.fileExists(atPath: out) else {
             throw PorterError(.io, "already exists: salvage does not overwrite; choose another --out", location: out)
         }
-        guard ["realm", "bson", "ejson", "ejson-canonical", "json"].contains(format) else {
-            throw PorterError(.usage, "unknown --format \(format): realm, bson, ejson, ejson-canonical or json")
-        }
-        try fileFormat.check(writesRealmFile: format == "realm", what: "salvage")
+        try fileFormat.check(writesRealmFile: format == .realm, what: "salvage")
         guard FileManager.default.fileExists(atPath: file) else {
             throw PorterError(.io, "no such file", location: file)
         }
@@ -111,7 +107,7 @@ public struct SalvageCommand: OutputCommand {
             throw PorterError(.notADatabase, "nothing readable: every class's tree is damaged", location: file)
         }
         let version = snapshots[0].file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version
-        if format == "realm" {
+        if format == .realm {
             try RealmFileWriter(schema: schema, schemaVersion: version, fileFormat: fileFormat.value).write(
                 to: out, source: source)
         } else {
@@ -121,7 +117,7 @@ public struct SalvageCommand: OutputCommand {
                 + ".porter-salvage-\(getpid()).realm"
             defer { unlink(temporary) }
             try RealmFileWriter(schema: schema, schemaVersion: version).write(to: temporary, source: source)
-            let export = try ExportCommand.parse([temporary, "--out", out, "--format", format])
+            let export = try ExportCommand.parse([temporary, "--out", out, "--format", format.rawValue])
             try export.run(output: CommandOutput(out: { _ in }, err: output.err))
         }
         var lost = false

@@ -2,28 +2,28 @@ import Foundation
 import PorterModel
 
 /// What salvaging one class recovered and lost.
-public struct RealmSalvageClassReport: Sendable, Equatable {
+package struct RealmSalvageClassReport: Sendable, Equatable {
     /// The class.
-    public var className: String
+    package var className: String
     /// Objects read (whole, or with some values replaced).
-    public var recovered = 0
+    package var recovered = 0
     /// Object keys lost, as closed ranges (`nil` upper bound: up to the end of the tree).
-    public var lostKeys: [String] = []
+    package var lostKeys: [String] = []
     /// Why each lost range was lost (the reader's message).
-    public var lostBecause: [String] = []
+    package var lostBecause: [String] = []
     /// Per property, values that could not be read and were replaced by null (or the type's
     /// zero for a required property, an empty collection for a collection).
-    public var nulled: [String: Int] = [:]
+    package var nulled: [String: Int] = [:]
     /// Links to objects that were not recovered, nulled (or dropped from their collection).
-    public var danglingLinks = 0
+    package var danglingLinks = 0
     /// Whether the whole class could not be read (its tree's root is unreadable).
-    public var unreadable = false
+    package var unreadable = false
 
     /// Creates an empty report for `className`.
-    public init(className: String) { self.className = className }
+    package init(className: String) { self.className = className }
 
     /// Whether anything of the class was lost.
-    public var lostSomething: Bool { !lostKeys.isEmpty || !nulled.isEmpty || danglingLinks > 0 || unreadable }
+    package var lostSomething: Bool { !lostKeys.isEmpty || !nulled.isEmpty || danglingLinks > 0 || unreadable }
 }
 
 /// Reading what can be read of a damaged file: unreadable cluster subtrees are skipped (their key
@@ -31,7 +31,7 @@ public struct RealmSalvageClassReport: Sendable, Equatable {
 extension RealmFile {
     /// Streams every readable object of `table` in key order, with the indexes of the values that
     /// were replaced, recording in `report` what could not be read.
-    public func salvageObjects(
+    package func salvageObjects(
         in table: RealmTable, report: inout RealmSalvageClassReport,
         _ body: (RealmObject, _ replaced: Set<Int>) throws -> Void
     ) throws {
@@ -133,7 +133,7 @@ extension RealmFile {
 
     /// What stands in for a value that could not be read: null, or the zero of a required type,
     /// or an empty collection.
-    public static func replacement(for property: Property) -> RealmValue {
+    package static func replacement(for property: Property) -> RealmValue {
         switch property.collection {
         case .list: return .list([])
         case .set: return .set([])
@@ -159,7 +159,7 @@ extension RealmFile {
     /// Opens the previous snapshot (the header slot not selected) of a plaintext file: a private,
     /// unlinked copy with the other slot selected. Nil when the file is encrypted, the other slot
     /// is empty or it does not open. The file itself is only read.
-    public static func previousSnapshot(of path: String) -> RealmFile? {
+    package static func previousSnapshot(of path: String) -> RealmFile? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         let head = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
         try? handle.close()

@@ -7,7 +7,7 @@ extension Database {
     /// order, from one statement: ``propertyValues(_:_:)`` for each of `properties` at once (a
     /// query filtering on one property and sorting by another reads the table once, not twice).
     /// `columns[i][row]` is the value of `properties[i]` of the object `keys[row]`.
-    public func propertyColumns(_ className: String, _ properties: [String]) throws -> (
+    package func propertyColumns(_ className: String, _ properties: [String]) throws -> (
         keys: [ObjectKey], columns: [[Value]]
     ) {
         let plan = try plan(for: className)

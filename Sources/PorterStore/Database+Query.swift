@@ -33,7 +33,7 @@ extension Database {
 
     /// A value that differs whenever this connection changed rows or another connection
     /// committed since it was taken; equal tokens mean cached query results are still valid.
-    public var changeToken: DatabaseChangeToken {
+    package var changeToken: DatabaseChangeToken {
         let version: Int64
         if case .integer(let v)? = try? connection.scalar("PRAGMA data_version") { version = v } else { version = -1 }
         return DatabaseChangeToken(localChanges: sqlite3_total_changes64(connection.handle), dataVersion: version)
@@ -59,14 +59,14 @@ extension Database {
 }
 
 /// Identifies a state of a database as seen by one connection; see ``Database/changeToken``.
-public struct DatabaseChangeToken: Sendable, Hashable {
+package struct DatabaseChangeToken: Sendable, Hashable {
     /// Rows inserted, updated or deleted by this connection so far (never decreases).
-    public var localChanges: Int64
+    package var localChanges: Int64
     /// SQLite's `data_version`: changes when another connection commits.
-    public var dataVersion: Int64
+    package var dataVersion: Int64
 
     /// Creates a token.
-    public init(localChanges: Int64, dataVersion: Int64) {
+    package init(localChanges: Int64, dataVersion: Int64) {
         self.localChanges = localChanges
         self.dataVersion = dataVersion
     }

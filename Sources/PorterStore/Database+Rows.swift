@@ -11,7 +11,7 @@ extension Database {
     ///
     /// Unlike ``changeToken`` it runs no statement: it is recomputed (two SQLite calls) only
     /// after a statement ran, so checking it before every property read costs next to nothing.
-    public var stateStamp: DatabaseStateStamp {
+    package var stateStamp: DatabaseStateStamp {
         if cachedStampSteps == connection.steps && cachedStamp.epoch == rollbackEpoch { return cachedStamp }
         var version: UInt32 = 0
         let rc = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
@@ -25,13 +25,13 @@ extension Database {
     }
 
     /// The single-value stored properties of a class, in the order ``row(_:_:)`` gives their values.
-    public func rowProperties(_ className: String) throws -> [Property] {
+    package func rowProperties(_ className: String) throws -> [Property] {
         try plan(for: className).columns
     }
 
     /// The values of one object's single-value stored properties (see ``rowProperties(_:)``),
     /// read in one query; nil when the object does not exist.
-    public func row(_ className: String, _ key: ObjectKey) throws -> [Value]? {
+    package func row(_ className: String, _ key: ObjectKey) throws -> [Value]? {
         let plan = try plan(for: className)
         let stmt = try connection.cached(plan.selectByKeySQL)
         stmt.bind(1, int: key.rawValue)
@@ -44,7 +44,7 @@ extension Database {
     /// one query for a run of objects about to be read one after the other. The values of row
     /// `i` are `values[i * width ..< (i + 1) * width]` (`width` = ``rowProperties(_:)``'s count):
     /// one array for the run rather than one per object.
-    public func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> (
+    package func rows(_ className: String, from low: ObjectKey, through high: ObjectKey) throws -> (
         keys: [ObjectKey], values: [Value]
     ) {
         let plan = try plan(for: className)
@@ -65,11 +65,11 @@ extension Database {
 }
 
 /// A state of the data as one connection sees it; see ``Database/stateStamp``.
-public struct DatabaseStateStamp: Sendable, Hashable {
+package struct DatabaseStateStamp: Sendable, Hashable {
     /// Rows inserted, updated or deleted by this connection so far.
-    public var localChanges: Int64
+    package var localChanges: Int64
     /// SQLite's data version of the main database file as of this connection's last statement.
-    public var dataVersion: Int64
+    package var dataVersion: Int64
     /// Rollbacks and schema changes so far.
-    public var epoch: Int
+    package var epoch: Int
 }

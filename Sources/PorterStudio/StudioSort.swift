@@ -13,43 +13,24 @@ enum StudioSort {
     /// `keys` ordered by `values` (parallel to them).
     static func sorted(keys: [ObjectKey], values: [Value], descending: Bool) -> [ObjectKey] {
         precondition(keys.count == values.count)
-        var nulls: [ObjectKey] = []
-        var sorted: [ObjectKey]
+        let split: (sorted: [ObjectKey], nulls: [ObjectKey])
         switch kind(of: values) {
         case .int:
-            var pairs: [(Int64, ObjectKey)] = []
-            pairs.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                if case .int(let i) = value { pairs.append((i, key)) } else { nulls.append(key) }
-            }
-            sorted = order(&pairs, descending: descending, less: <)
+            split = typed(keys, values, descending) { if case .int(let i) = $0 { i } else { nil } }
         case .number:
-            var pairs: [(Double, ObjectKey)] = []
-            pairs.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                switch value {
-                case .int(let i): pairs.append((Double(i), key))
-                case .float(let f): pairs.append((Double(f), key))
-                case .double(let d): pairs.append((d, key))
-                default: nulls.append(key)
+            split = typed(keys, values, descending) {
+                switch $0 {
+                case .int(let i): Double(i)
+                case .float(let f): Double(f)
+                case .double(let d): d
+                default: nil
                 }
             }
-            sorted = order(&pairs, descending: descending, less: <)
         case .string:
-            var pairs: [(String, ObjectKey)] = []
-            pairs.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                if case .string(let s) = value { pairs.append((s, key)) } else { nulls.append(key) }
-            }
             // Unicode code points: the bytes of the UTF-8, as ValueOrder compares strings.
-            sorted = order(&pairs, descending: descending) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            split = typed(keys, values, descending) { if case .string(let s) = $0 { UTF8Ordered(s) } else { nil } }
         case .date:
-            var pairs: [(Timestamp, ObjectKey)] = []
-            pairs.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                if case .date(let t) = value { pairs.append((t, key)) } else { nulls.append(key) }
-            }
-            sorted = order(&pairs, descending: descending, less: <)
+            split = typed(keys, values, descending) { if case .date(let t) = $0 { t } else { nil } }
         case .other:
             var pairs = Array(zip(values, keys))
             pairs.sort { a, b in
@@ -59,8 +40,29 @@ enum StudioSort {
             }
             return pairs.map(\.1)
         }
-        nulls.sort()
-        return descending ? sorted + nulls : nulls + sorted
+        let nulls = split.nulls.sorted()
+        return descending ? split.sorted + nulls : nulls + split.sorted
+    }
+
+    /// The keys of the values `typed` gives, sorted by them through ``PairSort``, and the keys of
+    /// the rest (nulls), in key order.
+    private static func typed<T: Comparable>(
+        _ keys: [ObjectKey], _ values: [Value], _ descending: Bool, _ typed: (Value) -> T?
+    ) -> (sorted: [ObjectKey], nulls: [ObjectKey]) {
+        var present: [ObjectKey] = []
+        var typedValues: [T] = []
+        var nulls: [ObjectKey] = []
+        present.reserveCapacity(keys.count)
+        typedValues.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+            if let t = typed(value) {
+                present.append(key)
+                typedValues.append(t)
+            } else {
+                nulls.append(key)
+            }
+        }
+        return (PairSort.keys(present, by: typedValues, descending: descending), nulls)
     }
 
     /// What a column holds besides nulls.
@@ -87,17 +89,5 @@ enum StudioSort {
             }
         }
         return kind ?? .other
-    }
-
-    /// Sorts `pairs` by value (reversed when `descending`), equal values by key; gives the keys.
-    private static func order<T>(_ pairs: inout [(T, ObjectKey)], descending: Bool, less: (T, T) -> Bool)
-        -> [ObjectKey]
-    {
-        if descending {
-            pairs.sort { a, b in less(b.0, a.0) || (!less(a.0, b.0) && a.1 < b.1) }
-        } else {
-            pairs.sort { a, b in less(a.0, b.0) || (!less(b.0, a.0) && a.1 < b.1) }
-        }
-        return pairs.map(\.1)
     }
 }

@@ -245,7 +245,7 @@ import Testing
         for (arguments, message) in cases {
             let run = CapturedOutput.run(arguments)
             // Errors of the arguments alone (no file named) exit 64 through ArgumentParser's validation.
-            let usage = message.hasPrefix("--") || message.hasPrefix("unknown --format")
+            let usage = message.hasPrefix("--") || message.hasPrefix("The value")
             #expect(run.status == (usage ? 64 : 1), "\(arguments)")
             #expect(run.output.stderr == (usage ? message : "porter: error: \(message)"), "\(arguments)")
         }
@@ -333,7 +333,7 @@ import Testing
             ),
             (
                 ["create", out, "--schema", TestFiles.schema, "--format", "sqlite"],
-                "unknown --format 'sqlite' (use porter or realm)"
+                "The value 'sqlite' is invalid for '--format <format>'. Please provide one of 'porter' and 'realm'."
             ),
             (
                 ["create", out, "--schema", TestFiles.schema, "--encryption-key", Self.keyZeroTo63],
@@ -351,7 +351,7 @@ import Testing
         for (arguments, message) in cases {
             let run = CapturedOutput.run(arguments)
             // Errors of the arguments alone (no file named) exit 64 through ArgumentParser's validation.
-            let usage = message.hasPrefix("--") || message.hasPrefix("unknown --format")
+            let usage = message.hasPrefix("--") || message.hasPrefix("The value")
             #expect(run.status == (usage ? 64 : 1), "\(arguments)")
             #expect(run.output.stderr == (usage ? message : "porter: error: \(message)"), "\(arguments)")
         }

@@ -26,7 +26,11 @@ import Testing
 
     @Test(arguments: [
         (["salvage", "IN", "--out", "EXISTING"], 1, "already exists"),
-        (["salvage", "IN", "--out", "NEW", "--format", "csv"], 1, "unknown --format csv"),
+        (
+            ["salvage", "IN", "--out", "NEW", "--format", "csv"], 64,
+            "The value 'csv' is invalid for '--format <format>'. Please provide one of "
+                + "'realm', 'bson', 'ejson', 'ejson-canonical' or 'json'."
+        ),
         (["salvage", "MISSING", "--out", "NEW"], 1, "no such file"),
         (["salvage", "NOISE", "--out", "NEW"], 1, "nothing readable: not a Realm file: it is gzip-compressed data"),
         (

@@ -24,7 +24,8 @@ import Testing
         func some(_ make: (inout SeededGenerator) -> Value) -> [Value] {
             (0..<2000).map { _ in rng.next() % 7 == 0 ? .null : make(&rng) }
         }
-        let words = ["b", "a", "ä", "Z", "z", "", "ab", "a\u{301}", "🙂", "é"]
+        // "a\u{301}" and "\u{E1}" are equal as Swift Strings but not as Realm orders them (UTF-8 bytes).
+        let words = ["b", "a", "ä", "Z", "z", "", "ab", "a\u{301}", "\u{E1}", "🙂", "é", "\u{FFFD}"]
         return [
             ("int", .int, some { .int(Int64($0.next() % 50) - 25) }),
             ("big int", .int, some { .int(Int64(bitPattern: $0.next())) }),

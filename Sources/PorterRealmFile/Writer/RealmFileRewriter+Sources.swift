@@ -2,7 +2,7 @@ import Foundation
 import PorterModel
 
 /// Where one property of a rewritten class gets its values.
-public enum RealmColumnSource: Sendable {
+package enum RealmColumnSource: Sendable {
     /// The source class's property of this name, values unchanged (a rename when the name differs).
     case copy(String)
     /// The same value for every object (a new property: its default or fill value).
@@ -12,23 +12,23 @@ public enum RealmColumnSource: Sendable {
 }
 
 /// How one class of the new file is made from a class of the source.
-public struct RealmClassRewrite: Sendable {
+package struct RealmClassRewrite: Sendable {
     /// The source class (nil: a new, empty class).
-    public var sourceClass: String?
+    package var sourceClass: String?
     /// By property name of the new class; every persisted property needs one.
-    public var columns: [String: RealmColumnSource]
+    package var columns: [String: RealmColumnSource]
 
     /// Creates a class rewrite.
-    public init(sourceClass: String?, columns: [String: RealmColumnSource]) {
+    package init(sourceClass: String?, columns: [String: RealmColumnSource]) {
         self.sourceClass = sourceClass
         self.columns = columns
     }
 }
 
 /// Why a rewrite cannot be done column by column (the caller then takes the general path).
-public struct RealmRewriteUnsupported: Error, Sendable, CustomStringConvertible {
+package struct RealmRewriteUnsupported: Error, Sendable, CustomStringConvertible {
     /// What stands in the way.
-    public let reason: String
+    package let reason: String
     /// A description for logs.
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -14,14 +14,14 @@ import PorterModel
 /// objects whose table key changes) is refused with ``RealmRewriteUnsupported`` before anything
 /// is written. Mixed values are copied while every table keeps its key (their links carry it), and
 /// re-encoded otherwise; their backlink columns are laid out as the source has them.
-public struct RealmFileRewriter {
+package struct RealmFileRewriter {
     /// The schema of the new file.
-    public let schema: Schema
+    package let schema: Schema
     /// The schema version stored in its `metadata` table.
-    public let schemaVersion: UInt64
+    package let schemaVersion: UInt64
 
     /// Creates a rewriter to `schema` at `schemaVersion`.
-    public init(schema: Schema, schemaVersion: UInt64) {
+    package init(schema: Schema, schemaVersion: UInt64) {
         self.schema = schema
         self.schemaVersion = schemaVersion
     }
@@ -31,7 +31,7 @@ public struct RealmFileRewriter {
     /// `path` (a backup of the old file is made there); when it throws, `path` is untouched.
     /// - Throws: ``RealmRewriteUnsupported`` (nothing written), ``PorterError`` for a value that
     ///   does not fit its property or a conversion's own error, or a damaged source.
-    public func write(
+    package func write(
         to path: String, from source: RealmFile, classes: [String: RealmClassRewrite],
         encryptionKey: [UInt8]? = nil, beforeReplacing: () throws -> Void = {}
     ) throws {
