@@ -100,7 +100,7 @@ extension Query where T: _QueryMap {
 
     /// The value under `member` (`ratings['vet']`): null when the key is absent.
     public subscript(member: String) -> Query<T._QueryCollectionElement> {
-        mapPath { $0.subscripts[$0.components.count - 1] = .key(member) }
+        mapPath { $0.subscripts[$0.components.count - 1, default: []].append(.key(member)) }
     }
 
     private func mapPath<V>(_ change: (inout QueryPath) -> Void) -> Query<V> {

@@ -101,9 +101,9 @@ extension RealmSwiftAPICoverage {
             realm.objects(Dog.self).distinct(by: ["name"]).count == 1 && realm.objects(Dog.self).last?.name == "Rex")
         let owners: LinkingObjects<Person> = dog.owners
         #expect(owners[0].name == "Ann" && Array(owners.makeIterator().map(\.name)) == ["Ann"])
-        let people: Results<Person> = realm.objects(Person.self)
-        var peopleIterator = people.makeIterator()
-        #expect(people[0].name == "Ann" && peopleIterator.next()?.age == 30)
+        let allPeople: Results<Person> = realm.objects(Person.self)
+        var peopleIterator = allPeople.makeIterator()
+        #expect(allPeople[0].name == "Ann" && peopleIterator.next()?.age == 30)
         // List.swift
         let list = List<Int>()
         list.append(objectsIn: [1, 2, 3])
@@ -158,15 +158,36 @@ extension RealmSwiftAPICoverage {
         // Query.swift
         let options: StringOptions = [.caseInsensitive, .diacriticInsensitive]
         #expect(options.rawValue != 0)
-        let found = realm.objects(Person.self).where {
-            $0.name.starts(with: "a", options: .caseInsensitive) && $0.name.ends(with: "N", options: [.caseInsensitive])
-                && $0.name.like("A*") && $0.name.equals("ann", options: .caseInsensitive)
-                && $0.name.notEquals("bob") && $0.tags.contains("a") && $0.tags.containsAny(in: ["a", "z"])
-                && $0.dogs.age.min >= 0 && $0.dogs.age.max < 10 && $0.dogs.age.avg > 0 && $0.dogs.age.sum > 0
-                && $0.favoriteParksByCity.keys.contains("Oslo") && $0.favoriteParksByCity.values.contains("Frogner")
-                && $0.favoriteParksByCity["Oslo"] == "Frogner" && $0.dogs.name == "Rex"
-        }
-        #expect(found.count == 1)
+        let people = realm.objects(Person.self)
+        let matches: [(String, Results<Person>)] = [
+            ("starts", people.where { $0.name.starts(with: "a", options: .caseInsensitive) }),
+            ("ends", people.where { $0.name.ends(with: "N", options: [.caseInsensitive]) }),
+            ("like", people.where { $0.name.like("A*") }),
+            ("equals", people.where { $0.name.equals("ann", options: .caseInsensitive) }),
+            ("notEquals", people.where { $0.name.notEquals("bob") }),
+            ("contains", people.where { $0.tags.contains("a") }),
+            ("containsAny", people.where { $0.tags.containsAny(in: ["a", "z"]) }),
+            ("min max", people.where { $0.dogs.age.min >= 0 && $0.dogs.age.max < 10 }),
+            ("avg sum", people.where { $0.dogs.age.avg > 0 && $0.dogs.age.sum > 0 }),
+            ("keys", people.where { $0.favoriteParksByCity.keys.contains("Oslo") }),
+            ("values", people.where { $0.favoriteParksByCity.values.contains("Frogner") }),
+            ("subscript", people.where { $0.favoriteParksByCity["Oslo"] == "Frogner" }),
+            ("element", people.where { $0.dogs.name == "Rex" }),
+            (
+                "all of them",
+                people.where {
+                    $0.name.starts(with: "a", options: .caseInsensitive)
+                        && $0.name.ends(with: "N", options: [.caseInsensitive]) && $0.name.like("A*")
+                        && $0.name.equals("ann", options: .caseInsensitive) && $0.name.notEquals("bob")
+                        && $0.tags.contains("a") && $0.tags.containsAny(in: ["a", "z"]) && $0.dogs.age.min >= 0
+                        && $0.dogs.age.max < 10 && $0.dogs.age.avg > 0 && $0.dogs.age.sum > 0
+                        && $0.favoriteParksByCity.keys.contains("Oslo")
+                        && $0.favoriteParksByCity.values.contains("Frogner")
+                        && $0.favoriteParksByCity["Oslo"] == "Frogner" && $0.dogs.name == "Rex"
+                }
+            ),
+        ]
+        for (name, results) in matches { #expect(results.count == 1, "\(name)") }
         #expect(realm.objects(Person.self).where { $0.favoriteParksByCity.keys == "Bergen" }.isEmpty)
         #expect(realm.objects(Person.self).where { $0.favoriteParksByCity["Bergen"] == "Frogner" }.isEmpty)
         #expect(realm.objects(Person.self).where { $0.favoriteParksByCity.values.starts(with: "Fr") }.count == 1)
