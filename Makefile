@@ -57,7 +57,9 @@ demo: release
 # SHAPES picks the generated shapes (none: only the schema, typed and Realm file rows).
 # ONLY picks one group of rows: leaving (per shape: build, export bson and the "Leaving Realm" rows:
 # sqlite, csv, --query), realm-walks (Realm file diff, general-path migration), create (many classes),
-# studio (first page, sort, query of a class in `porter studio`).
+# studio (first page, sort, query of a class in `porter studio`), typed (issue 22: typed write, read,
+# sorted query, typed read of a Realm file, BSON import vs its floor, fixture load; realm-core's
+# figures from $REALM_ORACLE, e.g. REALM_ORACLE=/work/ext/bin/realm-oracle-rel, in the same run).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench

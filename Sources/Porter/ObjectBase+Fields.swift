@@ -53,7 +53,8 @@ final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
     {
         try withExtendedLifetime(object) {
             let storage = storage(of: object, at: offset)
-            if !storage.isShared { storage.name = name }
+            // Named once: assigning the same name again retained and released it per object added.
+            if !storage.isShared && storage.name == nil { storage.name = name }
             return try storage.current()._porterEncode(writer)
         }
     }

@@ -134,6 +134,8 @@ extension Realm {
             }
             return
         }
+        // A class already added this way: one INSERT without asking the schema again.
+        if update == .error, let plan = currentFlatAddPlan(for: object) { return try addFlat(object, plan) }
         let schema = try objectSchema(for: type(of: object))
         if update != .error && schema.primaryKey == nil {
             throw PorterError(
@@ -146,6 +148,7 @@ extension Realm {
                 // Checks that change nothing, then one INSERT: a failure leaves no partial change, so
                 // no savepoint is needed (a million adds in one write paid for a million of them).
                 _ = try writer.add(object, policy: update, in: self)
+                rememberFlatAddPlan(for: object, className: schema.name)
             } else {
                 _ = try database.savepoint { try writer.add(object, policy: update, in: self) }
             }

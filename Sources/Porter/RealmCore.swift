@@ -16,6 +16,9 @@ final class RealmCore {
     /// The schemas of model classes found managed, with the schema generation they are from.
     @exclusivity(unchecked) var schemasByType: [ObjectIdentifier: (generation: Int, schema: ObjectSchema)] = [:]
     @exclusivity(unchecked) var objectHoldingInWrite: [AnyPersistedProperty] = []
+    /// Flat classes added with `update: .error`, and the last one (see `Realm+FlatAdd.swift`).
+    @exclusivity(unchecked) var flatAdds: [ObjectIdentifier: FlatAddPlan] = [:]
+    @exclusivity(unchecked) var lastFlatAdd: FlatAddPlan?
     @exclusivity(unchecked) var pendingWriteError: PorterError?
     var lastReadError: PorterError?
     let notifier = RealmNotifier()

@@ -58,6 +58,8 @@ extension Database {
         // not looked up beforehand: the primary key's unique index refuses a duplicate INSERT
         // (null keys, which a unique index lets repeat, are looked up).
         var primaryKey: (index: Int, property: Property, value: Value)?
+        var keyIndex = -1
+        var keyValue = Value.null
         if let pk = plan.primaryKey, let index = plan.columnIndex[pk.name] {
             let pkValue = try primaryKeyValue(plan, pk, columns[index])
             let indexRefusesDuplicates = try !pkValue.isNull && plan.enforcesPrimaryKey(self)
@@ -65,16 +67,28 @@ extension Database {
                 throw duplicateKey(plan, pk, pkValue)
             }
             primaryKey = (index, pk, pkValue)
+            keyIndex = index
+            keyValue = pkValue
         }
         var resolved: [Value] = []
         resolved.reserveCapacity(columns.count)
         do {
-            for index in plan.columns.indices {
-                let given = index == primaryKey?.index ? primaryKey?.value : columns[index]
-                resolved.append(
-                    try resolve(
-                        given ?? Database.defaultValue(for: plan.columns[index]), for: plan.columns[index], in: plan,
-                        policy: .error))
+            // Properties borrowed from the plan, not copied per column (a copy retained and
+            // released each of their strings, per column of every object added).
+            try plan.columns.withUnsafeBufferPointer { buffer in
+                // Through the base pointer: its subscript lends the element, the buffer's copies it.
+                guard let properties = buffer.baseAddress else { return }
+                for index in buffer.indices {
+                    let given: Value
+                    if index == keyIndex {
+                        given = keyValue
+                    } else if let value = columns[index] {
+                        given = value
+                    } else {
+                        given = Database.defaultValue(for: properties[index])
+                    }
+                    resolved.append(try resolve(given, for: properties[index], in: plan, policy: .error))
+                }
             }
         } catch {
             // A duplicate key is the error to report, as when it was looked up first.
@@ -84,8 +98,12 @@ extension Database {
             throw error
         }
         let stmt = try plan.insertStatement(connection)
-        for index in plan.columns.indices {
-            StorageCodec.bind(resolved[index], type: plan.columnTypes[index], to: stmt, at: Int32(index + 1))
+        plan.columnTypes.withUnsafeBufferPointer { types in
+            resolved.withUnsafeBufferPointer { values in
+                for index in values.indices {
+                    StorageCodec.bind(values[index], type: types[index], to: stmt, at: Int32(index + 1))
+                }
+            }
         }
         connection.steps &+= 1
         let rc = sqlite3_step(stmt.handle)
