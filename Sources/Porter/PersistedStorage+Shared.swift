@@ -27,15 +27,31 @@ enum SharedStorages {
     /// shared storages when it has them.
     static func construct<T: ObjectBase>(_ type: T.Type) -> T {
         let id = ObjectIdentifier(type)
+        // Most objects are made one class after another on one thread (iterating results): the
+        // thread's cache answers without the lock, the table lookup and a new context each.
+        let cache = ConstructCache.current
+        if let context = cache.context(for: id) {
+            let object = SharedStorageContext.with(context) { type.init() }
+            let asRecorded = context.position == context.storages.count && !context.failed
+            context.inUse = false
+            if asRecorded { return object }
+            cache.forget(id)
+            lock.lock()
+            entries[id] = .notShareable
+            lock.unlock()
+            return type.init()
+        }
         lock.lock()
         let entry = entries[id]
         lock.unlock()
         switch entry {
         case .notShareable: return type.init()
         case .shareable(let storages):
+            cache.remember(id, storages)
             let context = SharedStorageContext(storages: storages)
             let object = SharedStorageContext.with(context) { type.init() }
             if context.position == storages.count && !context.failed { return object }
+            cache.forget(id)
             // Not as recorded (the initializer does not always make the same storages).
             lock.lock()
             entries[id] = .notShareable
@@ -85,6 +101,15 @@ protocol SharedStorageMarking: AnyObject {
 
     init(storages: [AnyObject]) {
         self.storages = storages
+    }
+
+    /// Whether an object is being made with this context (see ``ConstructCache``).
+    var inUse = false
+
+    /// Starts handing out the recorded storages again, for the next object.
+    func restart() {
+        position = 0
+        failed = false
     }
 
     private static let key: pthread_key_t = {

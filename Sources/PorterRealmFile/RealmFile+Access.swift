@@ -78,6 +78,10 @@ extension RealmFile {
         var out: [RealmObject] = []
         do {
             let walk = Walk(mem)
+            // Per column, what each value needs, read once (as ``forEachObject(in:_:)`` does:
+            // copying the column's description per value cost more than decoding the value).
+            let collections = info.columns.map(\.isCollection)
+            let targets = info.columns.map(\.targetTable)
             var next = low
             while next <= high {
                 guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: next), leaf.count > 0 else { break }
@@ -91,11 +95,19 @@ extension RealmFile {
                     var values: [RealmValue] = []
                     values.reserveCapacity(properties.count)
                     for c in properties {
-                        guard leaves.indices.contains(c), let l = leaves[c] else {
+                        guard leaves.indices.contains(c), case .some(let l) = leaves[c] else {
                             throw PorterError(
                                 .notFound, "class \(table.name) has no property number \(c)", location: path)
                         }
-                        values.append(try columnValue(info, c, l, row, walk: walk))
+                        if collections[c] {
+                            values.append(try columnValue(info, c, l, row, walk: walk))
+                            continue
+                        }
+                        do {
+                            values.append(try value(l, row, walk: walk, target: targets[c]))
+                        } catch let fault as RealmFault {
+                            throw fault.located("\(info.name).\(info.columns[c].name)")
+                        }
                     }
                     out.append(RealmObject(key: key, values: values))
                 }
