@@ -62,7 +62,22 @@ enum StudioSort {
                 nulls.append(key)
             }
         }
-        return (PairSort.keys(present, by: typedValues, descending: descending), nulls)
+        let sorted =
+            descending
+            ? sortedKeys(present, typedValues.map { PairSort.Descending($0) }) : sortedKeys(present, typedValues)
+        return (sorted, nulls)
+    }
+
+    /// `keys` by ascending `values` (ties by key) through ``PairSort``'s entries, sorted here so
+    /// the sort specializes in this module (``PairSort/keys`` called across modules ran the generic
+    /// sort: 5.4 s instead of 0.6 s for 1,000,000 objects).
+    @inline(__always)
+    private static func sortedKeys<V: Comparable>(_ keys: [ObjectKey], _ values: [V]) -> [ObjectKey] {
+        var entries: [PairSort.Entry<V>] = []
+        entries.reserveCapacity(keys.count)
+        for (value, key) in zip(values, keys) { entries.append(PairSort.Entry(value: value, key: key.rawValue)) }
+        entries.sort()
+        return entries.map { ObjectKey($0.key) }
     }
 
     /// What a column holds besides nulls.
