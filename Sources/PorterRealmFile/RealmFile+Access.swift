@@ -99,15 +99,8 @@ extension RealmFile {
                             throw PorterError(
                                 .notFound, "class \(table.name) has no property number \(c)", location: path)
                         }
-                        if collections[c] {
-                            values.append(try columnValue(info, c, l, row, walk: walk))
-                            continue
-                        }
-                        do {
-                            values.append(try value(l, row, walk: walk, target: targets[c]))
-                        } catch let fault as RealmFault {
-                            throw fault.located("\(info.name).\(info.columns[c].name)")
-                        }
+                        values.append(
+                            try rowValue(info, c, l, row, walk: walk, collection: collections[c], target: targets[c]))
                     }
                     out.append(RealmObject(key: key, values: values))
                 }

@@ -25,6 +25,21 @@ extension RealmFile {
     }
 
     /// The value of column `c` in `row`.
+    /// The value of column `c` at `row` of a run of objects: a collection through ``columnValue``,
+    /// any other value through its leaf, a damaged one located as `Class.property`. `collection`
+    /// and `target` are the column's, looked up once per run by the caller.
+    @inline(__always)
+    func rowValue(
+        _ info: TableInfo, _ c: Int, _ leaf: Leaf, _ row: Int, walk: Walk, collection: Bool, target: UInt32?
+    ) throws -> RealmValue {
+        if collection { return try columnValue(info, c, leaf, row, walk: walk) }
+        do {
+            return try value(leaf, row, walk: walk, target: target)
+        } catch let fault as RealmFault {
+            throw fault.located("\(info.name).\(info.columns[c].name)")
+        }
+    }
+
     func columnValue(_ info: TableInfo, _ c: Int, _ leaf: Leaf, _ row: Int, walk: Walk) throws -> RealmValue {
         let column = info.columns[c]
         do {
@@ -83,15 +98,8 @@ extension RealmFile {
                     values.reserveCapacity(leaves.count)
                     for c in 0..<leaves.count {
                         guard case .some(let l) = leaves[c] else { continue }
-                        if collections[c] {
-                            values.append(try columnValue(info, c, l, row, walk: walk))
-                            continue
-                        }
-                        do {
-                            values.append(try value(l, row, walk: walk, target: targets[c]))
-                        } catch let fault as RealmFault {
-                            throw fault.located("\(info.name).\(info.columns[c].name)")
-                        }
+                        values.append(
+                            try rowValue(info, c, l, row, walk: walk, collection: collections[c], target: targets[c]))
                     }
                     try body(RealmObject(key: key, values: values))
                 }
