@@ -2,7 +2,7 @@ import Foundation
 
 /// Where each single-value property of one class is in the rows the database hands out, found by
 /// property name, or by the `@Persisted` storage key path the property wrapper passes.
-final class RowLayout {
+@usableFromInline final class RowLayout {
     let className: String
     /// The database schema this layout was made from (see ``Database/schemaGeneration``).
     let schemaGeneration: Int
@@ -51,33 +51,39 @@ final class RowLayout {
             }
     }
 
-    /// The column of the property a storage key path belongs to (`name` is asked only the first time).
-    func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
+    /// The column of a storage key path seen before (see ``index(keyPath:name:)``): -1 when it is
+    /// not a column, -2 when it was not seen yet.
+    func knownColumn(_ keyPath: AnyKeyPath) -> Int {
         let id = ObjectIdentifier(keyPath)
         var position = nextPosition
         if position >= keyPathIDs.count || keyPathIDs[position] != id {
-            guard let found = keyPathIDs.firstIndex(of: id) else {
-                let index = indexByName[name()]
-                indexByKeyPath.append((id, keyPath, index))
-                keyPathIDs.append(id)
-                keyPathColumns.append(index ?? -1)
-                return index
-            }
+            guard let found = keyPathIDs.firstIndex(of: id) else { return -2 }
             position = found
         }
         nextPosition = position + 1 == keyPathIDs.count ? 0 : position + 1
-        let column = keyPathColumns[position]
-        return column < 0 ? nil : column
+        return keyPathColumns[position]
+    }
+
+    /// The column of the property a storage key path belongs to (`name` is asked only the first time).
+    func index(keyPath: AnyKeyPath, name: () -> String) -> Int? {
+        let known = knownColumn(keyPath)
+        if known >= 0 { return known }
+        if known == -1 { return nil }
+        let index = indexByName[name()]
+        indexByKeyPath.append((ObjectIdentifier(keyPath), keyPath, index))
+        keyPathIDs.append(ObjectIdentifier(keyPath))
+        keyPathColumns.append(index ?? -1)
+        return index
     }
 }
 
 /// The stored single-value properties of one managed object: its place in a run of rows read
 /// together, used for its property reads as long as the database's ``Database/stateStamp`` is the
 /// one they were read at. A value kept in the object itself (no allocation per object read).
-struct ManagedRow {
-    let run: RowRun
+@usableFromInline struct ManagedRow {
+    @usableFromInline let run: RowRun
     /// Where the object's values start in ``RowRun/values``.
-    let base: Int
+    @usableFromInline let base: Int
 
     var layout: RowLayout { run.layout }
 
@@ -96,18 +102,31 @@ struct ManagedRow {
         }
         return try V._porterDecode(run.values[base + index], run.realm)
     }
+
+    /// The value of a single-value property when the row is current and the property's column is
+    /// known by its storage key path: every property read of an object a realm handed out after the
+    /// first object of its class. Nil otherwise; the caller takes the path that names the property.
+    // Inlinable so that each model accessor reads its own type's value specialized: through the
+    // generic path a read cost about 340 instructions (witness calls, indirect returns, a name
+    // closure), four fifths of it outside the row lookup and the decoding.
+    @inlinable func currentValue<V: _Persistable>(_ type: V.Type, keyPath: AnyKeyPath) -> V? {
+        guard V._porterReadsFromRow else { return nil }
+        let column = run.currentColumn(keyPath)
+        guard column >= 0 else { return nil }
+        return try? V._porterDecode(run.values[base &+ column], run.realm)
+    }
 }
 
 /// The column values of a run of rows read in one query (one row, or up to 256 while iterating),
 /// shared by their objects' ``ManagedRow``s, with what reading them needs.
-final class RowRun {
+@usableFromInline final class RowRun {
     /// The realm the rows were read through (links decode to its objects).
-    let realm: Realm
+    @usableFromInline let realm: Realm
     /// Its database (its stamp is checked before every read).
     let database: Database
     let layout: RowLayout
     /// Row `i`'s values are `values[i * layout.columnCount ..< (i + 1) * layout.columnCount]`.
-    let values: [Value]
+    @usableFromInline let values: [Value]
     let stamp: DatabaseStateStamp
 
     init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
@@ -116,6 +135,13 @@ final class RowRun {
         self.layout = layout
         self.values = values
         self.stamp = stamp
+    }
+
+    /// The column of the property whose storage key path is `keyPath` when the rows are current
+    /// and that key path was seen before; -1 otherwise (see ``ManagedRow/currentValue(_:keyPath:)``).
+    @usableFromInline func currentColumn(_ keyPath: AnyKeyPath) -> Int {
+        guard stamp == database.stateStamp else { return -1 }
+        return layout.knownColumn(keyPath)
     }
 }
 

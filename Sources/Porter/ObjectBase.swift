@@ -30,7 +30,7 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
     @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }
     /// The stored values last read for this managed object (see ``ManagedRow``).
-    @exclusivity(unchecked) final var _row: ManagedRow?
+    @usableFromInline @exclusivity(unchecked) final var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.
     @exclusivity(unchecked) final var _keyPathRecorder: KeyPathRecorder?
     /// Where a frozen copy was frozen from (see ``freeze()``); nil for live objects.

@@ -72,7 +72,12 @@ public struct Persisted<Value: _Persistable> {
         // optimizer turns into a field access (a specialized but separate setter projected it).
         @inline(__always) get {
             // A managed object's value comes from its current row without touching the wrapper (a
-            // key-path access to the model's field, checked for exclusivity, on every read).
+            // key-path access to the model's field, checked for exclusivity, on every read):
+            // specialized for the property's type when its column is known, …
+            if let row = object._row, let value = row.currentValue(Value.self, keyPath: storageKeyPath) {
+                return value
+            }
+            // … else through the path that names the property and records its column.
             if let value = try? PersistedStorage<Value>.rowValue(
                 in: object, keyPath: storageKeyPath,
                 name: {

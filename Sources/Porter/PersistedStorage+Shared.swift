@@ -118,32 +118,21 @@ protocol SharedStorageMarking: AnyObject {
         return key
     }()
 
-    /// The context of the object being made on this thread, if any.
-    @usableFromInline static var current: SharedStorageContext? {
+    /// The recorded storage a property being initialized on this thread gets while a realm makes
+    /// a managed object (see ``SharedStorages``); nil when none is being made, while recording, or
+    /// when the next recorded storage is not of `type` (the object then fails as recorded).
+    /// One call per property of every object a realm hands out: the context is used without
+    /// retaining it (``with(_:_:)`` keeps it alive), and the storage's class is compared exactly.
+    @usableFromInline static func nextShared(_ type: ObjectIdentifier) -> AnyObject? {
         guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<SharedStorageContext>.fromOpaque(raw).takeUnretainedValue()
+        return Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.takeNext(type) }
     }
 
-    /// The storage a property being initialized on this thread gets: the recorded one while a
-    /// realm makes a managed object (see ``SharedStorages``), else nil after recording `make()`'s.
-    /// One call per property of every object a realm hands out: the context is used without
-    /// retaining it (``with(_:_:)`` keeps it alive), and the recorded storage's class is compared
-    /// exactly instead of dynamically cast.
-    @usableFromInline static func storage<S: AnyObject>(_ type: S.Type, make: () -> S) -> S {
-        guard let raw = pthread_getspecific(key) else { return make() }
-        return Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            if context.position < context.storages.count {
-                let recorded = context.storages[context.position]
-                if ObjectIdentifier(Swift.type(of: recorded)) == ObjectIdentifier(S.self) {
-                    context.position += 1
-                    return unsafeDowncast(recorded, to: S.self)
-                }
-            }
-            if let shared = context.next(S.self) { return shared }
-            let made = make()
-            context.record(made)
-            return made
-        }
+    /// Records a storage made for a property while this thread's context records (a storage of
+    /// its own otherwise: nothing to do).
+    @usableFromInline static func recordMade(_ storage: AnyObject) {
+        guard let raw = pthread_getspecific(key) else { return }
+        Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.record(storage) }
     }
 
     /// Runs `body` with `context` as this thread's (the previous one restored afterwards).
@@ -155,21 +144,22 @@ protocol SharedStorageMarking: AnyObject {
     }
 
     /// The recorded storage to use next, or nil (recording, or not of `type`: then a new one).
-    @usableFromInline func next<S: AnyObject>(_ type: S.Type) -> S? {
+    private func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
         guard position < storages.count else {
             if !storages.isEmpty { failed = true }
             return nil
         }
-        defer { position += 1 }
-        guard let storage = storages[position] as? S else {
+        let recorded = storages[position]
+        position += 1
+        guard ObjectIdentifier(Swift.type(of: recorded)) == type else {
             failed = true
             return nil
         }
-        return storage
+        return recorded
     }
 
     /// Records a storage made while recording.
-    @usableFromInline func record(_ storage: AnyObject) {
+    private func record(_ storage: AnyObject) {
         if storages.isEmpty { made.append(storage) }
     }
 }
