@@ -1,5 +1,6 @@
 import Foundation
 import PorterQuery
+import PorterStore
 
 extension Results {
     /// Runs the query: conditions, then closure filters, then sorting.
@@ -18,6 +19,10 @@ extension Results {
             }
         } else if predicates.isEmpty {
             keys = try home.reader.allKeys(className)
+        } else if predicates.count == 1, sortKeys.count == 1, filters.isEmpty, distinctPaths?.isEmpty ?? true,
+            let sorted = try evaluator.sortedByNumberColumn(predicates[0], sortKeys[0])
+        {
+            return sorted
         } else if predicates.count == 1, !sortKeys.isEmpty, filters.isEmpty,
             let fused = try evaluator.orderedKeysWithSortValues(predicates[0], sortPaths: sortKeys.map(\.keyPath))
         {
@@ -82,36 +87,23 @@ extension Results {
     /// comparing the numbers themselves: the same order as ``ValueOrder/sortCompare(_:_:)``, without
     /// its per-comparison dispatch on the kinds of two values. Nil for any other column.
     static func sortedByNumbers(_ keys: [ObjectKey], _ values: [Value], ascending: Bool) -> [ObjectKey]? {
-        var ints: [Int64] = []
-        var doubles: [Double] = []
+        // Entries of concrete types sorted in this module (see ``NumberSort``).
         if case .int? = values.first {
-            ints.reserveCapacity(values.count)
-            for value in values {
+            var entries: [KeyedInt] = []
+            entries.reserveCapacity(values.count)
+            for (value, key) in zip(values, keys) {
                 guard case .int(let i) = value else { return nil }
-                // Descending as ascending by the bitwise complement (reverses the order, never overflows).
-                ints.append(ascending ? i : ~i)
+                entries.append(KeyedInt(value: i, key: key.rawValue))
             }
-            return sorted(keys, ints)
+            return NumberSort.keys(&entries, ascending: ascending)
         }
-        doubles.reserveCapacity(values.count)
-        for value in values {
+        var entries: [KeyedDouble] = []
+        entries.reserveCapacity(values.count)
+        for (value, key) in zip(values, keys) {
             guard case .double(let d) = value, !d.isNaN else { return nil }
-            // Descending as ascending by the negation (-0.0 and 0.0 stay equal, as they compare).
-            doubles.append(ascending ? d : -d)
+            entries.append(KeyedDouble(value: d, key: key.rawValue))
         }
-        return sorted(keys, doubles)
-    }
-
-    /// `keys` by ascending `numbers` (ties by key), through ``PairSort``'s `Comparable` entries
-    /// sorted here: in this module the sort specializes to inline comparisons (``PairSort/keys``
-    /// called across modules ran the generic sort, 3× slower on 1,000,000 objects).
-    @inline(__always)
-    private static func sorted<N: Comparable>(_ keys: [ObjectKey], _ numbers: [N]) -> [ObjectKey] {
-        var entries: [PairSort.Entry<N>] = []
-        entries.reserveCapacity(keys.count)
-        for (number, key) in zip(numbers, keys) { entries.append(PairSort.Entry(value: number, key: key.rawValue)) }
-        entries.sort()
-        return entries.map { ObjectKey($0.key) }
+        return NumberSort.keys(&entries, ascending: ascending)
     }
 }
 
