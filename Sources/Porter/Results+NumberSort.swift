@@ -43,7 +43,7 @@ extension QueryEvaluator {
 
 /// Sorts objects by one number column (``KeyedInt`` or ``KeyedDouble`` entries) in this module: the
 /// comparison is a closure literal on a concrete type, so the sort specializes to inline comparisons
-/// (``PairSort/Entry``'s generic `Comparable` conformance, from another module, went through its
+/// (a generic `Comparable` entry type of another module went through its conformance's
 /// witness and generic metadata on each comparison: two thirds of a sorted query's sort).
 enum NumberSort {
     /// The keys of `entries` by ascending (or descending) value, ties by ascending key: the order of

@@ -44,40 +44,36 @@ enum StudioSort {
         return descending ? split.sorted + nulls : nulls + split.sorted
     }
 
-    /// The keys of the values `typed` gives, sorted by them through ``PairSort``, and the keys of
-    /// the rest (nulls), in key order.
+    /// The keys of the values `typed` gives, sorted by them (ties by key), and the keys of the rest
+    /// (nulls), in key order.
     private static func typed<T: Comparable>(
         _ keys: [ObjectKey], _ values: [Value], _ descending: Bool, _ typed: (Value) -> T?
     ) -> (sorted: [ObjectKey], nulls: [ObjectKey]) {
-        var present: [ObjectKey] = []
-        var typedValues: [T] = []
+        var entries: [Entry<T>] = []
         var nulls: [ObjectKey] = []
-        present.reserveCapacity(keys.count)
-        typedValues.reserveCapacity(keys.count)
+        entries.reserveCapacity(keys.count)
         for (key, value) in zip(keys, values) {
             if let t = typed(value) {
-                present.append(key)
-                typedValues.append(t)
+                entries.append(Entry(value: t, key: key.rawValue))
             } else {
                 nulls.append(key)
             }
         }
-        let sorted =
-            descending
-            ? sortedKeys(present, typedValues.map { PairSort.Descending($0) }) : sortedKeys(present, typedValues)
-        return (sorted, nulls)
+        // Closure literals on this module's entry type: the sort specializes to inline comparisons
+        // (sorting a `Comparable` entry type of another module went through its conformance's
+        // witness and generic metadata on every comparison: 1.0 s instead of ~0.3 s at 1,000,000).
+        if descending {
+            entries.sort { $1.value < $0.value || ($0.value == $1.value && $0.key < $1.key) }
+        } else {
+            entries.sort { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }
+        }
+        return (entries.map { ObjectKey($0.key) }, nulls)
     }
 
-    /// `keys` by ascending `values` (ties by key) through ``PairSort``'s entries, sorted here so
-    /// the sort specializes in this module (``PairSort/keys`` called across modules ran the generic
-    /// sort: 5.4 s instead of 0.6 s for 1,000,000 objects).
-    @inline(__always)
-    private static func sortedKeys<V: Comparable>(_ keys: [ObjectKey], _ values: [V]) -> [ObjectKey] {
-        var entries: [PairSort.Entry<V>] = []
-        entries.reserveCapacity(keys.count)
-        for (value, key) in zip(values, keys) { entries.append(PairSort.Entry(value: value, key: key.rawValue)) }
-        entries.sort()
-        return entries.map { ObjectKey($0.key) }
+    /// One object's value of the sorted column and its key.
+    private struct Entry<V: Comparable> {
+        let value: V
+        let key: Int64
     }
 
     /// What a column holds besides nulls.
