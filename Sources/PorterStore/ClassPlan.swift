@@ -17,6 +17,8 @@ final class ClassPlan {
     let columnIndex: [String: Int]
     /// The type of each column, parallel to `columns` (binding needs only that).
     let columnTypes: [PropertyType]
+    /// Whether a column holds links (checking a value may then create objects).
+    let hasLinkColumns: Bool
     let primaryKey: Property?
     let insertSQL: String
     /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
@@ -32,6 +34,9 @@ final class ClassPlan {
     private var preparedInsert: SQLiteStatement?
     private var preparedPrimaryKeyLookup: SQLiteStatement?
     private var primaryKeyIndexed: Bool?
+    /// How new objects get keys (see ``ObjectKeyAllocation``).
+    var keys = ObjectKeyAllocation()
+    private var preparedInsertWithKey: SQLiteStatement?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -42,6 +47,7 @@ final class ClassPlan {
         persistedIndex = Dictionary(uniqueKeysWithValues: persisted.enumerated().map { ($1.name, $0) })
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
         columnTypes = columns.map(\.type)
+        hasLinkColumns = columns.contains { $0.type == .object }
         primaryKey = schema.primaryKeyProperty
         let names = columns.map { quoteIdentifier($0.name) }
         if names.isEmpty {
@@ -65,6 +71,22 @@ final class ClassPlan {
     /// text cost more than binding its values); reset for a new run.
     func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
         try prepared(&preparedInsert, insertSQL, connection)
+    }
+
+    /// The insert (with an explicit key or without), prepared once and kept with the plan, NOT
+    /// reset: for a caller that binds every parameter and resets it after each run.
+    func preparedInsert(withKey: Bool, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if withKey {
+            if let statement = preparedInsertWithKey { return statement }
+            return try insertWithKeyStatement(connection)
+        }
+        if let statement = preparedInsert { return statement }
+        return try insertStatement(connection)
+    }
+
+    /// ``insertWithKeySQL`` prepared, kept with the plan.
+    func insertWithKeyStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        try prepared(&preparedInsertWithKey, insertWithKeySQL, connection)
     }
 
     /// `SELECT _key FROM table WHERE primaryKey = ? LIMIT 1` prepared, kept with the plan.

@@ -47,6 +47,10 @@ public final class Database {
     var schemaDataVersion: Int64?
     /// The last ``catalog()`` read, reused while SQLite's schema cookie is unchanged.
     var cachedCatalog: SQLiteCatalog?
+    /// Numbers write transactions for the key state of class plans (``ObjectKeyAllocation``).
+    var keyTransaction = 0
+    /// The key floors to store at commit, of the classes this transaction deleted objects of.
+    var retiredKeyFloors: [String: Int64] = [:]
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }
