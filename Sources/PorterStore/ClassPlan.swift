@@ -34,6 +34,8 @@ final class ClassPlan {
     private var preparedInsert: SQLiteStatement?
     private var preparedPrimaryKeyLookup: SQLiteStatement?
     private var primaryKeyIndexed: Bool?
+    /// Memory for the text and blob parameters of ``preparedInsert(withKey:_:)``.
+    let parameterScratch = ParameterScratch()
     /// How new objects get keys (see ``ObjectKeyAllocation``).
     var keys = ObjectKeyAllocation()
     private var preparedInsertWithKey: SQLiteStatement?
@@ -136,7 +138,13 @@ struct IncomingReference {
 extension Database {
     /// The plan of a class, built on first use.
     func plan(for className: String) throws -> ClassPlan {
-        if let plan = plans[className] { return plan }
+        // The class of the last call first: adding objects one by one asks for the same plan
+        // each time, and hashing its name cost more than comparing it.
+        if let last = lastPlan, last.schema.name == className { return last }
+        if let plan = plans[className] {
+            lastPlan = plan
+            return plan
+        }
         guard let cls = schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the schema", location: path)
         }
@@ -149,6 +157,7 @@ extension Database {
     func invalidatePlans() {
         rollbackEpoch &+= 1
         plans.removeAll()
+        lastPlan = nil
         incomingCache.removeAll()
         connection.clearCache()
     }

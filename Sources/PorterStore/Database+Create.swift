@@ -132,6 +132,7 @@ extension Database {
     ) throws -> ObjectKey {
         let explicitKey = try explicitObjectKey(plan)
         let stmt = try plan.preparedInsert(withKey: explicitKey != nil, connection)
+        let scratch = plan.parameterScratch
         do {
             try plan.columns.withUnsafeBufferPointer { buffer in
                 // Through the base pointer: its subscript lends the element, the buffer's copies it.
@@ -140,9 +141,13 @@ extension Database {
                     for index in buffer.indices {
                         let at = Int32(index + 1)
                         if index == keyIndex {
-                            StorageCodec.bind(keyValue, type: types[index], to: stmt, at: at)
+                            if !scratch.bind(keyValue, type: types[index], to: stmt, at: at) {
+                                StorageCodec.bind(keyValue, type: types[index], to: stmt, at: at)
+                            }
                         } else if let value = columns[index], Database.isPlainScalar(value, types[index]) {
-                            StorageCodec.bind(value, type: types[index], to: stmt, at: at)
+                            if !scratch.bind(value, type: types[index], to: stmt, at: at) {
+                                StorageCodec.bind(value, type: types[index], to: stmt, at: at)
+                            }
                         } else {
                             let given = columns[index] ?? Database.defaultValue(for: properties[index])
                             let checked = try resolve(given, for: properties[index], in: plan, policy: .error)

@@ -40,6 +40,16 @@ extension Database {
         return plan.keys.autoincrement == true || plan.keys.tailIsFloor ? nil : plan.keys.floor
     }
 
+    /// ``explicitObjectKey(_:)`` for inserts written outside this module (a migration's copies).
+    package func explicitObjectKey(forNew className: String) throws -> Int64? {
+        try explicitObjectKey(plan(for: className))
+    }
+
+    /// ``noteObjectInserted(_:_:)`` for inserts written outside this module.
+    package func noteObjectInserted(_ className: String, _ key: Int64) throws {
+        noteObjectInserted(try plan(for: className), key)
+    }
+
     /// Records that an object of `plan` was inserted under `key`.
     func noteObjectInserted(_ plan: ClassPlan, _ key: Int64) {
         guard plan.keys.transaction == keyTransaction, plan.keys.epoch == rollbackEpoch else { return }

@@ -35,6 +35,8 @@ public final class Database {
     /// Whether the open write transaction replaced the stored schema (a rollback must restore it).
     var schemaReplacedInWrite = false
     var plans: [String: ClassPlan] = [:]
+    /// The plan ``plan(for:)`` returned last (dropped with ``plans``).
+    @exclusivity(unchecked) var lastPlan: ClassPlan?
     var incomingCache: [String: [IncomingReference]] = [:]
     /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
     /// changes without moving SQLite's change counters (see ``stateStamp``).
