@@ -12,6 +12,12 @@ final class FlatAddPlan {
     let columnCount: Int
     /// The fields held in columns, with their column.
     let fields: [(reader: any PersistedFieldReading, offset: Int, name: String, column: Int)]
+    /// The values of the object being added, by column: reused object after object (an array
+    /// made per object cost an allocation and its release).
+    @exclusivity(unchecked) var values: [Value?]
+    /// The writer encoding the values: a flat class holds no objects, so it never links or adds
+    /// one, and holds no realm (a plan kept by its realm must not keep the realm alive).
+    let writer = _PorterWriter(realm: nil, mode: .add(.error))
 
     init?(_ object: ObjectBase, layout: RowLayout, generation: Int) {
         guard layout.isFlat, let found = layout.fieldColumns(of: object) else { return nil }
@@ -19,6 +25,7 @@ final class FlatAddPlan {
         self.generation = generation
         className = layout.className
         columnCount = layout.columnCount
+        values = [Value?](repeating: nil, count: layout.columnCount)
         fields = found.compactMap { entry in
             entry.column.map { (entry.field.reader, entry.field.offset, entry.field.name, $0) }
         }
@@ -51,18 +58,18 @@ extension Realm {
     /// then one INSERT after checks (``Database/createRow(_:_:)``), so a failure leaves nothing
     /// behind and the object unmanaged, as the general path does.
     func addFlat(_ object: ObjectBase, _ plan: FlatAddPlan) throws {
-        // Flat classes hold no objects: the writer is only what encoding a value takes.
-        let writer = _PorterWriter(realm: self, mode: .add(.error))
-        var columns = [Value?](repeating: nil, count: plan.columnCount)
+        let writer = plan.writer
+        // Every field is assigned: no value of the previous object is left (a failed encoding
+        // throws before the INSERT, and the next object assigns every field again).
         try plan.fields.withUnsafeBufferPointer { buffer in
             // Fields lent through the base pointer, not copied (retained and released) per object.
             guard let fields = buffer.baseAddress else { return }
             for index in buffer.indices {
-                columns[fields[index].column] = try fields[index].reader.encodeUnmanaged(
+                plan.values[fields[index].column] = try fields[index].reader.encodeUnmanaged(
                     in: object, at: fields[index].offset, name: fields[index].name, writer)
             }
         }
-        let key = try database.createRow(plan.className, columns)
+        let key = try database.createRow(plan.className, plan.values)
         object._managed = ManagedState(
             realm: self, className: plan.className, key: key, addedIn: core.writeAttachment)
     }

@@ -102,16 +102,22 @@ extension MigrationStorage {
         }
         let table = quoteIdentifier(StorageLayout.table(className))
         let columns = cls.persistedProperties.filter { !$0.isCollection }.map { quoteIdentifier($0.name) }
+        // Under the class's key floor when SQLite's choice could reuse a deleted object's key.
+        let newKey = try database.explicitObjectKey(forNew: className)
+        let keyColumn = newKey == nil ? "" : ", _key"
+        let keyValue = newKey.map { ", \($0)" } ?? ""
         if columns.isEmpty {
-            try connection.execute("INSERT INTO \(table) DEFAULT VALUES")
+            try connection.execute(
+                newKey.map { "INSERT INTO \(table) (_key) VALUES (\($0))" } ?? "INSERT INTO \(table) DEFAULT VALUES")
         } else {
             let list = columns.joined(separator: ", ")
             let insert = try connection.prepare(
-                "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(table) WHERE _key = ?")
+                "INSERT INTO \(table) (\(list)\(keyColumn)) SELECT \(list)\(keyValue) FROM \(table) WHERE _key = ?")
             insert.bind(1, int: key)
             try insert.run()
         }
         let copy = connection.lastInsertRowID
+        try database.noteObjectInserted(className, copy)
         for property in cls.persistedProperties where property.isCollection {
             let collection = quoteIdentifier(StorageLayout.collectionTable(className, property.name))
             let extra = property.collection == .list ? "_pos, " : (property.collection == .map ? "_key, " : "")

@@ -154,6 +154,7 @@ extension MigrationStorage {
             return
         }
         // Nothing refers to them and they own nothing: plain SQL is enough.
+        try database.retireAllObjectKeys(className)
         for property in cls.persistedProperties where property.isCollection {
             try connection.execute(
                 "DELETE FROM \(quoteIdentifier(StorageLayout.collectionTable(className, property.name)))")

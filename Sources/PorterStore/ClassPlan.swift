@@ -17,6 +17,8 @@ final class ClassPlan {
     let columnIndex: [String: Int]
     /// The type of each column, parallel to `columns` (binding needs only that).
     let columnTypes: [PropertyType]
+    /// Whether a column holds links (checking a value may then create objects).
+    let hasLinkColumns: Bool
     let primaryKey: Property?
     let insertSQL: String
     /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
@@ -32,6 +34,11 @@ final class ClassPlan {
     private var preparedInsert: SQLiteStatement?
     private var preparedPrimaryKeyLookup: SQLiteStatement?
     private var primaryKeyIndexed: Bool?
+    /// Memory for the text and blob parameters of ``preparedInsert(withKey:_:)``.
+    let parameterScratch = ParameterScratch()
+    /// How new objects get keys (see ``ObjectKeyAllocation``).
+    var keys = ObjectKeyAllocation()
+    private var preparedInsertWithKey: SQLiteStatement?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema
@@ -42,6 +49,7 @@ final class ClassPlan {
         persistedIndex = Dictionary(uniqueKeysWithValues: persisted.enumerated().map { ($1.name, $0) })
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
         columnTypes = columns.map(\.type)
+        hasLinkColumns = columns.contains { $0.type == .object }
         primaryKey = schema.primaryKeyProperty
         let names = columns.map { quoteIdentifier($0.name) }
         if names.isEmpty {
@@ -65,6 +73,22 @@ final class ClassPlan {
     /// text cost more than binding its values); reset for a new run.
     func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
         try prepared(&preparedInsert, insertSQL, connection)
+    }
+
+    /// The insert (with an explicit key or without), prepared once and kept with the plan, NOT
+    /// reset: for a caller that binds every parameter and resets it after each run.
+    func preparedInsert(withKey: Bool, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if withKey {
+            if let statement = preparedInsertWithKey { return statement }
+            return try insertWithKeyStatement(connection)
+        }
+        if let statement = preparedInsert { return statement }
+        return try insertStatement(connection)
+    }
+
+    /// ``insertWithKeySQL`` prepared, kept with the plan.
+    func insertWithKeyStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        try prepared(&preparedInsertWithKey, insertWithKeySQL, connection)
     }
 
     /// `SELECT _key FROM table WHERE primaryKey = ? LIMIT 1` prepared, kept with the plan.
@@ -114,7 +138,13 @@ struct IncomingReference {
 extension Database {
     /// The plan of a class, built on first use.
     func plan(for className: String) throws -> ClassPlan {
-        if let plan = plans[className] { return plan }
+        // The class of the last call first: adding objects one by one asks for the same plan
+        // each time, and hashing its name cost more than comparing it.
+        if let last = lastPlan, last.schema.name == className { return last }
+        if let plan = plans[className] {
+            lastPlan = plan
+            return plan
+        }
         guard let cls = schema[className] else {
             throw PorterError(.notFound, "no class named '\(className)' in the schema", location: path)
         }
@@ -127,6 +157,7 @@ extension Database {
     func invalidatePlans() {
         rollbackEpoch &+= 1
         plans.removeAll()
+        lastPlan = nil
         incomingCache.removeAll()
         connection.clearCache()
     }

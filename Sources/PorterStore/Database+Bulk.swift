@@ -76,9 +76,11 @@ package final class BulkInserter {
         if let preferredKey, plan.primaryKey == nil, try insertWithKey(fields, preferredKey) {
             // Inserted under the preferred key.
         } else {
-            try bindColumns(fields, to: insertStatement)
-            try step(insertStatement, primaryKeyPosition.flatMap { fields[$0] })
+            let statement = try statementForNewKey()
+            try bindColumns(fields, to: statement)
+            try step(statement, primaryKeyPosition.flatMap { fields[$0] })
         }
+        database.noteObjectInserted(plan, database.connection.lastInsertRowID)
         let key = ObjectKey(database.connection.lastInsertRowID)
         for collection in collections {
             // `collection.property` is read in place: a local `Property` would copy its strings.
@@ -102,6 +104,18 @@ package final class BulkInserter {
                 try bind(Database.defaultValue(for: plan.columns[i]), plan.columns[i], statement, Int32(i + 1))
             }
         }
+    }
+
+    /// The insert for an object under a new key: SQLite's choice, or the class's key floor bound
+    /// last when SQLite's choice could reuse a deleted object's key (see ``ObjectKeyAllocation``).
+    private func statementForNewKey() throws -> SQLiteStatement {
+        guard let floor = try database.explicitObjectKey(plan) else { return insertStatement }
+        if insertWithKeyStatement == nil {
+            insertWithKeyStatement = try database.connection.prepare(plan.insertWithKeySQL)
+        }
+        guard let statement = insertWithKeyStatement else { return insertStatement }
+        statement.bind(Int32(columnTypes.count + 1), int: floor)
+        return statement
     }
 
     /// Inserts under an explicit key; false when the key is taken (nothing was inserted).
@@ -131,11 +145,12 @@ package final class BulkInserter {
     /// - Throws: ``PorterError/Code/duplicatePrimaryKey`` naming the value, or the SQLite error.
     package func insert(_ values: [String: Value]) throws -> ObjectKey {
         try database.requireWrite()
+        let statement = try statementForNewKey()
         for (i, property) in plan.columns.enumerated() {
-            try bind(
-                values[property.name] ?? Database.defaultValue(for: property), property, insertStatement, Int32(i + 1))
+            try bind(values[property.name] ?? Database.defaultValue(for: property), property, statement, Int32(i + 1))
         }
-        try step(insertStatement, plan.primaryKey.flatMap { values[$0.name] })
+        try step(statement, plan.primaryKey.flatMap { values[$0.name] })
+        database.noteObjectInserted(plan, database.connection.lastInsertRowID)
         let key = ObjectKey(database.connection.lastInsertRowID)
         for (i, property) in plan.collections.enumerated() {
             try writeCollection(

@@ -70,6 +70,9 @@ extension Database {
             keyIndex = index
             keyValue = pkValue
         }
+        if !plan.hasLinkColumns {
+            return try insertPlainRow(plan, columns, keyIndex: keyIndex, keyValue: keyValue, primaryKey: primaryKey)
+        }
         var resolved: [Value] = []
         resolved.reserveCapacity(columns.count)
         do {
@@ -97,7 +100,9 @@ extension Database {
             }
             throw error
         }
-        let stmt = try plan.insertStatement(connection)
+        let explicitKey = try explicitObjectKey(plan)
+        let stmt = try explicitKey == nil ? plan.insertStatement(connection) : plan.insertWithKeyStatement(connection)
+        if let explicitKey { stmt.bind(Int32(resolved.count + 1), int: explicitKey) }
         plan.columnTypes.withUnsafeBufferPointer { types in
             resolved.withUnsafeBufferPointer { values in
                 for index in values.indices {
@@ -114,7 +119,78 @@ extension Database {
             }
             throw connection.error(rc, "inserting into \(plan.schema.name)")
         }
-        return ObjectKey(connection.lastInsertRowID)
+        let key = connection.lastInsertRowID
+        noteObjectInserted(plan, key)
+        return ObjectKey(key)
+    }
+
+    /// ``createRow(_:_:)`` for a class without link columns (checking a value then creates no
+    /// object): each value checked and bound in one pass, without an array of resolved values.
+    private func insertPlainRow(
+        _ plan: ClassPlan, _ columns: [Value?], keyIndex: Int, keyValue: Value,
+        primaryKey: (index: Int, property: Property, value: Value)?
+    ) throws -> ObjectKey {
+        let explicitKey = try explicitObjectKey(plan)
+        let stmt = try plan.preparedInsert(withKey: explicitKey != nil, connection)
+        let scratch = plan.parameterScratch
+        do {
+            try plan.columns.withUnsafeBufferPointer { buffer in
+                // Through the base pointer: its subscript lends the element, the buffer's copies it.
+                guard let properties = buffer.baseAddress else { return }
+                try plan.columnTypes.withUnsafeBufferPointer { types in
+                    for index in buffer.indices {
+                        let at = Int32(index + 1)
+                        if index == keyIndex {
+                            if !scratch.bind(keyValue, type: types[index], to: stmt, at: at) {
+                                StorageCodec.bind(keyValue, type: types[index], to: stmt, at: at)
+                            }
+                        } else if let value = columns[index], Database.isPlainScalar(value, types[index]) {
+                            if !scratch.bind(value, type: types[index], to: stmt, at: at) {
+                                StorageCodec.bind(value, type: types[index], to: stmt, at: at)
+                            }
+                        } else {
+                            let given = columns[index] ?? Database.defaultValue(for: properties[index])
+                            let checked = try resolve(given, for: properties[index], in: plan, policy: .error)
+                            StorageCodec.bind(checked, type: types[index], to: stmt, at: at)
+                        }
+                    }
+                }
+            }
+        } catch {
+            // A duplicate key is the error to report, as when it was looked up first.
+            if let pk = primaryKey, !pk.value.isNull, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw error
+        }
+        if let explicitKey { stmt.bind(Int32(plan.columns.count + 1), int: explicitKey) }
+        connection.steps &+= 1
+        let rc = sqlite3_step(stmt.handle)
+        // Every parameter is bound again before the next run: no need to clear them.
+        sqlite3_reset(stmt.handle)
+        if rc != SQLITE_DONE {
+            if rc & 0xFF == SQLITE_CONSTRAINT, let pk = primaryKey, try findFirst(plan, pk.property, pk.value) != nil {
+                throw duplicateKey(plan, pk.property, pk.value)
+            }
+            throw connection.error(rc, "inserting into \(plan.schema.name)")
+        }
+        let key = connection.lastInsertRowID
+        noteObjectInserted(plan, key)
+        return ObjectKey(key)
+    }
+
+    /// Whether `value` is a non-null value that ``resolve(_:for:in:policy:)`` stores as it is in
+    /// a column of `type` (a scalar of that type, a string within the size limit).
+    static func isPlainScalar(_ value: Value, _ type: PropertyType) -> Bool {
+        switch (type, value) {
+        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.date, .date),
+            (.decimal128, .decimal128), (.objectId, .objectId), (.uuid, .uuid):
+            return true
+        case (.string, .string(let s)):
+            return s.utf8.count <= Database.maxBinarySize
+        default:
+            return false
+        }
     }
 
     private func duplicateKey(_ plan: ClassPlan, _ pk: Property, _ value: Value) -> PorterError {
@@ -167,11 +243,14 @@ extension Database {
                     values[property.name] ?? Database.defaultValue(for: property), for: property, in: plan,
                     policy: policy))
         }
-        let stmt = try connection.cached(plan.insertSQL)
+        let explicitKey = try explicitObjectKey(plan)
+        let stmt = try connection.cached(explicitKey == nil ? plan.insertSQL : plan.insertWithKeySQL)
         for (i, property) in plan.columns.enumerated() {
             StorageCodec.bind(resolved[i], type: property.type, to: stmt, at: Int32(i + 1))
         }
+        if let explicitKey { stmt.bind(Int32(plan.columns.count + 1), int: explicitKey) }
         try stmt.run()
+        noteObjectInserted(plan, connection.lastInsertRowID)
         let key = ObjectKey(connection.lastInsertRowID)
         for property in plan.collections {
             try writeCollection(

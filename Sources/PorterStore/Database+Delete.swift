@@ -37,6 +37,7 @@ extension Database {
             for property in plan.collections {
                 try clearCollection(plan, link.key, property)
             }
+            try noteObjectDeleted(plan, link.key.rawValue)
             let stmt = try connection.cached("DELETE FROM \(plan.table) WHERE _key = ?")
             stmt.bind(1, int: link.key.rawValue)
             try stmt.run()

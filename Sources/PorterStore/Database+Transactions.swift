@@ -27,12 +27,14 @@ extension Database {
         }
         writeDepth = 1
         schemaReplacedInWrite = false
+        beginKeyTransaction()
     }
 
     /// Commits the open write transaction.
     public func commitWrite() throws {
         guard writeDepth > 0 else { throw PorterError(.usage, "no write transaction to commit", location: path) }
         do {
+            try storeRetiredKeyFloors()
             try connection.execute("COMMIT")
         } catch {
             cancelWrite()
@@ -46,6 +48,7 @@ extension Database {
         guard writeDepth > 0 else { return }
         writeDepth = 0
         rollbackEpoch &+= 1
+        retiredKeyFloors = [:]
         if connection.inTransaction { try? connection.execute("ROLLBACK") }
         // Schema changes made inside the transaction are gone too. Only then is the stored
         // schema read back: parsing it on every rollback made each failed import pay for it.

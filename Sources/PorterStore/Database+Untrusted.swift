@@ -57,6 +57,8 @@ extension Database {
         let stmt = try connection.prepare("SELECT key, typeof(value) FROM _porter_meta ORDER BY key")
         while try stmt.step() {
             let key = stmt.text(0)
+            // `nextKey.<class>`: a class's key floor (see ``ObjectKeyAllocation``), an integer.
+            if key.hasPrefix(Database.keyFloorMetaKey("")) && stmt.text(1) == "integer" { continue }
             if key != "schema" { lines.append("_porter_meta: unknown row '\(key)'") }
         }
         if case .integer(let format)? = try connection.scalar("PRAGMA user_version"), format < 1 {

@@ -35,6 +35,8 @@ public final class Database {
     /// Whether the open write transaction replaced the stored schema (a rollback must restore it).
     var schemaReplacedInWrite = false
     var plans: [String: ClassPlan] = [:]
+    /// The plan ``plan(for:)`` returned last (dropped with ``plans``).
+    @exclusivity(unchecked) var lastPlan: ClassPlan?
     var incomingCache: [String: [IncomingReference]] = [:]
     /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
     /// changes without moving SQLite's change counters (see ``stateStamp``).
@@ -47,6 +49,10 @@ public final class Database {
     var schemaDataVersion: Int64?
     /// The last ``catalog()`` read, reused while SQLite's schema cookie is unchanged.
     var cachedCatalog: SQLiteCatalog?
+    /// Numbers write transactions for the key state of class plans (``ObjectKeyAllocation``).
+    var keyTransaction = 0
+    /// The key floors to store at commit, of the classes this transaction deleted objects of.
+    var retiredKeyFloors: [String: Int64] = [:]
 
     /// The schema version stored in the file.
     public var schemaVersion: UInt64 { schema.version }

@@ -21,9 +21,14 @@ package final class SQLiteConnection {
     /// only after this moved.
     @exclusivity(unchecked) var steps: UInt64 = 0
 
+    /// SQLite's memory statistics turned off once, before the first connection opens (Porter
+    /// never reads them; see `porter_sqlite_memory_statistics_off`).
+    private static let memoryStatisticsOff: Void = { _ = porter_sqlite_memory_statistics_off() }()
+
     /// Opens `path` with the given `sqlite3_open_v2` flags. A URI path (`file:…`) is honoured;
     /// `displayPath` (default: `path`) is the name used in messages.
     init(path: String, flags: Int32, displayPath: String? = nil) throws {
+        _ = Self.memoryStatisticsOff
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {

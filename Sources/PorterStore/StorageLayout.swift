@@ -2,8 +2,9 @@ import PorterModel
 
 /// Names of the SQLite tables, columns and indexes that hold a schema's objects.
 ///
-/// Each class `C` is a table `class_C` with an `_key INTEGER PRIMARY KEY AUTOINCREMENT` (so keys are
-/// never reused) and one column per non-collection stored property. A list, set or map property `p`
+/// Each class `C` is a table `class_C` with an `_key INTEGER PRIMARY KEY` (never reused: see
+/// ``ObjectKeyAllocation``; tables of older files are `AUTOINCREMENT`) and one column per
+/// non-collection stored property. A list, set or map property `p`
 /// is a table `class_C.p` (`_owner`, then `_pos` or `_key` for lists and maps, then `value`). Class
 /// names cannot contain `.`, so these names never collide.
 package enum StorageLayout {
@@ -36,7 +37,7 @@ package struct SchemaDDL {
     /// Creates the table, collection tables and indexes of one class.
     package func createClass(_ cls: ObjectSchema) throws {
         let columns = cls.persistedProperties.filter { !$0.isCollection }.map { quoteIdentifier($0.name) }
-        let body = (["_key INTEGER PRIMARY KEY AUTOINCREMENT"] + columns).joined(separator: ", ")
+        let body = (["_key INTEGER PRIMARY KEY"] + columns).joined(separator: ", ")
         try connection.execute("CREATE TABLE \(quoteIdentifier(StorageLayout.table(cls.name))) (\(body))")
         for property in cls.persistedProperties where property.isCollection {
             try createCollectionTable(cls.name, property)
