@@ -32,7 +32,7 @@ extension Schema {
                 errors.append("\(name): model classes must subclass Object or EmbeddedObject")
                 continue
             }
-            let derived = ModelReflection.objectSchema(of: type)
+            let derived = ModelReflection.cachedObjectSchema(of: type)
             classes.append(derived.schema)
             errors += derived.errors
         }

@@ -74,6 +74,13 @@ extension Importer {
             }
             guard !missing else { continue }
             do {
+                // An object inserted by this import (insert mode) has this list empty: its links,
+                // all found, go straight in (the store's update would look each one up again).
+                if options.mode == .insert, entry.property.ownerSteps.isEmpty, case .list(let links) = value,
+                    try inserter(entry.owner.className).fillLinkList(entry.owner.key, entry.property.property, links)
+                {
+                    continue
+                }
                 let target = try locate(entry.owner, entry.property.ownerSteps)
                 try database.update(target.className, target.key, [entry.property.property: value], policy: .all)
             } catch let error as PorterError where error.code != .busy && error.code != .io {

@@ -278,7 +278,12 @@ public final class Importer {
         if keepObjectKeys, case .int(let key)? = read.label {
             return try inserter(cls.name).insert(fields: fields, preferredKey: key)
         }
-        return try inserter(cls.name).insert(fields: fields)
+        let key = try inserter(cls.name).insert(fields: fields)
+        // Links to this object (forward references, later documents) then need no query.
+        if let pkIndex = read.primaryKeyIndex, let pkValue = fields[pkIndex] {
+            resolver.wrote(cls.name, primaryKey: pkValue, key: key)
+        }
+        return key
     }
 
     /// The primary key of a document that gives none: a fresh ObjectId or UUID (as Realm's
@@ -292,7 +297,7 @@ public final class Importer {
         }
     }
 
-    private func inserter(_ className: String) throws -> BulkInserter {
+    func inserter(_ className: String) throws -> BulkInserter {
         if let last = lastInserter, last.name == className { return last.inserter }
         let inserter = try inserters[className] ?? BulkInserter(database: database, className: className)
         inserters[className] = inserter

@@ -92,6 +92,8 @@ final class LinkResolver {
     private static let keyCacheLimit = 100_000
     /// Classes whose labels must be remembered: some property (or any mixed) can link to them.
     private let labelledClasses: Set<String>
+    /// Classes with a primary key that some property (or any mixed) can link to.
+    private let primaryKeyTargets: Set<String>
 
     init(database: Database) {
         self.database = database
@@ -105,6 +107,12 @@ final class LinkResolver {
                     $0.persistedProperties.compactMap { $0.type == .object ? $0.objectType : nil }
                 })
         }
+        primaryKeyTargets = Set(
+            schema.classes.filter { cls in
+                cls.primaryKey != nil
+                    && (anyMixed
+                        || schema.classes.contains { $0.persistedProperties.contains { $0.objectType == cls.name } })
+            }.map(\.name))
     }
 
     /// Records the object a `_key` label names; false when the label is already taken.
@@ -134,24 +142,36 @@ final class LinkResolver {
             // the cache is bounded, and emptied when full.
             // Swift compares strings by canonical equivalence, the database by bytes: only
             // ASCII strings (where the two agree) are cached.
-            let cacheable: Bool
-            if case .string(let text) = value {
-                cacheable = text.utf8.allSatisfy { $0 < 0x80 }
-            } else {
-                cacheable = true
-            }
-            let cache = cacheable ? classCache(className) : nil
+            let cache = LinkResolver.cacheable(value) ? classCache(className) : nil
             if let cached = cache?.keys[value] { return cached }
             guard let found = try primaryKeyLookup(className).key(value) else { return nil }
             guard let cache else { return found }
-            if keyCacheCount >= LinkResolver.keyCacheLimit {
-                for entry in keyCache.values { entry.keys = [:] }
-                keyCacheCount = 0
-            }
-            cache.keys[value] = found
-            keyCacheCount += 1
+            remember(found, for: value, in: cache)
             return found
         }
+    }
+
+    /// Remembers the key of an object this import wrote under `primaryKey`, so links to it find
+    /// it without a query (only for classes something can link to).
+    func wrote(_ className: String, primaryKey: Value, key: ObjectKey) {
+        guard primaryKeyTargets.contains(className), LinkResolver.cacheable(primaryKey) else { return }
+        remember(key, for: primaryKey, in: classCache(className))
+    }
+
+    /// Whether a primary key may be cached: Swift compares strings by canonical equivalence, the
+    /// database by bytes, so only ASCII strings (where the two agree) are.
+    private static func cacheable(_ value: Value) -> Bool {
+        if case .string(let text) = value { return text.utf8.allSatisfy { $0 < 0x80 } }
+        return true
+    }
+
+    /// Stores a found key; the cache is bounded, and emptied when full.
+    private func remember(_ key: ObjectKey, for value: Value, in cache: KeyCache) {
+        if keyCacheCount >= LinkResolver.keyCacheLimit {
+            for entry in keyCache.values { entry.keys = [:] }
+            keyCacheCount = 0
+        }
+        if cache.keys.updateValue(key, forKey: value) == nil { keyCacheCount += 1 }
     }
 }
 

@@ -90,6 +90,26 @@ package final class BulkInserter {
         return key
     }
 
+    /// Writes a list of links completed after its owner was inserted: `owner` was inserted by this
+    /// inserter with `property` empty, and every element is a link the caller found to an existing
+    /// object. Nothing is checked again; false (nothing written) unless `property` is a list of
+    /// links to a top-level class and every element a link to that class.
+    package func fillLinkList(_ owner: ObjectKey, _ property: String, _ elements: [Value]) throws -> Bool {
+        guard let slot = collections.first(where: { $0.property.name == property }),
+            slot.property.collection == .list, slot.property.type == .object,
+            let target = slot.property.objectType, database.schema[target]?.isEmbedded == false,
+            elements.allSatisfy({ if case .link(let link) = $0 { link.className == target } else { false } })
+        else { return false }
+        try database.requireWrite()
+        for (position, element) in elements.enumerated() {
+            slot.statement.bind(1, int: owner.rawValue)
+            slot.statement.bind(2, int: Int64(position))
+            StorageCodec.bind(element, type: .object, to: slot.statement, at: 3)
+            try step(slot.statement, nil)
+        }
+        return true
+    }
+
     /// Binds the column values (by position in the class's declared properties).
     private func bindColumns(_ fields: [Value?], to statement: SQLiteStatement) throws {
         // Indexes rather than `enumerated()`: iterating `Property` values would copy each one.
