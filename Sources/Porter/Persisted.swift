@@ -55,7 +55,7 @@ public struct Persisted<Value: _Persistable> {
     )
     public var wrappedValue: Value {
         get { storage.current() }
-        set { storage.boxed = newValue as Any }
+        set { storage.store(newValue) }
     }
 
     /// Reads and writes the property of `object`: its own value while unmanaged, the database's
@@ -94,7 +94,7 @@ public struct Persisted<Value: _Persistable> {
             // values of objects about to be added are set this way).
             if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
                 // A shared storage (an object a realm is making; see `SharedStorages`) keeps nothing.
-                if !storage.isShared { storage.boxed = newValue as Any }
+                if !storage.isShared { storage.store(newValue) }
             } else {
                 storage.write(newValue, in: object, keyPath: storageKeyPath)
             }

@@ -3,11 +3,15 @@ import Foundation
 /// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
 /// hands out copies of the wrapper struct) still reaches the object's own storage.
 @usableFromInline final class PersistedStorage<Value: _Persistable> {
-    /// The unmanaged value (a `Value`); nil until first read when the property had no initial
-    /// value (so a non-optional link's default object, or an ObjectId, is only made when needed).
-    /// Type-erased on purpose: every object's storages are destroyed, and destroying a generic
-    /// `Value?` looked up `Optional<Value>`'s metadata each time (a tenth of reading an object).
-    @exclusivity(unchecked) @usableFromInline var boxed: Any?
+    /// The unmanaged value (a `Value`) when ``hasValue``; unset until first read when the property
+    /// had no initial value (so a non-optional link's default object, or an ObjectId, is only
+    /// made when needed). Type-erased on purpose: destroying a generic `Value?` looked up
+    /// `Optional<Value>`'s metadata each time (a typed `Value?` measured 10% more instructions per
+    /// object added). Not an `Any?` either: assigning one went through `Optional`'s generic value
+    /// witnesses, about 4k instructions per object added (its values set, then released).
+    @exclusivity(unchecked) @usableFromInline var boxed: Any
+    /// Whether ``boxed`` holds the unmanaged value.
+    @exclusivity(unchecked) @usableFromInline var hasValue: Bool
     /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
     @usableFromInline let hasInitialValue: Bool
     /// The `@Persisted(…)` options.
@@ -21,7 +25,13 @@ import Foundation
     // Inlinable so that a model class's initializer (run for every object a realm hands out)
     // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
     @inlinable init(initial: Value?, options: PersistedOptions) {
-        boxed = initial.map { $0 as Any }
+        if let initial {
+            boxed = initial
+            hasValue = true
+        } else {
+            boxed = ()
+            hasValue = false
+        }
         hasInitialValue = initial != nil
         self.options = options
     }
@@ -41,10 +51,22 @@ import Foundation
 
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
-        if let boxed { return boxed as! Value }
+        if hasValue { return boxed as! Value }
         let made = Value._porterDefault()
-        if !isShared { boxed = made as Any }
+        if !isShared { store(made) }
         return made
+    }
+
+    /// Keeps `value` as the unmanaged value.
+    @inlinable func store(_ value: Value) {
+        boxed = value
+        hasValue = true
+    }
+
+    /// Forgets the unmanaged value.
+    func clear() {
+        boxed = ()
+        hasValue = false
     }
 
     /// The value of a managed object's property from its current row (see ``ManagedRow``).
@@ -109,7 +131,7 @@ import Foundation
             )
         }
         guard let managed = object._managed else {
-            if !isShared { boxed = newValue as Any }
+            if !isShared { store(newValue) }
             return
         }
         managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
@@ -160,7 +182,7 @@ extension Persisted: AnyPersistedProperty {
 
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
-        guard storage.hasInitialValue, let initial = storage.boxed.map({ $0 as! Value }),
+        guard storage.hasInitialValue, storage.hasValue, let initial = storage.boxed as? Value,
             info.type != .object, info.type != .linkingObjects
         else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
@@ -178,10 +200,10 @@ extension Persisted: AnyPersistedProperty {
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
         guard Value._porterType.type != .linkingObjects, !storage.isShared, let typed = value as? Value else { return }
-        storage.boxed = typed._porterDetached(copier) as Any
+        storage.store(typed._porterDetached(copier))
     }
 
-    func releaseUnmanagedValue() { if !storage.isShared { storage.boxed = nil } }
+    func releaseUnmanagedValue() { if !storage.isShared { storage.clear() } }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
         try? Value._porterDecode(value, realm)

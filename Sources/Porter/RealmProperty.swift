@@ -135,7 +135,7 @@ private func legacyRead<V: _Persistable>(_ storage: PersistedStorage<V>, _ owner
 /// (the write-transaction and frozen-object checks of `@Persisted`).
 private func legacyWrite<V: _Persistable>(_ storage: PersistedStorage<V>, _ owner: ObjectBase?, _ value: V) {
     guard let owner, !owner._isPlainUnmanaged else {
-        storage.boxed = value as Any
+        storage.store(value)
         return
     }
     storage.write(value, in: owner)
@@ -167,7 +167,7 @@ extension LegacyStoredProperty {
     func setName(_ name: String) { storage.name = name }
 
     func initialStoredValue() -> PorterModel.Value? {
-        guard storage.hasInitialValue, let initial = storage.boxed.map({ $0 as! Stored }) else { return nil }
+        guard storage.hasInitialValue, storage.hasValue, let initial = storage.boxed as? Stored else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
     }
 
@@ -181,10 +181,10 @@ extension LegacyStoredProperty {
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
         guard let typed = value as? Stored else { return }
-        storage.boxed = typed._porterDetached(copier) as Any
+        storage.store(typed._porterDetached(copier))
     }
 
-    func releaseUnmanagedValue() { storage.boxed = nil }
+    func releaseUnmanagedValue() { storage.clear() }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? { try? Stored._porterDecode(value, realm) }
 
