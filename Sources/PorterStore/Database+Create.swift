@@ -101,7 +101,7 @@ extension Database {
             throw error
         }
         let explicitKey = try explicitObjectKey(plan)
-        let stmt = try explicitKey == nil ? plan.insertStatement(connection) : plan.insertWithKeyStatement(connection)
+        let stmt = try plan.preparedInsert(withKey: explicitKey != nil, connection)
         if let explicitKey { stmt.bind(Int32(resolved.count + 1), int: explicitKey) }
         plan.columnTypes.withUnsafeBufferPointer { types in
             resolved.withUnsafeBufferPointer { values in
@@ -110,18 +110,7 @@ extension Database {
                 }
             }
         }
-        connection.steps &+= 1
-        let rc = sqlite3_step(stmt.handle)
-        stmt.reset()
-        if rc != SQLITE_DONE {
-            if rc & 0xFF == SQLITE_CONSTRAINT, let pk = primaryKey, try findFirst(plan, pk.property, pk.value) != nil {
-                throw duplicateKey(plan, pk.property, pk.value)
-            }
-            throw connection.error(rc, "inserting into \(plan.schema.name)")
-        }
-        let key = connection.lastInsertRowID
-        noteObjectInserted(plan, key)
-        return ObjectKey(key)
+        return try runInsert(stmt, plan, primaryKey: primaryKey)
     }
 
     /// ``createRow(_:_:)`` for a class without link columns (checking a value then creates no
@@ -164,6 +153,14 @@ extension Database {
             throw error
         }
         if let explicitKey { stmt.bind(Int32(plan.columns.count + 1), int: explicitKey) }
+        return try runInsert(stmt, plan, primaryKey: primaryKey)
+    }
+
+    /// Runs a prepared insert of `plan` whose parameters are all bound, and returns the new key;
+    /// a constraint failure on a primary key that is taken is reported as that duplicate.
+    private func runInsert(
+        _ stmt: SQLiteStatement, _ plan: ClassPlan, primaryKey: (index: Int, property: Property, value: Value)?
+    ) throws -> ObjectKey {
         connection.steps &+= 1
         let rc = sqlite3_step(stmt.handle)
         // Every parameter is bound again before the next run: no need to clear them.
