@@ -88,7 +88,7 @@ import Foundation
     var layout: RowLayout { run.layout }
 
     /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
-    var isCurrent: Bool { run.stamp == run.database.stateStamp }
+    var isCurrent: Bool { run.database.isCurrent(run.stamp) }
 
     /// The value of a single-value property from the row.
     /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
@@ -140,7 +140,7 @@ import Foundation
     /// The column of the property whose storage key path is `keyPath` when the rows are current
     /// and that key path was seen before; -1 otherwise (see ``ManagedRow/currentValue(_:keyPath:)``).
     @usableFromInline func currentColumn(_ keyPath: AnyKeyPath) -> Int {
-        guard stamp == database.stateStamp else { return -1 }
+        guard database.isCurrent(stamp) else { return -1 }
         return layout.knownColumn(keyPath)
     }
 }

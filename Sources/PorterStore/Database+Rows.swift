@@ -24,6 +24,14 @@ extension Database {
         return stamp
     }
 
+    /// Whether the data is still as it was at `stamp` (``stateStamp`` equals it), checked before
+    /// every property read of a managed object: compared here, where the stamp's `==` is a direct
+    /// comparison (from another module it went through `Equatable`'s witness on every read).
+    package func isCurrent(_ stamp: DatabaseStateStamp) -> Bool {
+        if cachedStampSteps == connection.steps && cachedStamp.epoch == rollbackEpoch { return cachedStamp == stamp }
+        return stateStamp == stamp
+    }
+
     /// The single-value stored properties of a class, in the order ``row(_:_:)`` gives their values.
     package func rowProperties(_ className: String) throws -> [Property] {
         try plan(for: className).columns

@@ -34,6 +34,33 @@ struct NanosecondDateTests {
         Timestamp(seconds: .max, nanoseconds: 999_999_999),
     ]
 
+    @Test("Stored date bytes decode the same from a column's buffer as from a collection, damaged ones to nil")
+    func storedBytesDecode() {
+        func both(_ bytes: [UInt8]) -> (Timestamp?, Timestamp?) {
+            (bytes.withUnsafeBytes { StorageCodec.timestamp($0) }, StorageCodec.timestamp(bytes[...]))
+        }
+        for t in Self.instants {
+            let (raw, generic) = both(StorageCodec.dateBytes(t))
+            #expect(raw == t)
+            #expect(generic == t)
+        }
+        // Format 1: 8 bytes of microseconds.
+        let micros = both([0, 0, 0, 0, 0, 0, 0x03, 0xE8])
+        #expect(micros.0 == Timestamp(microseconds: 1000))
+        #expect(micros.1 == Timestamp(microseconds: 1000))
+        let damaged: [[UInt8]] = [
+            Array(repeating: 0, count: 12),  // nanoseconds Int32.min
+            StorageCodec.dateBytes(Timestamp(seconds: 1, nanoseconds: 0)).prefix(8) + [0x80 + 0x3B, 0x9A, 0xCA, 0x00],
+            StorageCodec.dateBytes(Timestamp(seconds: 5, nanoseconds: 0)).prefix(8) + [0x7F, 0xFF, 0xFF, 0xFF],
+            [1, 2, 3], [],
+        ]
+        for bytes in damaged {
+            let (raw, generic) = both(bytes)
+            #expect(raw == nil, "\(bytes)")
+            #expect(generic == nil, "\(bytes)")
+        }
+    }
+
     @Test("Every kind of date slot keeps nanoseconds, including the int64 extremes")
     func roundTrip() throws {
         let dir = try TemporaryFolder()
