@@ -209,21 +209,20 @@ final class RealmFileReader: ObjectReadBackend {
     ) {
         guard let table = try table(className) else { return ([], []) }
         let indexes = try rowIndexes(table)
-        let objects = try file.objects(in: table, from: low.rawValue, through: high.rawValue, properties: indexes)
-        objectsDecoded += objects.count
+        var keys: [ObjectKey] = []
+        var values: [Value] = []
+        let expected = Int(clamping: min(max(high.rawValue &- low.rawValue &+ 1, 0), 4096))
+        keys.reserveCapacity(expected)
+        values.reserveCapacity(expected * indexes.count)
+        try file.forEachRow(
+            in: table, from: low.rawValue, through: high.rawValue, properties: indexes,
+            row: { keys.append(ObjectKey($0)) }, value: { values.append(converted($0)) })
+        objectsDecoded += keys.count
         // Iterating a large file: its pages are dropped now and then (clean: read again when needed).
         runsSinceRelease += 1
         if runsSinceRelease >= 64 {
             runsSinceRelease = 0
             file.releaseMappedPages()
-        }
-        var keys: [ObjectKey] = []
-        var values: [Value] = []
-        keys.reserveCapacity(objects.count)
-        values.reserveCapacity(objects.count * indexes.count)
-        for object in objects {
-            keys.append(ObjectKey(object.key))
-            for value in object.values { values.append(converted(value)) }
         }
         return (keys, values)
     }

@@ -68,51 +68,6 @@ extension RealmFile {
         }
     }
 
-    /// The live objects whose keys lie in `low...high`, in key order, with the values of
-    /// `properties` (indexes in `table.properties` order), decoding each cluster's columns once
-    /// (rather than once per object as ``object(in:key:)`` does).
-    public func objects(
-        in table: RealmTable, from low: Int64, through high: Int64, properties: [Int]
-    ) throws -> [RealmObject] {
-        let info = try self.info(table)
-        var out: [RealmObject] = []
-        do {
-            let walk = Walk(mem)
-            // Per column, what each value needs, read once (as ``forEachObject(in:_:)`` does:
-            // copying the column's description per value cost more than decoding the value).
-            let collections = info.columns.map(\.isCollection)
-            let targets = info.columns.map(\.targetTable)
-            var next = low
-            while next <= high {
-                guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: next), leaf.count > 0 else { break }
-                let last = leaf.key(leaf.count - 1)
-                // A key past this cluster's last: the descent found no cluster holding it.
-                guard last >= next else { break }
-                let leaves = try columnLeaves(info, leaf)
-                for row in 0..<leaf.count {
-                    let key = leaf.key(row)
-                    guard key >= next, key <= high else { continue }
-                    var values: [RealmValue] = []
-                    values.reserveCapacity(properties.count)
-                    for c in properties {
-                        guard leaves.indices.contains(c), case .some(let l) = leaves[c] else {
-                            throw PorterError(
-                                .notFound, "class \(table.name) has no property number \(c)", location: path)
-                        }
-                        values.append(
-                            try rowValue(info, c, l, row, walk: walk, collection: collections[c], target: targets[c]))
-                    }
-                    out.append(RealmObject(key: key, values: values))
-                }
-                if last == Int64.max { break }
-                next = last + 1
-            }
-        } catch {
-            throw porterError(error, place: info.name)
-        }
-        return out
-    }
-
     /// Drops the pages of the file mapped so far (clean pages: they are read again when needed),
     /// so that reading objects one by one over a large file stays in bounded memory.
     public func releaseMappedPages() {
