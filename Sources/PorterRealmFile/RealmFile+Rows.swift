@@ -16,32 +16,37 @@ extension RealmFile {
             let collections = properties.map { info.columns.indices.contains($0) && info.columns[$0].isCollection }
             let targets = properties.map { info.columns.indices.contains($0) ? info.columns[$0].targetTable : nil }
             var next = low
+            var decoded: [RealmValue] = []
             while next <= high {
                 guard let leaf = try mem.findClusterLeaf(info.clusterRoot, key: next), leaf.count > 0 else { break }
                 let last = leaf.key(leaf.count - 1)
                 // A key past this cluster's last: the descent found no cluster holding it.
                 guard last >= next else { break }
                 let leaves = try columnLeaves(info, leaf)
-                var selected: [Leaf] = []
-                selected.reserveCapacity(properties.count)
-                for c in properties {
+                // The cluster's rows in range, then their values decoded column by column (a leaf
+                // is copied once per column, not once per value: copying one cost more than
+                // decoding most values), handed out row by row.
+                var rows: [(row: Int, key: Int64)] = []
+                rows.reserveCapacity(leaf.count)
+                for r in 0..<leaf.count {
+                    let key = leaf.key(r)
+                    if key >= next, key <= high { rows.append((r, key)) }
+                }
+                let width = properties.count
+                decoded.removeAll(keepingCapacity: true)
+                decoded.append(contentsOf: repeatElement(.null, count: rows.count * width))
+                for (i, c) in properties.enumerated() {
                     guard leaves.indices.contains(c), case .some(let l) = leaves[c] else {
                         throw PorterError(.notFound, "class \(table.name) has no property number \(c)", location: path)
                     }
-                    selected.append(l)
-                }
-                try selected.withUnsafeBufferPointer { selected in
-                    for r in 0..<leaf.count {
-                        let key = leaf.key(r)
-                        guard key >= next, key <= high else { continue }
-                        try row(key)
-                        for i in 0..<selected.count {
-                            try value(
-                                try rowValue(
-                                    info, properties[i], selected[i], r, walk: walk, collection: collections[i],
-                                    target: targets[i]))
-                        }
+                    for (n, r) in rows.enumerated() {
+                        decoded[n * width + i] = try rowValue(
+                            info, c, l, r.row, walk: walk, collection: collections[i], target: targets[i])
                     }
+                }
+                for (n, r) in rows.enumerated() {
+                    try row(r.key)
+                    for i in 0..<width { try value(decoded[n * width + i]) }
                 }
                 if last == Int64.max { break }
                 next = last + 1
