@@ -217,8 +217,8 @@ struct RowPrefetcher {
 
     /// The row of `keys[position]`, reading the run that starts there when needed.
     mutating func row(_ keys: [ObjectKey], _ position: Int) -> ManagedRow? {
-        let now = realm.database.stateStamp
-        if position < start || position >= start + rows.count || stamp != now { fill(keys, from: position) }
+        let stale = stamp.map { !realm.database.isCurrent($0) } ?? true
+        if position < start || position >= start + rows.count || stale { fill(keys, from: position) }
         return position - start < rows.count ? rows[position - start] : nil
     }
 
