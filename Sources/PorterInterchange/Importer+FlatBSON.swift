@@ -12,7 +12,9 @@ extension Importer {
     /// as it always has. False when the fast path does not apply (nothing read then): another
     /// mode than insert, or a class that is not flat.
     func importFlatBSON(_ decoder: BSONDocumentDecoder, source: String, className: String) throws -> Bool {
-        guard options.mode == .insert, let plan = reader.plan(className), let flat = FlatBSONReader(plan) else {
+        guard readsFlatBSONDirectly, options.mode == .insert, let plan = reader.plan(className),
+            let flat = FlatBSONReader(plan)
+        else {
             return false
         }
         let inserter = try inserter(className)
@@ -31,6 +33,7 @@ extension Importer {
             guard let bytes else { return true }
             if flat.read(bytes), let key = try? inserter.insert(row: flat.row) {
                 report.count(className)
+                flatBSONDocuments += 1
                 if let remembered, let value = flat.value(at: remembered) {
                     resolver.wrote(className, primaryKey: value, key: key)
                 }

@@ -71,6 +71,11 @@ public final class Importer {
     @exclusivity(unchecked) private var lastInserter: (name: String, inserter: BulkInserter)?
     /// Classes without a primary key already refused in upsert or merge mode (one error each).
     var refusedKeyless: Set<String> = []
+    /// Whether BSON class files of flat classes take the fast path (``importFlatBSON``); the
+    /// tests turn it off to compare it with the general path.
+    package var readsFlatBSONDirectly = true
+    /// Documents written by that fast path (the tests check it was taken).
+    @exclusivity(unchecked) package var flatBSONDocuments = 0
 
     /// Creates an importer.
     package init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
