@@ -47,7 +47,7 @@ enum ChildOperations {
         case "fixture-load":
             try TypedOperations.fixtureLoad(rounds: Int(try arg(0)) ?? 20)
         default:
-            guard try TypedRealmFileOperations.run(op, rest) else {
+            guard try TypedRealmFileOperations.run(op, rest) || ImportOperations.run(op, rest) else {
                 throw BenchError("unknown child operation '\(op)'")
             }
         }

@@ -15,6 +15,11 @@ package final class BSONDocumentDecoder: DocumentDecoder {
     @exclusivity(unchecked) private var consumed: Int64 = 0
     @exclusivity(unchecked) private var number = 0
     @exclusivity(unchecked) private var finished = false
+    /// Where the last document framed lies in `buffer`.
+    @exclusivity(unchecked) private var last = 0..<0
+
+    /// The label of the last document framed (its number in the file, from 1).
+    package var lastLabel: String { String(number) }
 
     /// Creates a decoder over `input`.
     package init(input: ByteInput) {
@@ -26,11 +31,19 @@ package final class BSONDocumentDecoder: DocumentDecoder {
 
     /// The next document, nil at the end.
     package func next() throws -> DecodedDocument? {
+        guard try nextBytes() != nil else { return nil }
+        return try decodeLast()
+    }
+
+    /// The next document's bytes, framing checked as ``next()`` checks it (the same errors), or
+    /// nil at the end. The bytes stay valid until the next call.
+    package func nextBytes() throws -> UnsafeRawBufferPointer? {
         guard !finished else { return nil }
-        let label = String(number + 1)
+        // The label is made only for an error: most documents need none.
+        let documentNumber = number + 1
         func fatal(_ message: String) -> DocumentInputError {
             finished = true
-            return DocumentInputError(label: label, message: message, recoverable: false)
+            return DocumentInputError(label: String(documentNumber), message: message, recoverable: false)
         }
         try fill(4)
         let available = buffer.end - buffer.start
@@ -71,8 +84,15 @@ package final class BSONDocumentDecoder: DocumentDecoder {
         if buffer.base[documentStart + length - 1] != 0 {
             throw fatal("invalid BSON document: it does not end with a 0x00 byte (over-long or corrupt)")
         }
+        last = documentStart..<(documentStart + length)
+        return buffer.bytes(last)
+    }
+
+    /// The document of the last ``nextBytes()``, decoded as ``next()`` decodes it.
+    package func decodeLast() throws -> DecodedDocument {
+        let label = lastLabel
         do throws(BSONValueDecoder.Failure) {
-            let doc = try decoder.decode(buffer.bytes(documentStart..<(documentStart + length)))
+            let doc = try decoder.decode(buffer.bytes(last))
             return DecodedDocument(className: nil, label: label, document: doc)
         } catch {
             // The frame was sound, so the following documents can still be read.

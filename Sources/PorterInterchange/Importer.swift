@@ -1,4 +1,5 @@
 import Foundation
+import PorterBSON
 import PorterDocument
 import PorterModel
 import PorterStore
@@ -52,7 +53,7 @@ public final class Importer {
     /// Called every few hundred documents with the documents read so far and the bytes of the
     /// source files read so far (compressed bytes for gzip files).
     public var progress: ((_ documents: Int, _ bytes: Int64) -> Void)?
-    @exclusivity(unchecked) private var documentsRead = 0
+    @exclusivity(unchecked) var documentsRead = 0
     /// Bytes of the files finished, and the file being read.
     var finishedBytes: Int64 = 0
     var currentFile: ByteInput?
@@ -70,6 +71,11 @@ public final class Importer {
     @exclusivity(unchecked) private var lastInserter: (name: String, inserter: BulkInserter)?
     /// Classes without a primary key already refused in upsert or merge mode (one error each).
     var refusedKeyless: Set<String> = []
+    /// Whether BSON class files of flat classes take the fast path (``importFlatBSON``); the
+    /// tests turn it off to compare it with the general path.
+    package var readsFlatBSONDirectly = true
+    /// Documents written by that fast path (the tests check it was taken).
+    @exclusivity(unchecked) package var flatBSONDocuments = 0
 
     /// Creates an importer.
     package init(database: Database, formats: [DocumentInputFormat], options: ImportOptions = ImportOptions()) {
@@ -151,6 +157,11 @@ public final class Importer {
         let keptKeys = keepObjectKeys
         keepObjectKeys = keptKeys || decoder.keepsObjectKeys
         defer { keepObjectKeys = keptKeys }
+        if let bson = decoder as? BSONDocumentDecoder, let className,
+            try importFlatBSON(bson, source: source, className: className)
+        {
+            return
+        }
         var checkedVersion = false
         while !problems.isFull {
             let decoded: DecodedDocument?

@@ -93,7 +93,7 @@ final class LinkResolver {
     /// Classes whose labels must be remembered: some property (or any mixed) can link to them.
     private let labelledClasses: Set<String>
     /// Classes with a primary key that some property (or any mixed) can link to.
-    private let primaryKeyTargets: Set<String>
+    let primaryKeyTargets: Set<String>
 
     init(database: Database) {
         self.database = database

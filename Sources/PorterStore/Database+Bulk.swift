@@ -17,10 +17,10 @@ package final class BulkInserter {
     private var collectionStatements: [SQLiteStatement] = []
     private var embedded: [String: BulkInserter] = [:]
     /// For each column, and each collection, its position in the class's declared properties.
-    private let columnPositions: [Int]
+    let columnPositions: [Int]
     private let collectionPositions: [Int]
     /// Column types, parallel to `plan.columns` (read for every value bound).
-    private let columnTypes: [PropertyType]
+    let columnTypes: [PropertyType]
     /// The collection properties with their statements and positions.
     private var collections: [CollectionSlot] = []
     private let primaryKeyPosition: Int?
@@ -128,7 +128,7 @@ package final class BulkInserter {
 
     /// The insert for an object under a new key: SQLite's choice, or the class's key floor bound
     /// last when SQLite's choice could reuse a deleted object's key (see ``ObjectKeyAllocation``).
-    private func statementForNewKey() throws -> SQLiteStatement {
+    func statementForNewKey() throws -> SQLiteStatement {
         guard let floor = try database.explicitObjectKey(plan) else { return insertStatement }
         if insertWithKeyStatement == nil {
             insertWithKeyStatement = try database.connection.prepare(plan.insertWithKeySQL)
@@ -211,7 +211,7 @@ package final class BulkInserter {
     }
 
     /// Binds a value; an embedded object is inserted first and bound as its link.
-    private func bind(_ value: Value, _ property: Property, _ statement: SQLiteStatement, _ index: Int32) throws {
+    func bind(_ value: Value, _ property: Property, _ statement: SQLiteStatement, _ index: Int32) throws {
         if case .object(let fields) = value, let target = property.objectType {
             let child = try embeddedInserter(target).insert(fields)
             StorageCodec.bind(.link(ObjectLink(target, child)), type: property.type, to: statement, at: index)
@@ -228,7 +228,7 @@ package final class BulkInserter {
     }
 
     /// Steps an insert; a unique-index failure on the primary key becomes a duplicate-key error.
-    private func step(_ statement: SQLiteStatement, _ primaryKey: Value?) throws {
+    func step(_ statement: SQLiteStatement, _ primaryKey: Value?) throws {
         database.connection.steps &+= 1
         let rc = sqlite3_step(statement.handle)
         sqlite3_reset(statement.handle)
