@@ -23,6 +23,8 @@ extension Database {
     public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions())
         throws
     {
+        // Plain fixtures go straight to the store; anything else (and every error) takes the general import.
+        if loadFixtureDirectly(data: data, name: name, options: options) { return }
         let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
         try importer.run(data: data, name: name)
     }
