@@ -31,7 +31,18 @@ extension Database {
 /// The documents of a fixture read for the direct load, by class.
 final class FixtureDirectLoad {
     /// Larger fixtures stream through the general import (this path holds every value read).
-    static let sizeLimit = 64 << 20
+    static let sizeLimit = 16 << 20
+
+    /// The bytes of a regular `.json` file of at most ``sizeLimit`` bytes; nil for anything else
+    /// (folders, other files, files that cannot be read: the general import reports those).
+    static func smallFile(_ url: URL) -> Data? {
+        guard url.isFileURL, url.pathExtension == "json",
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? NSNumber, size.intValue <= sizeLimit
+        else { return nil }
+        return try? Data(contentsOf: url)
+    }
     let schema: Schema
     let options: ImportOptions
     let plans: [ClassReadPlan]
@@ -142,7 +153,7 @@ final class FixtureDirectLoad {
             if case .null = value { return field.isOptional }
             if let target {
                 guard let key = FixtureDirectLoad.primaryKey(value, target) else { return false }
-                cls.links.append(DirectLink(cell: cell, target: target.name, key: key))
+                cls.links.append(DirectLink(cell: cell, target: field.target ?? 0, key: key))
                 return true
             }
             guard let read = try? ScalarReader.read(value, as: field.type) else { return false }
@@ -206,34 +217,37 @@ final class FixtureDirectLoad {
         do {
             // Another connection may have changed the schema the documents were read by.
             guard database.schema == schema else { throw DirectLoadDeclined() }
-            var firstKeys: [String: Int64] = [:]
+            // Link targets are plan indexes: hashing class names per link cost more than the rest.
+            var classOfPlan = [Int?](repeating: nil, count: plans.count)
+            for (index, cls) in classes.enumerated() { classOfPlan[planIndex[cls.plan.name] ?? 0] = index }
+            var firstKeys: [Int64] = []
             var writers: [FixtureRowWriter] = []
             for cls in classes {
                 let writer = try FixtureRowWriter(database: database, className: cls.plan.name)
                 guard let first = try writer.firstKey() else { throw DirectLoadDeclined() }
-                firstKeys[cls.plan.name] = first
+                firstKeys.append(first)
                 writers.append(writer)
             }
-            var lookups: [String: PrimaryKeyLookup] = [:]
-            func key(_ target: String, _ pk: Value) throws -> Int64 {
-                if let index = classIndex[target], let row = classes[index].row(pk), let first = firstKeys[target] {
-                    return first + Int64(row)
+            var lookups: [Int: PrimaryKeyLookup] = [:]
+            func key(_ target: Int, _ pk: Value) throws -> Int64 {
+                if let index = classOfPlan[target], let row = classes[index].row(pk) {
+                    return firstKeys[index] + Int64(row)
                 }
-                let lookup = try lookups[target] ?? PrimaryKeyLookup(database: database, className: target)
+                let lookup = try lookups[target] ?? PrimaryKeyLookup(database: database, className: plans[target].name)
                 lookups[target] = lookup
                 guard let found = try lookup.key(pk) else { throw DirectLoadDeclined() }
                 return found.rawValue
             }
-            for (cls, writer) in zip(classes, writers) {
+            for (index, cls) in classes.enumerated() {
                 for link in cls.links { cls.cells[link.cell] = .int(try key(link.target, link.key)) }
-                let first = firstKeys[cls.plan.name] ?? 0
-                try writer.insert(
+                let first = firstKeys[index]
+                try writers[index].insert(
                     cells: cls.cells, stride: cls.plan.properties.count, count: cls.count, firstKey: first)
                 for list in cls.lists {
                     if let target = list.target {
                         for i in list.values.indices { list.values[i] = .int(try key(target, list.values[i])) }
                     }
-                    try writer.insertListElements(
+                    try writers[index].insertListElements(
                         list.property, owners: list.owners.map { first + Int64($0) }, positions: list.positions,
                         values: list.values)
                 }
@@ -254,20 +268,21 @@ private struct DirectLoadDeclined: Error {}
 /// A link column waiting for its target's key.
 struct DirectLink {
     var cell: Int
-    var target: String
+    /// The plan index of the target class.
+    var target: Int
     var key: Value
 }
 
 /// The elements of one list property of a class's documents.
 final class DirectList {
     let property: String
-    /// The target class of a list of links (whose values are primary keys until written).
-    let target: String?
+    /// The plan index of the target class of a list of links (whose values are primary keys until written).
+    let target: Int?
     @exclusivity(unchecked) var owners: [Int] = []
     @exclusivity(unchecked) var positions: [Int64] = []
     @exclusivity(unchecked) var values: [Value] = []
 
-    init(property: String, target: String?) {
+    init(property: String, target: Int?) {
         self.property = property
         self.target = target
     }
@@ -336,7 +351,7 @@ final class DirectClass {
     func list(_ index: Int) -> DirectList {
         if let slot = listSlots[index] { return lists[slot] }
         let property = plan.properties[index]
-        let list = DirectList(property: property.name, target: property.objectType)
+        let list = DirectList(property: property.name, target: fields[index].target)
         listSlots[index] = lists.count
         lists.append(list)
         return list

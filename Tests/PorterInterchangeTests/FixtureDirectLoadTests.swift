@@ -3,6 +3,7 @@ import PorterDocument
 import PorterInterchange
 import PorterModel
 import PorterStore
+import PorterTestSupport
 import Testing
 
 /// The direct fixture load (`Database.loadFixtureDirectly`, taken by `importFixtures(data:)`)
@@ -197,5 +198,25 @@ import Testing
         #expect(importLines(general, text, name: "fixture.json") == [])
         #expect(try contents(direct) == contents(general))
         #expect(try direct.count("Pet") == 450)
+    }
+
+    @Test func fixtureFilesTakeTheDirectLoadWithTheGeneralImportsResults() throws {
+        let folder = try TemporaryFolder()
+        let good = folder.path("fixture.json")
+        try Data(Self.taken[0].utf8).write(to: URL(fileURLWithPath: good))
+        let direct = try database()
+        try direct.importFixtures(at: URL(fileURLWithPath: good))
+        let general = try database()
+        try Importer(database: general, formats: InterchangeFormats.input).run([ImportSource(path: good)])
+        #expect(try contents(direct) == contents(general))
+        #expect(try direct.count("Pet") == 2)
+        // A declined file: nothing written, the general import's error naming the file.
+        let bad = folder.path("bad.json")
+        try Data(#"{"Owner": [{"_id": 1, "name": "A", "best": "nope"}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let failing = try database()
+        let error = expectPorterError(.invalidInput) { try failing.importFixtures(at: URL(fileURLWithPath: bad)) }
+        #expect(error?.details.first?.hasPrefix(bad) == true)
+        #expect(error?.details.first?.contains("best") == true)
+        #expect(try counts(failing).values.allSatisfy { $0 == 0 })
     }
 }
