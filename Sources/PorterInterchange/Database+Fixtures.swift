@@ -14,6 +14,12 @@ extension Database {
     /// - Throws: ``PorterError/Code/invalidInput`` with one `FILE:DOC#:field.path: message` line
     ///   per problem in ``PorterError/details``; the database is unchanged.
     public func importFixtures(at url: URL, options: ImportOptions = ImportOptions()) throws {
+        // A small plain fixture file goes straight to the store, as fixture data does.
+        if let data = FixtureDirectLoad.smallFile(url),
+            loadFixtureDirectly(data: data, name: url.lastPathComponent, options: options)
+        {
+            return
+        }
         let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
         try importer.run([ImportSource(path: url.path)])
     }
@@ -23,6 +29,8 @@ extension Database {
     public func importFixtures(data: Data, name: String = "fixture.json", options: ImportOptions = ImportOptions())
         throws
     {
+        // Plain fixtures go straight to the store; anything else (and every error) takes the general import.
+        if loadFixtureDirectly(data: data, name: name, options: options) { return }
         let importer = Importer(database: self, formats: InterchangeFormats.input, options: options)
         try importer.run(data: data, name: name)
     }
