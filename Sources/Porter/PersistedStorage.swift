@@ -51,7 +51,7 @@ import Foundation
 
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
-        if hasValue { return boxed as! Value }
+        if hasValue { return unboxed }
         let made = Value._porterDefault()
         if !isShared { store(made) }
         return made
