@@ -23,7 +23,7 @@ struct ObjectIdGenerateTests {
     }
 
     @Test("Bytes 4...8 are the process's random bytes; 9...11 a counter that goes up by one (modulo 2^24)")
-    func randomAndCounter() {
+    func randomAndCounter() throws {
         let date = Date(timeIntervalSince1970: 1_600_000_000)
         let first = ObjectId.generate(at: date)
         let second = ObjectId.generate(at: date)
