@@ -42,20 +42,23 @@ extension Persisted: PersistedFieldAccess {
 
 /// Reads `Persisted<Value>` fields: the wrapper is one reference to its storage.
 final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
-    private func storage(of object: ObjectBase, at offset: Int) -> PersistedStorage<Value> {
+    /// The field's storage, unretained: valid while `object` is alive.
+    private func storage(of object: ObjectBase, at offset: Int) -> Unmanaged<PersistedStorage<Value>> {
         let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(
             fromByteOffset: offset, as: UnsafeRawPointer.self)
-        return Unmanaged<PersistedStorage<Value>>.fromOpaque(reference).takeUnretainedValue()
+        return Unmanaged<PersistedStorage<Value>>.fromOpaque(reference)
     }
 
     func encodeUnmanaged(in object: ObjectBase, at offset: Int, name: String, _ writer: _PorterWriter) throws
         -> PorterModel.Value
     {
         try withExtendedLifetime(object) {
-            let storage = storage(of: object, at: offset)
-            // Named once: assigning the same name again retained and released it per object added.
-            if !storage.isShared && storage.name == nil { storage.name = name }
-            return try storage.current()._porterEncode(writer)
+            // Used without retaining it (a retain and release per field added): the object holds it.
+            try storage(of: object, at: offset)._withUnsafeGuaranteedRef { storage in
+                // Named once: assigning the same name again retained and released it per object added.
+                if !storage.isShared && storage.name == nil { storage.name = name }
+                return try storage.current()._porterEncode(writer)
+            }
         }
     }
 }

@@ -92,11 +92,16 @@ public struct Persisted<Value: _Persistable> {
             let storage = object[keyPath: storageKeyPath].storage
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
             // values of objects about to be added are set this way).
-            if object._isPlainUnmanaged && Value._porterType.type != .linkingObjects {
+            // A value read from a row is never linking objects: asking that first spares building the
+            // type's `_porterType` per set.
+            if object._isPlainUnmanaged && (Value._porterReadsFromRow || Value._porterType.type != .linkingObjects) {
                 // A shared storage (an object a realm is making; see `SharedStorages`) keeps nothing.
                 if !storage.isShared { storage.store(newValue) }
             } else {
-                storage.write(newValue, in: object, keyPath: storageKeyPath)
+                // No key path passed on: using it here made every set instantiate it (a runtime call,
+                // a retain and a release), where only the field access it names is needed. The
+                // storage learns its name once (see `resolvedName`).
+                storage.write(newValue, in: object)
             }
         }
     }

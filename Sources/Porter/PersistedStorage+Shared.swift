@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `@Persisted` storages that objects a realm makes share, per model class.
 ///
@@ -135,11 +136,22 @@ protocol SharedStorageMarking: AnyObject {
         Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.record(storage) }
     }
 
+    /// How many contexts are installed (see ``with(_:_:)``), on all threads.
+    private static let installed = Atomic<Int>(0)
+
+    /// Whether a context may be installed on this thread: false when none is on any thread.
+    /// (A thread always sees its own installing, so false is exact for the asking thread.)
+    @usableFromInline static var isAnyInstalled: Bool { installed.load(ordering: .relaxed) != 0 }
+
     /// Runs `body` with `context` as this thread's (the previous one restored afterwards).
     static func with<T>(_ context: SharedStorageContext, _ body: () -> T) -> T {
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(context).toOpaque())
-        defer { pthread_setspecific(key, previous) }
+        installed.add(1, ordering: .relaxed)
+        defer {
+            installed.subtract(1, ordering: .relaxed)
+            pthread_setspecific(key, previous)
+        }
         return withExtendedLifetime(context) { body() }
     }
 

@@ -20,6 +20,8 @@ final class ClassPlan {
     /// Whether a column holds links (checking a value may then create objects).
     let hasLinkColumns: Bool
     let primaryKey: Property?
+    /// The position of ``primaryKey`` in `columns` (looked up once, not per object added).
+    let primaryKeyColumn: Int?
     let insertSQL: String
     /// The same insert with the object key given last (`?N+1`), so column parameters keep their numbers.
     let insertWithKeySQL: String
@@ -51,6 +53,11 @@ final class ClassPlan {
         columnTypes = columns.map(\.type)
         hasLinkColumns = columns.contains { $0.type == .object }
         primaryKey = schema.primaryKeyProperty
+        if let keyName = schema.primaryKeyProperty?.name {
+            primaryKeyColumn = columnIndex[keyName]
+        } else {
+            primaryKeyColumn = nil
+        }
         let names = columns.map { quoteIdentifier($0.name) }
         if names.isEmpty {
             insertSQL = "INSERT INTO \(table) DEFAULT VALUES"

@@ -60,7 +60,7 @@ extension Database {
         var primaryKey: (index: Int, property: Property, value: Value)?
         var keyIndex = -1
         var keyValue = Value.null
-        if let pk = plan.primaryKey, let index = plan.columnIndex[pk.name] {
+        if let pk = plan.primaryKey, let index = plan.primaryKeyColumn {
             let pkValue = try primaryKeyValue(plan, pk, columns[index])
             let indexRefusesDuplicates = try !pkValue.isNull && plan.enforcesPrimaryKey(self)
             if !indexRefusesDuplicates, try findFirst(plan, pk, pkValue) != nil {
