@@ -11,9 +11,7 @@ final class FlatAddPlan {
     let className: String
     let columnCount: Int
     /// The fields held in columns, with their column.
-    let fields: [FlatAddField]
-    /// The readers of ``fields``, kept alive here (fields refer to them unretained).
-    private let readers: [any PersistedFieldReading]
+    let fields: [(reader: any PersistedFieldReading, offset: Int, name: String, column: Int)]
     /// The values of the object being added, by column: reused object after object (an array
     /// made per object cost an allocation and its release).
     @exclusivity(unchecked) var values: [Value?]
@@ -28,20 +26,10 @@ final class FlatAddPlan {
         className = layout.className
         columnCount = layout.columnCount
         values = [Value?](repeating: nil, count: layout.columnCount)
-        let held = found.compactMap { entry in entry.column.map { (entry.field, $0) } }
-        readers = held.map { $0.0.reader }
-        fields = held.map { FlatAddField(reader: $0.0.reader, offset: $0.0.offset, name: $0.0.name, column: $0.1) }
+        fields = found.compactMap { entry in
+            entry.column.map { (entry.field.reader, entry.field.offset, entry.field.name, $0) }
+        }
     }
-}
-
-/// One field of a ``FlatAddPlan``.
-struct FlatAddField {
-    /// Reads the field; unretained (its plan holds it), so adding an object does not retain and
-    /// release it per field.
-    unowned(unsafe) let reader: any PersistedFieldReading
-    let offset: Int
-    let name: String
-    let column: Int
 }
 
 extension Realm {
