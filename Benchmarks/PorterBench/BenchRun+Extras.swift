@@ -92,12 +92,20 @@ extension BenchRun {
             recordTypedAgainstQuotedRealmCore(written: written, read: read, query: query, path: path)
         }
         let rounds = 20
-        let fixture = try child(["fixture-load", String(rounds)])
+        let process = try child(["fixture-load", String(rounds)])
+        // The loads as the child's own clock times them: the process's start (the Swift runtime,
+        // Foundation, dynamic linking: 20-40 ms here) is no part of loading a fixture, and divided
+        // among the loads it added 1-2 ms to each. The figure with it is kept in the note.
+        var fixture = process
+        let fields = process.stdout.split(whereSeparator: \.isWhitespace)
+        if fields.count >= 3, let loops = Double(fields[2]) { fixture.seconds = loops }
         let perLoad = fixture.seconds / Double(rounds) * 1000
+        let withStart = process.seconds / Double(rounds) * 1000
         record(
             "fixture load (1,000 objects)", "linked", fixture, bytes: 0, objects: rounds * 1000,
-            note:
-                "in-memory realm, \(String(format: "%.1f", perLoad)) ms per load (≤ 5 ms \(perLoad <= 5 ? "met" : "MISSED"))"
+            note: String(
+                format: "in-memory realm, %.1f ms per load (≤ 5 ms %@); %.1f ms with the process's start",
+                perLoad, (perLoad <= 5 ? "met" : "MISSED") as NSString, withStart)
         )
     }
 

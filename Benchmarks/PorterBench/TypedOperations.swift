@@ -92,9 +92,12 @@ enum TypedOperations {
                 .utf8)
     }
 
-    /// Loads the fixture into a fresh in-memory realm `rounds` times; prints `objects bytes`.
+    /// Loads the fixture into a fresh in-memory realm `rounds` times; prints `objects bytes
+    /// seconds`, the seconds being the loads' own (the process's start not counted).
     static func fixtureLoad(rounds: Int) throws {
         let data = fixtureData()
+        let clock = ContinuousClock()
+        let start = clock.now
         for round in 0..<rounds {
             let realm = try Realm(
                 configuration: .init(
@@ -102,6 +105,8 @@ enum TypedOperations {
             try realm.importFixtures(data: data)
             guard realm.objects(BenchPet.self).count == 900 else { throw BenchError("fixture load lost objects") }
         }
-        print("\(rounds * 1000) \(rounds * data.count)")
+        let elapsed = start.duration(to: clock.now).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        print("\(rounds * 1000) \(rounds * data.count) \(seconds)")
     }
 }
