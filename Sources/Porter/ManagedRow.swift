@@ -53,7 +53,7 @@ import Foundation
 
     /// The column of a storage key path seen before (see ``index(keyPath:name:)``): -1 when it is
     /// not a column, -2 when it was not seen yet.
-    func knownColumn(_ keyPath: AnyKeyPath) -> Int {
+    @usableFromInline func knownColumn(_ keyPath: AnyKeyPath) -> Int {
         let id = ObjectIdentifier(keyPath)
         var position = nextPosition
         if position >= keyPathIDs.count || keyPathIDs[position] != id {
@@ -88,7 +88,7 @@ import Foundation
     var layout: RowLayout { run.layout }
 
     /// Whether the database is as it was when the row was read (nothing changed, nothing rolled back).
-    var isCurrent: Bool { run.database.isCurrent(run.stamp) }
+    var isCurrent: Bool { run.isCurrent }
 
     /// The value of a single-value property from the row.
     /// - Throws: when the property is not one (a collection, linking objects), or cannot be read
@@ -124,23 +124,43 @@ import Foundation
     @usableFromInline let realm: Realm
     /// Its database (its stamp is checked before every read).
     let database: Database
-    let layout: RowLayout
+    @usableFromInline let layout: RowLayout
     /// Row `i`'s values are `values[i * layout.columnCount ..< (i + 1) * layout.columnCount]`.
     @usableFromInline let values: [Value]
     let stamp: DatabaseStateStamp
+    /// The database's ``Database/changeCounter`` (valid while ``database`` is held).
+    @usableFromInline let changeCounter: UnsafePointer<UInt64>
+    /// The count at which the rows were last found current: while the counter still shows it,
+    /// they are, with no call into the database (one per property read cost about 45 instructions).
+    @usableFromInline @exclusivity(unchecked) var verifiedAt: UInt64
 
+    /// - Parameter stamp: the database's ``Database/stateStamp`` just after `values` were read.
     init(realm: Realm, layout: RowLayout, values: [Value], stamp: DatabaseStateStamp) {
         self.realm = realm
         database = realm.database
         self.layout = layout
         self.values = values
         self.stamp = stamp
+        changeCounter = database.changeCounter
+        // Current now only if the stamp is the one of this count (the caller just took it).
+        verifiedAt = database.isCurrent(stamp) ? changeCounter.pointee : changeCounter.pointee &- 1
+    }
+
+    /// Whether the database is as it was when the rows were read.
+    @inlinable var isCurrent: Bool { changeCounter.pointee == verifiedAt || revalidate() }
+
+    /// Asks the database whether the rows are still current (something ran since last asked).
+    @usableFromInline func revalidate() -> Bool {
+        let count = changeCounter.pointee
+        guard database.isCurrent(stamp) else { return false }
+        verifiedAt = count
+        return true
     }
 
     /// The column of the property whose storage key path is `keyPath` when the rows are current
     /// and that key path was seen before; -1 otherwise (see ``ManagedRow/currentValue(_:keyPath:)``).
-    @usableFromInline func currentColumn(_ keyPath: AnyKeyPath) -> Int {
-        guard database.isCurrent(stamp) else { return -1 }
+    @inlinable func currentColumn(_ keyPath: AnyKeyPath) -> Int {
+        guard isCurrent else { return -1 }
         return layout.knownColumn(keyPath)
     }
 }
@@ -206,48 +226,75 @@ struct RowPrefetcher {
     static let batchSize = 256
     let realm: Realm
     let className: String
-    private var rows: [ManagedRow?] = []
+    /// The run read last, and where each of its positions' values start in it (-1: not read).
+    /// Offsets rather than a `ManagedRow` per position: no reference counted per row kept.
+    private var run: RowRun?
+    private var bases: [Int] = []
     private var start = 0
     private var stamp: DatabaseStateStamp?
+    /// The database's ``Database/changeCounter``, and its count when ``stamp`` was last found current.
+    private let changeCounter: UnsafePointer<UInt64>
+    private var checkedAt: UInt64 = 0
 
     init(realm: Realm, className: String) {
         self.realm = realm
         self.className = className
+        changeCounter = realm.database.changeCounter
+    }
+
+    /// Whether the rows read are still current: asked of the database only when something ran since.
+    private mutating func isCurrent() -> Bool {
+        guard let stamp else { return false }
+        let count = changeCounter.pointee
+        if count == checkedAt { return true }
+        guard realm.database.isCurrent(stamp) else { return false }
+        checkedAt = count
+        return true
     }
 
     /// The row of `keys[position]`, reading the run that starts there when needed.
     mutating func row(_ keys: [ObjectKey], _ position: Int) -> ManagedRow? {
-        let stale = stamp.map { !realm.database.isCurrent($0) } ?? true
-        if position < start || position >= start + rows.count || stale { fill(keys, from: position) }
-        return position - start < rows.count ? rows[position - start] : nil
+        let stale = !isCurrent()
+        if position < start || position >= start + bases.count || stale { fill(keys, from: position) }
+        guard position >= start, position - start < bases.count, let run else { return nil }
+        let base = bases[position - start]
+        return base >= 0 ? ManagedRow(run: run, base: base) : nil
     }
 
     private mutating func fill(_ keys: [ObjectKey], from position: Int) {
         start = position
         let end = min(keys.count, position + Self.batchSize)
-        rows = Array(repeating: nil, count: end - position)
+        run = nil
+        bases.removeAll(keepingCapacity: true)
+        bases.append(contentsOf: repeatElement(-1, count: max(0, end - position)))
         guard position < end else { return }
         let run = keys[position..<end]
-        let ascending = zip(run, run.dropFirst()).allSatisfy { $0 < $1 }
+        var ascending = true
+        for i in run.indices.dropFirst() where !(run[i - 1] < run[i]) {
+            ascending = false
+            break
+        }
         guard ascending, let first = run.first, let last = run.last,
             last.rawValue - first.rawValue < Int64(4 * Self.batchSize),
             let layout = try? realm.rowLayout(className),
             let found = try? realm.reader.rows(className, from: first, through: last)
         else {
             stamp = realm.database.stateStamp
+            checkedAt = changeCounter.pointee
             return
         }
         let now = realm.database.stateStamp
         stamp = now
-        let rowRun = RowRun(realm: realm, layout: layout, values: found.values, stamp: now)
+        checkedAt = changeCounter.pointee
         let width = layout.columnCount
         guard found.values.count == found.keys.count * width else { return }
+        self.run = RowRun(realm: realm, layout: layout, values: found.values, stamp: now)
         var index = 0
-        for (offset, key) in run.enumerated() {
+        var offset = 0
+        for key in run {
             while index < found.keys.count, found.keys[index] < key { index += 1 }
-            if index < found.keys.count, found.keys[index] == key {
-                rows[offset] = ManagedRow(run: rowRun, base: index * width)
-            }
+            if index < found.keys.count, found.keys[index] == key { bases[offset] = index * width }
+            offset += 1
         }
     }
 }

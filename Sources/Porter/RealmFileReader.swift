@@ -89,13 +89,11 @@ final class RealmFileReader: ObjectReadBackend {
     /// A file value as the typed API reads it: embedded objects as `.link` (or, with `nested`,
     /// as `.object` with their values by name, as snapshots give them).
     private func converted(_ value: RealmValue, nested: Bool = false) -> Value {
+        // As a row holds it (`RealmValues.rowValue`), but for embedded objects when `nested`.
+        guard nested else { return RealmValues.rowValue(value) }
         switch value {
-        case .null, .bool, .int, .float, .double, .string, .binary, .timestamp, .decimal128, .objectId, .uuid:
-            // Scalars convert as everywhere else (`RealmValues`); they never throw there.
-            return (try? RealmValues.scalar(value, location: "")) ?? .null
-        case .link(let className, let key): return .link(ObjectLink(className, ObjectKey(key)))
         case .embedded(let className, let key, let values):
-            guard nested, let table = tables[className] else { return .link(ObjectLink(className, ObjectKey(key))) }
+            guard let table = tables[className] else { return .link(ObjectLink(className, ObjectKey(key))) }
             return .object(named(table, values))
         case .list(let elements): return .list(elements.map { converted($0, nested: nested) })
         case .set(let elements): return .set(elements.map { converted($0, nested: nested) })
@@ -104,6 +102,7 @@ final class RealmFileReader: ObjectReadBackend {
                 Dictionary(
                     entries.map { ($0.key, converted($0.value, nested: nested)) }, uniquingKeysWith: { _, last in last }
                 ))
+        default: return RealmValues.rowValue(value)
         }
     }
 
@@ -214,9 +213,8 @@ final class RealmFileReader: ObjectReadBackend {
         let expected = Int(clamping: min(max(high.rawValue &- low.rawValue &+ 1, 0), 4096))
         keys.reserveCapacity(expected)
         values.reserveCapacity(expected * indexes.count)
-        try file.forEachRow(
-            in: table, from: low.rawValue, through: high.rawValue, properties: indexes,
-            row: { keys.append(ObjectKey($0)) }, value: { values.append(converted($0)) })
+        try file.appendRows(
+            in: table, from: low.rawValue, through: high.rawValue, properties: indexes, keys: &keys, values: &values)
         objectsDecoded += keys.count
         // Iterating a large file: its pages are dropped now and then (clean: read again when needed).
         runsSinceRelease += 1

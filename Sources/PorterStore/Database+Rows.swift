@@ -32,6 +32,11 @@ extension Database {
         return stateStamp == stamp
     }
 
+    /// A counter that moves whenever ``stateStamp`` may have changed (every statement, rollback and
+    /// schema change), at a fixed address while the database is open: a caller that saw
+    /// ``isCurrent(_:)`` answer true at one count can skip asking again while the count is the same.
+    package var changeCounter: UnsafePointer<UInt64> { UnsafePointer(connection.stepCounter) }
+
     /// The single-value stored properties of a class, in the order ``row(_:_:)`` gives their values.
     package func rowProperties(_ className: String) throws -> [Property] {
         try plan(for: className).columns

@@ -40,7 +40,10 @@ public final class Database {
     var incomingCache: [String: [IncomingReference]] = [:]
     /// Bumped by every rollback (of a transaction or a savepoint) and schema change: they undo
     /// changes without moving SQLite's change counters (see ``stateStamp``).
-    @exclusivity(unchecked) var rollbackEpoch = 0
+    // Moving it moves the step count too, so that ``changeCounter`` alone tells a possible change.
+    @exclusivity(unchecked) var rollbackEpoch = 0 {
+        didSet { connection.steps &+= 1 }
+    }
     /// The last ``stateStamp``, and the statement count it was taken at (`.max`: none yet).
     @exclusivity(unchecked) var cachedStamp = DatabaseStateStamp(localChanges: 0, dataVersion: 0, epoch: 0)
     @exclusivity(unchecked) var cachedStampSteps = UInt64.max

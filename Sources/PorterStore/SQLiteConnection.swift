@@ -19,7 +19,19 @@ package final class SQLiteConnection {
     /// Statements stepped so far (any statement, any outcome). Only a statement can show this
     /// connection another connection's commit, so a cheap ``Database/stateStamp`` is recomputed
     /// only after this moved.
-    @exclusivity(unchecked) var steps: UInt64 = 0
+    var steps: UInt64 {
+        get { stepCounter.pointee }
+        set { stepCounter.pointee = newValue }
+    }
+
+    /// Where ``steps`` is kept: at a fixed address for the connection's life, so that values read
+    /// through it (Porter's managed objects) can tell with one load that no statement ran since
+    /// they last checked (``Database/changeCounter``).
+    let stepCounter: UnsafeMutablePointer<UInt64> = {
+        let counter = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        return counter
+    }()
 
     /// SQLite's memory statistics turned off once, before the first connection opens (Porter
     /// never reads them; see `porter_sqlite_memory_statistics_off`).
@@ -50,6 +62,7 @@ package final class SQLiteConnection {
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
+        stepCounter.deallocate()
         if let file = tidiesSideFilesOf { Self.tidySideFiles(of: file) }
     }
 
