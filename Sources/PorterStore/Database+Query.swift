@@ -9,6 +9,22 @@ extension Database {
     /// Keys of every object of a class, in key order.
     public func allKeys(_ className: String) throws -> [ObjectKey] {
         let plan = try plan(for: className)
+        // Keys are never reused, so a class no object was deleted from (after adds and imports)
+        // has dense keys: told by its count, lowest and highest key (three lookups SQLite answers
+        // without stepping every row, in one statement: one view of the data), they are that
+        // range. Stepping a statement per object cost about 500 instructions of every object
+        // iterated.
+        let bounds = try connection.cached(
+            "SELECT (SELECT count(*) FROM \(plan.table)), (SELECT min(_key) FROM \(plan.table)), "
+                + "(SELECT max(_key) FROM \(plan.table))")
+        defer { bounds.reset() }
+        if try bounds.step() {
+            let count = bounds.int64(0)
+            if count == 0 { return [] }
+            let low = bounds.int64(1)
+            let high = bounds.int64(2)
+            if high >= low, high &- low == count &- 1 { return (low...high).map { ObjectKey($0) } }
+        }
         return try queryKeys("SELECT _key FROM \(plan.table) WHERE _key > ? ORDER BY _key", Int64.min)
     }
 

@@ -155,46 +155,48 @@ package enum StorageCodec {
     package static func read(_ stmt: SQLiteStatement, _ i: Int32, type: PropertyType, objectType: String?) throws
         -> Value
     {
-        let storage = stmt.type(i)
+        // Through SQLite's value object: no lock and error check per call, as `sqlite3_column_*` makes.
+        let column = stmt.column(i)
+        let storage = column.type
         if storage == SQLITE_NULL { return .null }
         switch type {
-        case .bool: return .bool(stmt.int64(i) != 0)
-        case .int: return .int(stmt.int64(i))
+        case .bool: return .bool(column.int64 != 0)
+        case .int: return .int(column.int64)
         case .float:
-            if storage == SQLITE_BLOB { return .float(Float(bitPattern: UInt32(readBigEndian(stmt.blob(i)[...])))) }
-            return .float(Float(stmt.double(i)))
+            if storage == SQLITE_BLOB { return .float(Float(bitPattern: UInt32(readBigEndian(column.blob[...])))) }
+            return .float(Float(column.double))
         case .double:
-            if storage == SQLITE_BLOB { return .double(Double(bitPattern: readBigEndian(stmt.blob(i)[...]))) }
-            return .double(stmt.double(i))
-        case .string: return .string(stmt.text(i))
-        case .data: return .data(Data(stmt.blob(i)))
+            if storage == SQLITE_BLOB { return .double(Double(bitPattern: readBigEndian(column.blob[...]))) }
+            return .double(column.double)
+        case .string: return .string(column.text)
+        case .data: return .data(Data(column.blob))
         case .date:
             // Format 1 stored microseconds as INTEGER.
-            if storage == SQLITE_INTEGER { return .date(Timestamp(microseconds: stmt.int64(i))) }
-            return .date(try stmt.withBlob(i) { try decode(timestamp($0), "date") })
+            if storage == SQLITE_INTEGER { return .date(Timestamp(microseconds: column.int64)) }
+            return .date(try column.withBlob { try decode(timestamp($0), "date") })
         case .decimal128:
-            return .decimal128(try stmt.withBlob(i) { try decode(Decimal128(rawBytes: $0), "decimal128") })
+            return .decimal128(try column.withBlob { try decode(Decimal128(rawBytes: $0), "decimal128") })
         case .objectId:
-            return .objectId(try stmt.withBlob(i) { try decode(ObjectId(rawBytes: $0), "objectId") })
+            return .objectId(try column.withBlob { try decode(ObjectId(rawBytes: $0), "objectId") })
         case .uuid:
-            return .uuid(try stmt.withBlob(i) { try decode(uuidFromBytes($0), "uuid") })
+            return .uuid(try column.withBlob { try decode(uuidFromBytes($0), "uuid") })
         case .object:
-            return .link(ObjectLink(objectType ?? "", ObjectKey(stmt.int64(i))))
+            return .link(ObjectLink(objectType ?? "", ObjectKey(column.int64)))
         case .mixed:
-            return try readMixed(stmt, i, storage: storage)
+            return try readMixed(column, storage: storage)
         case .linkingObjects:
             return .null
         }
     }
 
-    private static func readMixed(_ stmt: SQLiteStatement, _ i: Int32, storage: Int32) throws -> Value {
+    private static func readMixed(_ column: SQLiteColumn, storage: Int32) throws -> Value {
         switch storage {
-        case SQLITE_INTEGER: return .int(stmt.int64(i))
-        case SQLITE_FLOAT: return .double(stmt.double(i))
-        case SQLITE_TEXT: return .string(stmt.text(i))
+        case SQLITE_INTEGER: return .int(column.int64)
+        case SQLITE_FLOAT: return .double(column.double)
+        case SQLITE_TEXT: return .string(column.text)
         default: break
         }
-        let bytes = stmt.blob(i)
+        let bytes = column.blob
         guard let first = bytes.first, let tag = MixedTag(rawValue: first) else {
             throw PorterError(.notADatabase, "corrupt mixed value (unknown tag)")
         }

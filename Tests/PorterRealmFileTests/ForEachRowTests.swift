@@ -45,6 +45,19 @@ struct ForEachRowTests {
         }
     }
 
+    /// ``same(_:_:)`` for the typed API's values.
+    static func sameValue(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
+        case (.list(let x), .list(let y)), (.set(let x), .set(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { sameValue($0, $1) }
+        case (.map(let x), .map(let y)):
+            return x.keys.sorted() == y.keys.sorted() && x.allSatisfy { key, value in sameValue(value, y[key]!) }
+        default: return a == b
+        }
+    }
+
     static func check(_ path: String, key: [UInt8]? = nil) throws -> Int {
         let file = try RealmFile(path: path, encryptionKey: key)
         var compared = 0
@@ -67,6 +80,18 @@ struct ForEachRowTests {
                         a.1.count == b.1.count && zip(a.1, b.1).allSatisfy { same($0, $1) },
                         "\(path) \(table.name) object \(a.0) in \(low)...\(high)")
                 }
+                // `appendRows`, the typed API's form of the same run: the same keys, and each value
+                // as `RealmValues.rowValue` converts the one `forEachRow` hands out.
+                var keys: [ObjectKey] = [ObjectKey(-7)]
+                var values: [Value] = [.string("kept")]
+                try file.appendRows(
+                    in: table, from: low, through: high, properties: properties, keys: &keys, values: &values)
+                #expect(keys.dropFirst().map(\.rawValue) == mine.map(\.0), "\(path) \(table.name) \(low)...\(high)")
+                let converted = mine.flatMap { $0.1.map(RealmValues.rowValue) }
+                #expect(
+                    values.count == converted.count + 1 && values.first == .string("kept")
+                        && zip(values.dropFirst(), converted).allSatisfy { sameValue($0, $1) },
+                    "\(path) \(table.name) \(low)...\(high): appendRows")
                 compared += mine.count
             }
         }
@@ -91,5 +116,14 @@ struct ForEachRowTests {
         }
         #expect(error?.description.contains("has no property number \(table.properties.count + 3)") == true)
         #expect(error?.description.contains(path) == true)
+        var keys: [ObjectKey] = []
+        var values: [Value] = []
+        let appendError = #expect(throws: PorterError.self) {
+            try file.appendRows(
+                in: table, from: .min, through: .max, properties: [table.properties.count + 3], keys: &keys,
+                values: &values)
+        }
+        #expect(appendError?.description.contains("has no property number \(table.properties.count + 3)") == true)
+        #expect(appendError?.description.contains(path) == true)
     }
 }
