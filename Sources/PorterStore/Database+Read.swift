@@ -207,12 +207,15 @@ extension Database {
     /// Appends the current row's column values to `values`.
     func readColumns(_ plan: ClassPlan, _ stmt: SQLiteStatement, into values: inout [Value]) throws {
         // By index over the column types: copying each column's `Property` per row cost more
-        // than decoding most values.
-        for i in plan.columnTypes.indices {
-            let type = plan.columnTypes[i]
-            values.append(
-                try StorageCodec.read(
-                    stmt, Int32(i + 1), type: type, objectType: type == .object ? plan.columns[i].objectType : nil))
+        // than decoding most values. Through a buffer: no retain or bounds check of the array per value.
+        try plan.columnTypes.withUnsafeBufferPointer { types in
+            for i in 0..<types.count {
+                let type = types[i]
+                values.append(
+                    try StorageCodec.read(
+                        stmt, Int32(truncatingIfNeeded: i &+ 1), type: type,
+                        objectType: type == .object ? plan.columns[i].objectType : nil))
+            }
         }
     }
 
