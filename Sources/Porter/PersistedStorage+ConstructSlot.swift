@@ -14,25 +14,34 @@ import Synchronization
 /// thread holds it, the innermost `construct` running on that thread is a slot one (a thread
 /// that claims the slot inside a thread-local construct frees it before returning there), so
 /// ``handout`` is the only context its properties may get storages from.
-enum ConstructSlot {
+@usableFromInline enum ConstructSlot {
     /// The holding thread's `pthread_self()`, 0 when free.
-    static let owner = Atomic<UInt>(0)
+    @usableFromInline static let owner = Atomic<UInt>(0)
     /// What the owner thread hands out now: the context's storages, and how far it got.
-    struct Handout {
+    @usableFromInline struct Handout {
         /// The context being used (nil: every storage is new); written back when the object is made.
-        var context: Unmanaged<SharedStorageContext>?
+        @usableFromInline var context: Unmanaged<SharedStorageContext>?
         /// The context's recorded storages (``SharedStorageContext/recorded``) and their count.
-        var base: UnsafeMutablePointer<AnyObject>?
-        var count = 0
+        @usableFromInline var base: UnsafeMutablePointer<AnyObject>?
+        @usableFromInline var count = 0
         /// The next one to hand out.
-        var position = 0
+        @usableFromInline var position = 0
         /// Whether a storage asked for was not the recorded one's type, or one too many.
-        var failed = false
+        @usableFromInline var failed = false
+
+        init(
+            context: Unmanaged<SharedStorageContext>? = nil, base: UnsafeMutablePointer<AnyObject>? = nil,
+            count: Int = 0
+        ) {
+            self.context = context
+            self.base = base
+            self.count = count
+        }
     }
 
     /// The owner thread's hand-out: kept here, not in the context, so that a property finds the
     /// next storage without a call through the context.
-    @exclusivity(unchecked) nonisolated(unsafe) static var handout = Handout()
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) static var handout = Handout()
     /// The contexts of the classes last made on the slot (see ``ConstructCache``).
     @exclusivity(unchecked) nonisolated(unsafe) private static var madeCache: ConstructCache?
 
@@ -68,7 +77,7 @@ enum ConstructSlot {
 
     /// The recorded storage a property being initialized on the owner thread gets (see
     /// ``SharedStorageContext/nextShared(_:)``).
-    @inline(__always) static func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
+    @inlinable static func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
         let position = handout.position
         guard position < handout.count, let base = handout.base else {
             if handout.count != 0 { handout.failed = true }
@@ -84,14 +93,14 @@ enum ConstructSlot {
     }
 
     /// Whether this thread holds the slot.
-    @inline(__always) static var isHeldHere: Bool {
+    @inlinable static var isHeldHere: Bool {
         let holder = owner.load(ordering: .relaxed)
         // A thread sees its own claims and frees; a value equal to its id can only be its own.
         return holder != 0 && holder == pthread_self()
     }
 
     /// Whether any thread holds the slot (false is exact for the asking thread).
-    @inline(__always) static var isHeld: Bool { owner.load(ordering: .relaxed) != 0 }
+    @inlinable static var isHeld: Bool { owner.load(ordering: .relaxed) != 0 }
 
     /// Claims the slot for this thread; false when another thread holds it (or this one does).
     @inline(__always) static func claim() -> Bool {
