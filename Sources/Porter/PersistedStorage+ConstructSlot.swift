@@ -42,15 +42,16 @@ import Synchronization
     /// The owner thread's hand-out: kept here, not in the context, so that a property finds the
     /// next storage without a call through the context.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) static var handout = Handout()
-    /// The contexts of the classes last made on the slot (see ``ConstructCache``).
-    @exclusivity(unchecked) nonisolated(unsafe) private static var madeCache: ConstructCache?
+    /// The contexts of the classes last made on the slot (see ``ConstructCache``); kept for the
+    /// process's life, and used without retaining it.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var madeCache: Unmanaged<ConstructCache>?
 
-    /// The slot's cache, made on first use (by the owner only).
-    static var cache: ConstructCache {
-        if let cache = madeCache { return cache }
-        let cache = ConstructCache()
+    /// Runs `body` with the slot's cache, made on first use (by the owner only).
+    @inline(__always) static func withCache<R>(_ body: (ConstructCache) -> R) -> R {
+        if let cache = madeCache { return cache._withUnsafeGuaranteedRef(body) }
+        let cache = Unmanaged.passRetained(ConstructCache())
         madeCache = cache
-        return cache
+        return cache._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `type.init()` on the owner thread with `context` handing out storages (none with nil),

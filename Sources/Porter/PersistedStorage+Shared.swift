@@ -29,9 +29,9 @@ enum SharedStorages {
     static func construct<T: ObjectBase>(_ type: T.Type) -> T {
         // Made on the process's construct slot when this thread holds it or can claim it (see
         // ``ConstructSlot``), else with this thread's own context and cache.
-        if ConstructSlot.isHeldHere { return construct(type, in: ConstructSlot.cache, onSlot: true) }
+        if ConstructSlot.isHeldHere { return ConstructSlot.withCache { construct(type, in: $0, onSlot: true) } }
         if !ConstructSlot.isHeld && ConstructSlot.claim() {
-            let object = construct(type, in: ConstructSlot.cache, onSlot: true)
+            let object = ConstructSlot.withCache { construct(type, in: $0, onSlot: true) }
             ConstructSlot.free()
             return object
         }
