@@ -78,7 +78,7 @@ import Synchronization
 
     /// The recorded storage a property being initialized on the owner thread gets (see
     /// ``SharedStorageContext/nextShared(_:)``).
-    @inlinable static func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
+    @inlinable @inline(__always) static func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
         let position = handout.position
         guard position < handout.count, let base = handout.base else {
             if handout.count != 0 { handout.failed = true }
@@ -94,7 +94,7 @@ import Synchronization
     }
 
     /// Whether this thread holds the slot.
-    @inlinable static var isHeldHere: Bool {
+    @inlinable @inline(__always) static var isHeldHere: Bool {
         let holder = owner.load(ordering: .relaxed)
         // A thread sees its own claims and frees; a value equal to its id can only be its own.
         return holder != 0 && holder == pthread_self()
