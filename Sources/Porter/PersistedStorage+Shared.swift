@@ -183,15 +183,8 @@ protocol SharedStorageMarking: AnyObject {
     /// How many contexts are installed (see ``with(_:_:)``), on all threads.
     @usableFromInline static let installedCount = Atomic<Int>(0)
 
-    /// Whether a context may be installed on this thread: false when none is on any thread and
-    /// no thread holds the construct slot. (A thread always sees its own installing and claims,
-    /// so false is exact for the asking thread.)
-    @usableFromInline static var isAnyInstalled: Bool {
-        installedCount.load(ordering: .relaxed) != 0 || ConstructSlot.isHeld
-    }
-
     /// Whether a context may be installed on this thread through ``with(_:_:)``: false when none
-    /// is on any thread (exact for the asking thread, as ``isAnyInstalled``).
+    /// is on any thread. (A thread always sees its own installing, so false is exact for it.)
     @inlinable static var isAnyThreadContextInstalled: Bool { installedCount.load(ordering: .relaxed) != 0 }
 
     /// Runs `body` with `context` as this thread's (none with nil; the previous one restored
