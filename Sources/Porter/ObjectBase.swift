@@ -26,6 +26,12 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     }
     // Unchecked: read on every property access of a managed object; only ever used on one thread.
     @exclusivity(unchecked) private var _managedState: ManagedState?
+
+    /// Makes an object just made with `init()` managed: unlike the ``_managed`` setter, it has no
+    /// state or row to drop (a realm does this for every object it hands out).
+    final func _becomeManaged(_ state: consuming ManagedState) {
+        _managedState = state
+    }
     /// Whether the object is unmanaged and not frozen, so its properties hold their own values.
     /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
     @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }

@@ -12,9 +12,11 @@ final class ConstructCache {
     private static let capacity = 8
 
     /// The remembered classes, most recently added last.
-    private var types: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var types: [ObjectIdentifier] = []
     /// Their contexts, in ``types`` order.
-    private var contexts: [SharedStorageContext] = []
+    @exclusivity(unchecked) private var contexts: [SharedStorageContext] = []
+    /// The index of the class asked for last (-1: none), checked before searching ``types``.
+    @exclusivity(unchecked) private var lastHit = -1
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -37,7 +39,14 @@ final class ConstructCache {
     /// ``SharedStorageContext/inUse``); nil when the class is not remembered. When its own is in
     /// use (a model's initializer making another object of its class), a new one.
     func context(for type: ObjectIdentifier) -> SharedStorageContext? {
-        guard let index = types.firstIndex(of: type) else { return nil }
+        let index: Int
+        if lastHit >= 0 && types[lastHit] == type {
+            index = lastHit
+        } else {
+            guard let found = types.firstIndex(of: type) else { return nil }
+            index = found
+            lastHit = found
+        }
         let context = contexts[index]
         if context.inUse { return SharedStorageContext(storages: context.storages) }
         context.restart()
@@ -50,6 +59,7 @@ final class ConstructCache {
     func remember(_ type: ObjectIdentifier, _ storages: [AnyObject]) {
         guard !storages.isEmpty else { return }
         forget(type)
+        lastHit = -1
         if types.count == Self.capacity {
             types.removeFirst()
             contexts.removeFirst()
@@ -61,6 +71,7 @@ final class ConstructCache {
     /// Forgets a class (its objects are not made as recorded).
     func forget(_ type: ObjectIdentifier) {
         guard let index = types.firstIndex(of: type) else { return }
+        lastHit = -1
         types.remove(at: index)
         contexts.remove(at: index)
     }

@@ -27,40 +27,47 @@ enum SharedStorages {
     /// A new instance of `type` for a realm to make managed (made with `init()`): with the class's
     /// shared storages when it has them.
     static func construct<T: ObjectBase>(_ type: T.Type) -> T {
+        // Made on the process's construct slot when this thread holds it or can claim it (see
+        // ``ConstructSlot``), else with this thread's own context and cache.
+        if ConstructSlot.isHeldHere { return ConstructSlot.withCache { construct(type, in: $0, onSlot: true) } }
+        if !ConstructSlot.isHeld && ConstructSlot.claim() {
+            let object = ConstructSlot.withCache { construct(type, in: $0, onSlot: true) }
+            ConstructSlot.free()
+            return object
+        }
+        return construct(type, in: ConstructCache.current, onSlot: false)
+    }
+
+    /// ``construct(_:)`` with `cache`, handing storages out on the slot or through this thread's
+    /// context.
+    @inline(__always)
+    private static func construct<T: ObjectBase>(_ type: T.Type, in cache: ConstructCache, onSlot: Bool) -> T {
         let id = ObjectIdentifier(type)
-        // Most objects are made one class after another on one thread (iterating results): the
-        // thread's cache answers without the lock, the table lookup and a new context each.
-        let cache = ConstructCache.current
+        // Most objects are made one class after another (iterating results): the cache answers
+        // without the lock, the table lookup and a new context each.
         if let context = cache.context(for: id) {
-            let object = SharedStorageContext.with(context) { type.init() }
-            let asRecorded = context.position == context.storages.count && !context.failed
+            let object = make(type, with: context, onSlot: onSlot)
             context.inUse = false
-            if asRecorded { return object }
+            if context.isAsRecorded { return object }
             cache.forget(id)
-            lock.lock()
-            entries[id] = .notShareable
-            lock.unlock()
-            return type.init()
+            return notShareable(type, id, onSlot: onSlot)
         }
         lock.lock()
         let entry = entries[id]
         lock.unlock()
         switch entry {
-        case .notShareable: return type.init()
+        case .notShareable: return make(type, with: nil, onSlot: onSlot)
         case .shareable(let storages):
             cache.remember(id, storages)
             let context = SharedStorageContext(storages: storages)
-            let object = SharedStorageContext.with(context) { type.init() }
-            if context.position == storages.count && !context.failed { return object }
+            let object = make(type, with: context, onSlot: onSlot)
+            if context.isAsRecorded { return object }
             cache.forget(id)
             // Not as recorded (the initializer does not always make the same storages).
-            lock.lock()
-            entries[id] = .notShareable
-            lock.unlock()
-            return type.init()
+            return notShareable(type, id, onSlot: onSlot)
         case nil:
             let context = SharedStorageContext(storages: [])
-            let object = SharedStorageContext.with(context) { type.init() }
+            let object = make(type, with: context, onSlot: onSlot)
             let shareable = isOwnStorages(context.made, of: object)
             if shareable {
                 // Named now (a shared storage is never written again).
@@ -72,6 +79,21 @@ enum SharedStorages {
             lock.unlock()
             return object
         }
+    }
+
+    /// Records that `type`'s objects are not made as recorded, and makes one with storages of its own.
+    private static func notShareable<T: ObjectBase>(_ type: T.Type, _ id: ObjectIdentifier, onSlot: Bool) -> T {
+        lock.lock()
+        entries[id] = .notShareable
+        lock.unlock()
+        return make(type, with: nil, onSlot: onSlot)
+    }
+
+    /// Runs `type.init()` with `context` handing out storages (none with nil: every storage is new).
+    @inline(__always)
+    private static func make<T: ObjectBase>(_ type: T.Type, with context: SharedStorageContext?, onSlot: Bool) -> T {
+        guard onSlot else { return SharedStorageContext.with(context) { type.init() } }
+        return ConstructSlot.make(type, with: context)
     }
 
     /// Whether `made` are exactly the storages of `object`'s fields (no other object's).
@@ -93,19 +115,28 @@ protocol SharedStorageMarking: AnyObject {
 @usableFromInline final class SharedStorageContext {
     /// The recorded storages (empty while recording).
     let storages: [AnyObject]
+    /// The same, in memory of its own that a hand-out reads without an array's checks.
+    let recorded: UnsafeMutablePointer<AnyObject>
     /// The next one to hand out.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
     /// Storages made while recording, in order.
-    var made: [AnyObject] = []
+    @exclusivity(unchecked) var made: [AnyObject] = []
     /// Whether a storage asked for was not the recorded one's type.
-    var failed = false
+    @exclusivity(unchecked) var failed = false
 
     init(storages: [AnyObject]) {
         self.storages = storages
+        recorded = .allocate(capacity: max(storages.count, 1))
+        recorded.initialize(from: storages, count: storages.count)
+    }
+
+    deinit {
+        recorded.deinitialize(count: storages.count)
+        recorded.deallocate()
     }
 
     /// Whether an object is being made with this context (see ``ConstructCache``).
-    var inUse = false
+    @exclusivity(unchecked) var inUse = false
 
     /// Starts handing out the recorded storages again, for the next object.
     func restart() {
@@ -119,44 +150,61 @@ protocol SharedStorageMarking: AnyObject {
         return key
     }()
 
+    /// The context handing out storages to properties being initialized on this thread: the
+    /// slot's when this thread holds the slot (see ``ConstructSlot``), else the thread's own.
+    @inline(__always) private static func installed() -> Unmanaged<SharedStorageContext>? {
+        if ConstructSlot.isHeldHere { return ConstructSlot.handout.context }
+        return threadContext()
+    }
+
+    /// This thread's own context (see ``with(_:_:)``).
+    @inline(__always) private static func threadContext() -> Unmanaged<SharedStorageContext>? {
+        guard installedCount.load(ordering: .relaxed) != 0, let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<SharedStorageContext>.fromOpaque(raw)
+    }
+
     /// The recorded storage a property being initialized on this thread gets while a realm makes
     /// a managed object (see ``SharedStorages``); nil when none is being made, while recording, or
     /// when the next recorded storage is not of `type` (the object then fails as recorded).
     /// One call per property of every object a realm hands out: the context is used without
-    /// retaining it (``with(_:_:)`` keeps it alive), and the storage's class is compared exactly.
+    /// retaining it (its maker keeps it alive), and the storage's class is compared exactly.
     @usableFromInline static func nextShared(_ type: ObjectIdentifier) -> AnyObject? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.takeNext(type) }
+        if ConstructSlot.isHeldHere { return ConstructSlot.takeNext(type) }
+        guard let context = threadContext() else { return nil }
+        return context._withUnsafeGuaranteedRef { $0.takeNext(type) }
     }
 
     /// Records a storage made for a property while this thread's context records (a storage of
     /// its own otherwise: nothing to do).
     @usableFromInline static func recordMade(_ storage: AnyObject) {
-        guard let raw = pthread_getspecific(key) else { return }
-        Unmanaged<SharedStorageContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.record(storage) }
+        installed()?._withUnsafeGuaranteedRef { $0.record(storage) }
     }
 
     /// How many contexts are installed (see ``with(_:_:)``), on all threads.
-    private static let installed = Atomic<Int>(0)
+    @usableFromInline static let installedCount = Atomic<Int>(0)
 
-    /// Whether a context may be installed on this thread: false when none is on any thread.
-    /// (A thread always sees its own installing, so false is exact for the asking thread.)
-    @usableFromInline static var isAnyInstalled: Bool { installed.load(ordering: .relaxed) != 0 }
+    /// Whether a context may be installed on this thread through ``with(_:_:)``: false when none
+    /// is on any thread. (A thread always sees its own installing, so false is exact for it.)
+    @inlinable static var isAnyThreadContextInstalled: Bool { installedCount.load(ordering: .relaxed) != 0 }
 
-    /// Runs `body` with `context` as this thread's (the previous one restored afterwards).
-    static func with<T>(_ context: SharedStorageContext, _ body: () -> T) -> T {
+    /// Runs `body` with `context` as this thread's (none with nil; the previous one restored
+    /// afterwards).
+    static func with<T>(_ context: SharedStorageContext?, _ body: () -> T) -> T {
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(context).toOpaque())
-        installed.add(1, ordering: .relaxed)
+        pthread_setspecific(key, context.map { Unmanaged.passUnretained($0).toOpaque() })
+        installedCount.add(1, ordering: .relaxed)
         defer {
-            installed.subtract(1, ordering: .relaxed)
+            installedCount.subtract(1, ordering: .relaxed)
             pthread_setspecific(key, previous)
         }
         return withExtendedLifetime(context) { body() }
     }
 
+    /// Whether the object just made got exactly the recorded storages, in order.
+    var isAsRecorded: Bool { position == storages.count && !failed }
+
     /// The recorded storage to use next, or nil (recording, or not of `type`: then a new one).
-    private func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
+    @inline(__always) fileprivate func takeNext(_ type: ObjectIdentifier) -> AnyObject? {
         guard position < storages.count else {
             if !storages.isEmpty { failed = true }
             return nil
@@ -171,7 +219,7 @@ protocol SharedStorageMarking: AnyObject {
     }
 
     /// Records a storage made while recording.
-    private func record(_ storage: AnyObject) {
+    fileprivate func record(_ storage: AnyObject) {
         if storages.isEmpty { made.append(storage) }
     }
 }

@@ -40,11 +40,17 @@ import Foundation
     /// object of a class whose storages are shared (see ``SharedStorages``), else a new one.
     @inlinable static func make(initial: Value?, options: PersistedOptions) -> PersistedStorage<Value> {
         // Specialized in the model's initializer: a generic hand-out with a closure per property
-        // cost about 110 instructions of every object a realm makes.
-        // Objects made by the program (about to be added) find no context on any thread: one
-        // counter read, not two thread-local lookups per property.
-        guard SharedStorageContext.isAnyInstalled else { return PersistedStorage(initial: initial, options: options) }
-        if let shared = SharedStorageContext.nextShared(ObjectIdentifier(PersistedStorage<Value>.self)) {
+        // cost about 110 instructions of every object a realm makes. The thread holding the
+        // construct slot (iterating results) takes the next storage here, without a call.
+        // Objects made by the program (about to be added) find no context on any thread: two
+        // atomic loads, not thread-local lookups.
+        if ConstructSlot.isHeldHere {
+            if let shared = ConstructSlot.takeNext(ObjectIdentifier(PersistedStorage<Value>.self)) {
+                return unsafeDowncast(shared, to: PersistedStorage<Value>.self)
+            }
+        } else if !SharedStorageContext.isAnyThreadContextInstalled {
+            return PersistedStorage(initial: initial, options: options)
+        } else if let shared = SharedStorageContext.nextShared(ObjectIdentifier(PersistedStorage<Value>.self)) {
             return unsafeDowncast(shared, to: PersistedStorage<Value>.self)
         }
         let made = PersistedStorage(initial: initial, options: options)

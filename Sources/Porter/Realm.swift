@@ -137,7 +137,7 @@ public final class Realm {
     func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
         // Made with its class's shared property storages: it never uses their values.
         let object = SharedStorages.construct(type)
-        object._managed = ManagedState(realm: self, className: link.className, key: link.key)
+        object._becomeManaged(ManagedState(realm: self, className: link.className, key: link.key))
         return object
     }
 
