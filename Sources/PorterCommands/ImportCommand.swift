@@ -87,19 +87,23 @@ public struct ImportCommand: OutputCommand {
         {
             return try importIntoRealmFile(mode: importMode, output: output)
         }
-        var created = false
+        // With --create, the new database is filled under a temporary name and put in place once
+        // complete: a failed or killed import leaves no file at `database` (see StagedDatabase).
+        var staged: StagedDatabase?
         let report: ImportReport
         do {
-            // The database is opened inside `importAll`, so it is closed again before a database
-            // this command created is removed after a failed import.
-            report = try importAll(mode: importMode, created: &created)
-        } catch let error as PorterError {
-            if created { removeDatabaseFiles() }
+            // The database is opened inside `importAll`, so only `staged` holds it when it is put
+            // in place (closed, its log checkpointed into the file).
+            report = try importAll(mode: importMode, staged: &staged)
+            try staged?.publish()
+        } catch var error as PorterError {
+            staged?.discard()
+            if let staged { error = staged.relocated(error) }
             guard error.code == .invalidInput, !error.details.isEmpty else { throw error }
             for line in error.details { output.err(line) }
             throw PorterError(error.code, error.message, location: error.location)
         } catch {
-            if created { removeDatabaseFiles() }
+            staged?.discard()
             throw error
         }
         for warning in report.warnings { output.err(warning) }
@@ -160,9 +164,9 @@ public struct ImportCommand: OutputCommand {
         )
     }
 
-    private func importAll(mode importMode: ImportMode, created: inout Bool) throws -> ImportReport {
-        let (db, isNew) = try openOrCreate()
-        created = isNew
+    private func importAll(mode importMode: ImportMode, staged: inout StagedDatabase?) throws -> ImportReport {
+        let (db, new) = try openOrCreate()
+        staged = new
         return try importAll(into: db, mode: importMode)
     }
 
@@ -235,11 +239,11 @@ public struct ImportCommand: OutputCommand {
         return first
     }
 
-    /// Opens the database (applying --schema), or creates it with --create.
-    private func openOrCreate() throws -> (Database, Bool) {
+    /// Opens the database (applying --schema), or with --create makes it under a temporary name.
+    private func openOrCreate() throws -> (Database, StagedDatabase?) {
         let requested = try schema.map { try Schema(contentsOfFile: $0) }
         if FileManager.default.fileExists(atPath: database) {
-            return (try Database.open(at: database, schema: requested), false)
+            return (try Database.open(at: database, schema: requested), nil)
         }
         guard create else {
             throw PorterError(
@@ -253,7 +257,9 @@ public struct ImportCommand: OutputCommand {
             )
         }
         do {
-            return (try Database.create(at: database, schema: schemaValue), true)
+            let staged = try StagedDatabase.create(at: database, schema: schemaValue)
+            guard let db = staged.database else { throw PorterError(.io, "cannot open database", location: database) }
+            return (db, staged)
         } catch let error as PorterError where error.code == .invalidSchema {
             throw error.located(in: schema ?? "schema.json")
         }
@@ -278,12 +284,5 @@ public struct ImportCommand: OutputCommand {
             if FileManager.default.fileExists(atPath: path) { return try Schema(contentsOfFile: path) }
         }
         return nil
-    }
-
-    /// A database created by this command is removed again when its import fails.
-    private func removeDatabaseFiles() {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: database + suffix)
-        }
     }
 }

@@ -30,7 +30,6 @@ extension Exporter {
             }
         }
         let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
         let temp = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
         ).path
@@ -75,13 +74,13 @@ extension Exporter {
                     location: self.path)
             }
             file = nil
-            try Self.syncFile(temp, name: path)
+            try TemporaryFiles.syncFile(temp, name: path)
             guard rename(temp, path) == 0 else {
                 throw PorterError(
                     .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
                 )
             }
-            Self.syncFolder(folder)
+            TemporaryFiles.syncFolder(of: path)
         } catch {
             try? FileManager.default.removeItem(atPath: temp)
             throw error
@@ -111,26 +110,5 @@ extension Exporter {
         cls.properties = kept.map { stored[$0] }
         let projected = Schema(version: schema.version, classes: schema.classes.map { $0.name == cls.name ? cls : $0 })
         return (projected, classes.map { $0.name == cls.name ? cls : $0 }, [cls.name: kept])
-    }
-
-    /// `fsync` of a finished file, so the rename never publishes a file whose data is not on disk.
-    static func syncFile(_ path: String, name: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw PorterError(
-                .io, "cannot open the written file to sync it: \(String(cString: strerror(errno)))", location: name)
-        }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else {
-            throw PorterError(.io, "cannot sync the written file: \(String(cString: strerror(errno)))", location: name)
-        }
-    }
-
-    /// `fsync` of a folder after a rename in it (best effort: some file systems refuse it).
-    static func syncFolder(_ path: String) {
-        let fd = open(path.isEmpty ? "." : path, O_RDONLY)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
     }
 }

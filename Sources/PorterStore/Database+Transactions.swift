@@ -122,15 +122,21 @@ extension Database {
         return problems
     }
 
-    /// Copies the database to `destination` with SQLite's online backup API (a consistent snapshot).
-    /// A failed copy (disk full, unwritable folder) removes what it wrote, journal included.
+    /// Copies the database to `destination` with SQLite's online backup API (a consistent snapshot),
+    /// made under a temporary name beside it and put in place once complete, never replacing a
+    /// file that appeared there meanwhile: a failed, interrupted or killed copy leaves nothing at
+    /// `destination` (see ``StagedDatabase``).
     public func backup(to destination: String) throws {
         if FileManager.default.fileExists(atPath: destination) {
             throw PorterError(.io, "refusing to overwrite an existing file", location: destination)
         }
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: destination, sideFiles: true)
+        close(fd)
+        defer { TemporaryFiles.remove(temporary, sideFiles: true) }
         do {
-            // The target connection is closed when this scope ends, before the cleanup below.
-            let target = try SQLiteConnection(path: destination, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            // The target connection is closed when this scope ends, before the file is put in place.
+            let target = try SQLiteConnection(
+                path: temporary, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, displayPath: destination)
             guard let backup = sqlite3_backup_init(target.handle, "main", connection.handle, "main") else {
                 throw target.error(sqlite3_errcode(target.handle), "starting a backup")
             }
@@ -141,11 +147,7 @@ extension Database {
                 let failing = sqlite3_errcode(target.handle) != SQLITE_OK ? target : connection
                 throw failing.error(rc, "copying the database to '\(destination)'")
             }
-        } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: destination + suffix)
-            }
-            throw error
         }
+        try TemporaryFiles.linkIntoPlace(temporary, at: destination)
     }
 }

@@ -93,22 +93,12 @@ public final class Database {
         close(fd)
         defer { TemporaryFiles.remove(temporary, sideFiles: true) }
         try createClosed(at: temporary, displayPath: path, schema: schema)
-        guard link(temporary, path) == 0 else {
-            let reason = errno
-            if reason == EEXIST { throw PorterError(.io, "refusing to overwrite an existing file", location: path) }
-            // A file system without hard links: a rename, after one more look.
-            if reason == EPERM || reason == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path),
-                rename(temporary, path) == 0
-            {
-                return
-            }
-            throw PorterError(.io, "cannot create the database: \(String(cString: strerror(reason)))", location: path)
-        }
+        try TemporaryFiles.linkIntoPlace(temporary, at: path)
     }
 
     /// Creates and initialises a database file at `path` and closes it again (its WAL checkpointed
     /// into the file and removed by the close).
-    private static func createClosed(at path: String, displayPath: String, schema: Schema) throws {
+    static func createClosed(at path: String, displayPath: String, schema: Schema) throws {
         let connection = try SQLiteConnection(
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, displayPath: displayPath)
         try initialize(connection, schema: schema, wal: true)
