@@ -108,18 +108,8 @@ import Glibc
         let arguments = ["import", db, items, "--class", "Item", "--schema", schema, "--create", "--quiet"]
         var killedMidRun = 0
         for delay in [0.05, 0.2, 0.4, 0.7] {
-            let process = Process()
-            process.executableURL = Self.porter
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killedMidRun += 1
-            }
-            process.waitUntilExit()
+            let run = try PorterExecutable.run(arguments, killAfter: delay)
+            if run.status == nil { killedMidRun += 1 }
             let left = Self.made(dir)
             if left.contains("new.porter") {
                 // The run finished before the kill: the database is complete.
@@ -132,19 +122,13 @@ import Glibc
                 try FileManager.default.removeItem(atPath: db)
             } else {
                 #expect(
-                    left.allSatisfy { $0.hasPrefix(".new.porter.porter-\(process.processIdentifier)-") },
+                    left.allSatisfy { $0.hasPrefix(".new.porter.porter-\(run.pid)-") },
                     "after \(delay) s: \(left)")
             }
         }
         #expect(killedMidRun > 0, "no run was killed before it finished")
         // The next run removes the killed runs' temporary files and makes the database.
-        let process = Process()
-        process.executableURL = Self.porter
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try PorterExecutable.run(arguments, killAfter: nil).status == 0)
         #expect(Self.made(dir) == ["new.porter"], "\(Self.made(dir))")
     }
 }

@@ -85,23 +85,9 @@ import PorterTestSupport
         #expect(outcomes.contains("killed:old"), "no run was killed before it finished (\(outcomes))")
     }
 
-    /// Runs `porter ARGS`; kills it with SIGKILL after `killAfter` seconds. Returns the exit
-    /// status, or nil when it was killed while running.
+    /// Runs `porter ARGS` (see ``PorterExecutable/run(_:killAfter:)``): its exit status, or nil
+    /// when it was killed while running.
     private func run(_ arguments: [String], killAfter: Double?) throws -> Int32? {
-        let process = Process()
-        process.executableURL = Self.porter
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard let killAfter else {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        Thread.sleep(forTimeInterval: killAfter)
-        let wasRunning = process.isRunning
-        if wasRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return wasRunning && process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
+        try PorterExecutable.run(arguments, killAfter: killAfter).status
     }
 }

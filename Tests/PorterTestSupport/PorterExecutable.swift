@@ -18,6 +18,28 @@ public enum PorterExecutable {
         return nil
     }
 
+    /// Runs the binary with `arguments` (output discarded); with `killAfter`, kills it with
+    /// SIGKILL after that many seconds if it is still running. Returns its process id, and its
+    /// exit status, or nil when it was killed while running.
+    public static func run(_ arguments: [String], killAfter: Double?) throws -> (pid: Int32, status: Int32?) {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard let killAfter else {
+            process.waitUntilExit()
+            return (process.processIdentifier, process.terminationStatus)
+        }
+        Thread.sleep(forTimeInterval: killAfter)
+        let wasRunning = process.isRunning
+        if wasRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let killed = wasRunning && process.terminationReason == .uncaughtSignal
+        return (process.processIdentifier, killed ? nil : process.terminationStatus)
+    }
+
     /// The binary's path, or nil when it was not built.
     public static var path: String? { url?.path }
 
