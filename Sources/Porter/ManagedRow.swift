@@ -113,7 +113,9 @@ import Foundation
         guard V._porterReadsFromRow else { return nil }
         let column = run.currentColumn(keyPath)
         guard column >= 0 else { return nil }
-        return try? V._porterDecode(run.values[base &+ column], run.realm)
+        // Decoded where it lies: `values[i]` copied the value out and destroyed the copy (two
+        // outlined calls per read, about 45 instructions).
+        return run.values.withUnsafeBufferPointer { try? V._porterDecode($0[base &+ column], run.realm) }
     }
 }
 

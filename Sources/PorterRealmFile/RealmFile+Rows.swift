@@ -15,7 +15,7 @@ extension RealmFile {
             let width = properties.count
             decoded.removeAll(keepingCapacity: true)
             decoded.append(contentsOf: repeatElement(.null, count: rows.count * width))
-            try decode { n, i, value in decoded[n * width + i] = value }
+            try decode({ _, _ in false }) { n, i, value in decoded[n * width + i] = value }
             for (n, r) in rows.enumerated() {
                 try row(r.key)
                 for i in 0..<width { try value(decoded[n * width + i]) }
@@ -35,20 +35,28 @@ extension RealmFile {
             let width = properties.count
             let base = values.count
             values.append(contentsOf: repeatElement(.null, count: rows.count * width))
-            try decode { n, i, value in values[base + n * width + i] = RealmValues.rowValue(value) }
+            try decode({ i, leaf throws(RealmFault) in
+                try values.withUnsafeMutableBufferPointer { buffer throws(RealmFault) in
+                    try leaf.storeScalars(rows, mem, into: buffer, start: base + i, stride: width)
+                }
+            }) { n, i, value in values[base + n * width + i] = RealmValues.rowValue(value) }
             for r in rows { keys.append(ObjectKey(r.key)) }
         }
     }
 
     /// Walks the clusters holding the live objects whose keys lie in `low...high`: per cluster,
     /// `body` gets its rows in range and a function that decodes their values of `properties`
-    /// column by column, handing each to its argument with the row's and the property's index.
+    /// column by column: a column its first argument takes whole (returning true) is done, else
+    /// each value is handed to its second argument with the row's and the property's index.
     /// Always inlined, so that each caller's closures are inlined into the loop over values.
     @inline(__always) private func forEachCluster(
         in table: RealmTable, from low: Int64, through high: Int64, properties: [Int],
         _ body: (
             _ rows: [(row: Int, key: Int64)],
-            _ decode: ((_ row: Int, _ property: Int, _ value: RealmValue) throws -> Void) throws -> Void
+            _ decode: (
+                _ column: (_ property: Int, _ leaf: Leaf) throws(RealmFault) -> Bool,
+                _ value: (_ row: Int, _ property: Int, _ value: RealmValue) throws -> Void
+            ) throws -> Void
         ) throws -> Void
     ) throws {
         let info = try self.info(table)
@@ -72,11 +80,18 @@ extension RealmFile {
                     let key = leaf.key(r)
                     if key >= next, key <= high { rows.append((r, key)) }
                 }
-                try body(rows) { store in
+                try body(rows) { column, store in
                     for (i, c) in properties.enumerated() {
                         guard leaves.indices.contains(c), case .some(let l) = leaves[c] else {
                             throw PorterError(
                                 .notFound, "class \(table.name) has no property number \(c)", location: path)
+                        }
+                        if !collections[i] {
+                            do throws(RealmFault) {
+                                if try column(i, l) { continue }
+                            } catch {
+                                throw error.located("\(info.name).\(info.columns[c].name)")
+                            }
                         }
                         for (n, r) in rows.enumerated() {
                             try store(

@@ -69,4 +69,50 @@ struct LeafTests {
         #expect(Decimal128.widening(bid32: 0xF800_0000).description == "-Infinity")
         #expect(Decimal128.widening(bid32: 0x7C00_0000).description == "NaN")
     }
+
+    @Test("A whole column stored at once holds what value-by-value reads convert to; a row past the leaf is an error")
+    func columnsStoredAtOnce() throws {
+        let b = NodeBuilder()
+        let ints = b.ints([-7, 5, -7, .max])  // nullable: element 0 is the null sentinel
+        let plainInts = b.ints([3, -1, 0])
+        let bools = b.node([0b1100_0100], count: 4, widthIndex: 2, widthType: 0)
+        let strings = b.shortStrings(["a", nil, "pear", ""])
+        let decimals = b.node([], count: 2, widthIndex: 0, widthType: 1)
+        try b.withMem { mem in
+            func leaf(_ ref: Int64, _ kind: Int, nullable: Bool = true) throws -> Leaf {
+                try Leaf(
+                    mem, node: try mem.node(ref), spec: ValueSpec(type: kind, nullable: nullable, target: nil),
+                    collectionRefs: false)
+            }
+            let leaves = [
+                try leaf(ints, ColumnInfo.Kind.int), try leaf(plainInts, ColumnInfo.Kind.int, nullable: false),
+                try leaf(bools, ColumnInfo.Kind.bool), try leaf(strings, ColumnInfo.Kind.string),
+            ]
+            for l in leaves {
+                // Every other row, into every other slot after the first: the rest stay `.null`.
+                let rows = stride(from: 0, to: l.count, by: 2).map { (row: $0, key: Int64($0)) }
+                var out = [Value](repeating: .null, count: rows.count * 2 + 1)
+                let stored = try out.withUnsafeMutableBufferPointer {
+                    try l.storeScalars(rows, mem, into: $0, start: 1, stride: 2)
+                }
+                #expect(stored)
+                let expected = try rows.map { RealmValues.scalarValue(try l.scalar($0.row, mem)) }
+                #expect(stride(from: 1, to: out.count, by: 2).map { out[$0] } == expected, "\(l)")
+                #expect(stride(from: 0, to: out.count, by: 2).allSatisfy { out[$0] == .null })
+                #expect(throws: RealmFault.self) {
+                    _ = try out.withUnsafeMutableBufferPointer {
+                        try l.storeScalars(
+                            [(row: 0, key: 0), (row: l.count, key: 9)], mem, into: $0, start: 0, stride: 1)
+                    }
+                }
+            }
+            // Decimals are read value by value.
+            var out: [Value] = [.null, .null]
+            let stored = try out.withUnsafeMutableBufferPointer {
+                try leaf(decimals, ColumnInfo.Kind.decimal).storeScalars(
+                    [(row: 0, key: 0)], mem, into: $0, start: 0, stride: 1)
+            }
+            #expect(!stored)
+        }
+    }
 }
