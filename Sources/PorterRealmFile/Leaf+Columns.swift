@@ -76,10 +76,10 @@ extension Leaf {
             let null = seconds.int(0)
             for r in rows {
                 let s = seconds.int(r.row + 1)
-                buffer[slot] =
-                    s == null
-                    ? .null
-                    : .date(Timestamp(seconds: s, nanoseconds: Int32(truncatingIfNeeded: nanos.int(r.row))))
+                (out + slot).initialize(
+                    to: s == null
+                        ? .null
+                        : .date(Timestamp(seconds: s, nanoseconds: Int32(truncatingIfNeeded: nanos.int(r.row)))))
                 slot &+= stride
             }
         case .fixedBytes(let n, let width, _):
