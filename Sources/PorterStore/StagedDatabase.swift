@@ -51,7 +51,7 @@ package final class StagedDatabase {
     ///   could not be closed or put in place; the temporary file is removed then.
     package func publish() throws {
         do {
-            weak var closing = database
+            weak let closing = database
             database = nil
             // Still open elsewhere: its last commits may still be in the `-wal`, not in the file.
             guard closing == nil else {
