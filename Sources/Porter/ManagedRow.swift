@@ -22,7 +22,7 @@ import Foundation
     func fieldColumns(of object: ObjectBase) -> [(field: PersistedField, column: Int?)]? {
         let id = ObjectIdentifier(type(of: object))
         for entry in fieldsOf where entry.type == id { return entry.fields }
-        let fields = PersistedFieldTable.shared.fields(of: object)?.map { (field: $0, column: indexByName[$0.name]) }
+        let fields = PersistedFieldTable.shared.fields(of: object).map { (field: $0, column: indexByName[$0.name]) }
         fieldsOf.append((id, fields))
         return fields
     }

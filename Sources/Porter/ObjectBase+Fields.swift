@@ -5,7 +5,8 @@ import Foundation
 struct PersistedField {
     /// The Swift property name (without the wrapper's `_`).
     let name: String
-    /// The byte offset of the `Persisted` wrapper (one reference to its storage) in the instance.
+    /// The byte offset of the field (a `Persisted` wrapper, or a legacy property's reference) in
+    /// the instance.
     let offset: Int
     /// The wrapper's type, which reads it.
     let access: any PersistedFieldAccess.Type
@@ -30,25 +31,14 @@ protocol PersistedFieldReading: AnyObject {
 
 extension Persisted: PersistedFieldAccess {
     static func property(in object: ObjectBase, at offset: Int) -> AnyPersistedProperty {
-        // A copy of the wrapper (a retained reference to the property's storage), as a field read gives.
-        withExtendedLifetime(object) {
-            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(
-                fromByteOffset: offset, as: Persisted<Value>.self)
-        }
+        PersistedFieldRef<Value>(object: object, offset: offset)
     }
 
     static func reader() -> any PersistedFieldReading { PersistedFieldReader<Value>() }
 }
 
-/// Reads `Persisted<Value>` fields: the wrapper is one reference to its storage.
+/// Reads `Persisted<Value>` fields where they lie in the object.
 final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
-    /// The field's storage, unretained: valid while `object` is alive.
-    private func storage(of object: ObjectBase, at offset: Int) -> Unmanaged<PersistedStorage<Value>> {
-        let reference = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(
-            fromByteOffset: offset, as: UnsafeRawPointer.self)
-        return Unmanaged<PersistedStorage<Value>>.fromOpaque(reference)
-    }
-
     // Called through the `PersistedFieldReading` existential, so the generic body ran unspecialized
     // (about 360 instructions per field of an object added); the common property types get their
     // own specialized copies, picked by one metadata comparison each.
@@ -74,41 +64,74 @@ final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
         -> PorterModel.Value
     {
         try withExtendedLifetime(object) {
-            // Used without retaining it (a retain and release per field added): the object holds it.
-            try storage(of: object, at: offset)._withUnsafeGuaranteedRef { storage in
-                // Named once: assigning the same name again retained and released it per object added.
-                if !storage.isShared && storage.name == nil { storage.name = name }
-                return try storage.current()._porterEncode(writer)
-            }
+            let field = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
+                .assumingMemoryBound(to: Persisted<Value>.self)
+            if let value = field.pointee.unmanaged { return try value._porterEncode(writer) }
+            // Declared without an initial value and never set: the type's default, kept (an
+            // ObjectId made here is the one the object keeps).
+            let made = Value._porterDefault()
+            field.pointee.unmanaged = made
+            return try made._porterEncode(writer)
         }
     }
 }
 
 /// The `@Persisted` fields of each model class, found once per class from the runtime's field
-/// offsets: reflecting every object with `Mirror` (to add it, copy it …) cost more than the rest of
-/// adding it. Checked against `Mirror` once per class; a class whose fields cannot be found this
-/// way (or do not match) keeps being reflected.
+/// offsets. `@Persisted` values are held in the object, so the fields are read and written where
+/// they lie (`Mirror` hands out copies); the runtime lists the fields of every Swift class.
 final class PersistedFieldTable: @unchecked Sendable {
     static let shared = PersistedFieldTable()
     private let lock = NSLock()
-    /// Fields by class; nil for a class that must be reflected.
-    private var tables: [ObjectIdentifier: [PersistedField]?] = [:]
+    /// Fields by class.
+    private var tables: [ObjectIdentifier: [PersistedField]] = [:]
     /// Class names by class (``ObjectBase/className()`` reflects the type's name each time).
     private var names: [ObjectIdentifier: String] = [:]
+    /// Property names by storage key path (see ``name(of:in:)``).
+    private var keyPathNames: [AnyKeyPath: String] = [:]
 
-    /// The fields of `object`'s class, or nil when it must be reflected.
-    func fields(of object: ObjectBase) -> [PersistedField]? {
-        let type = Swift.type(of: object)
+    /// The fields of `object`'s class.
+    func fields(of object: ObjectBase) -> [PersistedField] {
+        fields(of: Swift.type(of: object))
+    }
+
+    /// The fields of `type`.
+    func fields(of type: ObjectBase.Type) -> [PersistedField] {
         let id = ObjectIdentifier(type)
         lock.lock()
         let known = tables[id]
         lock.unlock()
         if let known { return known }
-        let found = Self.offsets(of: type, checkedAgainst: object)
+        let found = Self.offsets(of: type)
         lock.lock()
-        tables[id] = .some(found)
+        tables[id] = found
         lock.unlock()
         return found
+    }
+
+    /// The name of the field at `offset` in `object`'s class ("?" when there is none).
+    func name(at offset: Int, in object: ObjectBase) -> String {
+        fields(of: object).first { $0.offset == offset }?.name ?? "?"
+    }
+
+    /// The name of the `@Persisted` property whose storage key path is `keyPath`: the field at
+    /// the address the key path projects (once per key path).
+    static func name<EnclosingSelf: ObjectBase, Value>(
+        of keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, in object: EnclosingSelf
+    ) -> String {
+        let table = shared
+        table.lock.lock()
+        let known = table.keyPathNames[keyPath]
+        table.lock.unlock()
+        if let known { return known }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let offset = withExtendedLifetime(object) {
+            withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeRawPointer($0) - base }
+        }
+        let name = table.name(at: offset, in: object)
+        table.lock.lock()
+        table.keyPathNames[keyPath] = name
+        table.lock.unlock()
+        return name
     }
 
     /// The schema class name of a model class, computed once.
@@ -125,7 +148,7 @@ final class PersistedFieldTable: @unchecked Sendable {
         return name
     }
 
-    private static func offsets(of type: ObjectBase.Type, checkedAgainst object: ObjectBase) -> [PersistedField]? {
+    private static func offsets(of type: ObjectBase.Type) -> [PersistedField] {
         var fields: [PersistedField] = []
         // `_EachFieldOptions.classType`, spelled by value (it is a `static var`, which Swift 6 refuses).
         let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
@@ -139,15 +162,8 @@ final class PersistedFieldTable: @unchecked Sendable {
             }
             return true
         }
-        guard complete else { return nil }
-        let reflected = object._reflectedPersistedProperties()
-        guard reflected.count == fields.count else { return nil }
-        for (field, mirrored) in zip(fields, reflected) {
-            let read = field.access.property(in: object, at: field.offset)
-            guard field.name == mirrored.name, read.storageObject === mirrored.property.storageObject else {
-                return nil
-            }
-        }
+        // Only a class the Swift runtime does not describe (none on Linux) is not listed.
+        precondition(complete, "\(type): the Swift runtime does not list this class's fields")
         return fields
     }
 }

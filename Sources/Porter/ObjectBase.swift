@@ -35,6 +35,11 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// Whether the object is unmanaged and not frozen, so its properties hold their own values.
     /// (An object whose adding write was rolled back is not, until ``_managed`` is read.)
     @usableFromInline final var _isPlainUnmanaged: Bool { _managedState == nil && _frozenSource == nil }
+    /// Whether the object is plain unmanaged and its properties' reads return their own values
+    /// (not a prototype recording the key paths of a query).
+    @usableFromInline final var _holdsOwnValues: Bool {
+        _managedState == nil && _frozenSource == nil && _keyPathRecorder == nil
+    }
     /// The stored values last read for this managed object (see ``ManagedRow``).
     @usableFromInline @exclusivity(unchecked) final var _row: ManagedRow?
     /// Set while a query or sort key path is being resolved on a prototype.

@@ -16,36 +16,48 @@ import Foundation
 /// `= ObjectId.generate()`) is computed per object and not part of the schema.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    @usableFromInline let storage: PersistedStorage<Value>
+    /// The unmanaged value; nil until first set or read when the declaration gave no initial value
+    /// (so a non-optional link's default object, or an ObjectId, is only made when needed).
+    /// Held in the object itself: a storage object per property was an allocation and a release
+    /// for every property of every object made (a third of adding an object).
+    @usableFromInline var unmanaged: Value?
+    /// The `@Persisted(…)` options, and whether an initial value was given.
+    @usableFromInline let options: PersistedOptions
 
     /// A property declared without an initial value: it starts at the type's default.
     @inlinable public init() {
-        storage = PersistedStorage.make(initial: nil, options: PersistedOptions())
+        unmanaged = nil
+        options = PersistedOptions()
     }
 
     /// A property declared with an initial value.
     @inlinable public init(wrappedValue: Value) {
-        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions())
+        unmanaged = wrappedValue
+        options = PersistedOptions(hasInitialValue: true)
     }
 
     /// A property that is (or, with `false`, is not) the primary key.
     @inlinable public init(primaryKey: Bool) {
-        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(isPrimaryKey: primaryKey))
+        unmanaged = nil
+        options = PersistedOptions(isPrimaryKey: primaryKey)
     }
 
     /// A primary-key property with an initial value.
     @inlinable public init(wrappedValue: Value, primaryKey: Bool) {
-        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
+        unmanaged = wrappedValue
+        options = PersistedOptions(isPrimaryKey: primaryKey, hasInitialValue: true)
     }
 
     /// A property with (or without) an index.
     @inlinable public init(indexed: Bool) {
-        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(isIndexed: indexed))
+        unmanaged = nil
+        options = PersistedOptions(isIndexed: indexed)
     }
 
     /// An indexed property with an initial value.
     @inlinable public init(wrappedValue: Value, indexed: Bool) {
-        storage = PersistedStorage.make(initial: wrappedValue, options: PersistedOptions(isIndexed: indexed))
+        unmanaged = wrappedValue
+        options = PersistedOptions(isIndexed: indexed, hasInitialValue: true)
     }
 
     /// Not used: the value is read and written through the enclosing object (below). Declaring
@@ -54,8 +66,8 @@ public struct Persisted<Value: _Persistable> {
         *, unavailable, message: "@Persisted can only be used on properties of Object and EmbeddedObject subclasses"
     )
     public var wrappedValue: Value {
-        get { storage.current() }
-        set { storage.store(newValue) }
+        get { unmanaged ?? Value._porterDefault() }
+        set { unmanaged = newValue }
     }
 
     /// Reads and writes the property of `object`: its own value while unmanaged, the database's
@@ -77,33 +89,64 @@ public struct Persisted<Value: _Persistable> {
             if let row = object._row, let value = row.currentValue(Value.self, keyPath: storageKeyPath) {
                 return value
             }
+            // An unmanaged object's own value, …
+            if object._holdsOwnValues, let value = object[keyPath: storageKeyPath].unmanaged {
+                return value
+            }
             // … else through the path that names the property and records its column.
-            if let value = try? PersistedStorage<Value>.rowValue(
-                in: object, keyPath: storageKeyPath,
-                name: {
-                    object[keyPath: storageKeyPath].storage.resolvedName(in: object, keyPath: storageKeyPath)
-                })
+            if let value = try? PersistedAccess<Value>.rowValue(
+                in: object, keyPath: storageKeyPath, name: { name(of: storageKeyPath, in: object) })
             {
                 return value
             }
-            return object[keyPath: storageKeyPath].storage.read(in: object, keyPath: storageKeyPath)
+            return read(object, storageKeyPath)
         }
         @inline(__always) set {
-            let storage = object[keyPath: storageKeyPath].storage
             // An unmanaged, unfrozen object keeps the value itself: set here, specialized (most
             // values of objects about to be added are set this way).
             // A value read from a row is never linking objects: asking that first spares building the
             // type's `_porterType` per set.
             if object._isPlainUnmanaged && (Value._porterReadsFromRow || Value._porterType.type != .linkingObjects) {
-                // A shared storage (an object a realm is making; see `SharedStorages`) keeps nothing.
-                if !storage.isShared { storage.store(newValue) }
+                object[keyPath: storageKeyPath].unmanaged = newValue
             } else {
-                // No key path passed on: using it here made every set instantiate it (a runtime call,
-                // a retain and a release), where only the field access it names is needed. The
-                // storage learns its name once (see `resolvedName`).
-                storage.write(newValue, in: object)
+                write(newValue, object, storageKeyPath)
             }
         }
+    }
+
+    /// The name of the property whose storage key path is `keyPath`.
+    @usableFromInline static func name<EnclosingSelf: ObjectBase>(
+        of keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, in object: EnclosingSelf
+    ) -> String {
+        PersistedFieldTable.name(of: keyPath, in: object)
+    }
+
+    /// The value of the property of `object` that its row did not give: the database's when
+    /// managed, its own (made from the type's default on first use) otherwise.
+    @usableFromInline static func read<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        PersistedAccess<Value>.read(
+            in: object, keyPath: keyPath, name: { PersistedFieldTable.name(of: keyPath, in: object) },
+            unmanaged: {
+                if let value = object[keyPath: keyPath].unmanaged { return value }
+                let made = Value._porterDefault()
+                // Kept only by an object that is its own (a managed or frozen one may be read on
+                // other threads, and never uses it).
+                if object._isPlainUnmanaged { object[keyPath: keyPath].unmanaged = made }
+                return made
+            })
+    }
+
+    /// Sets the property of `object` when it is not a plain unmanaged one (managed: through the
+    /// database; frozen, or linking objects: refused).
+    @usableFromInline static func write<EnclosingSelf: ObjectBase>(
+        _ newValue: Value, _ object: EnclosingSelf,
+        _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) {
+        PersistedAccess<Value>.write(
+            newValue, in: object, name: { PersistedFieldTable.name(of: keyPath, in: object) },
+            storeUnmanaged: { object[keyPath: keyPath].unmanaged = $0 })
     }
 }
 
@@ -112,19 +155,57 @@ extension Persisted where Value: _LinkingObjectsProtocol {
     /// The origin class is the element type: `LinkingObjects<Dog>` with origin `"owner"`
     /// lists the dogs whose `owner` is this object.
     @inlinable public init(originProperty: String) {
-        storage = PersistedStorage.make(initial: nil, options: PersistedOptions(originProperty: originProperty))
+        unmanaged = nil
+        options = PersistedOptions(originProperty: originProperty)
     }
 }
 
-/// The options given in `@Persisted(…)`.
-@usableFromInline struct PersistedOptions {
-    var isPrimaryKey = false
-    var isIndexed = false
-    var originProperty: String?
+/// The options given in `@Persisted(…)`, in one word held by every property of every object:
+/// the flags, and the origin property of linking objects as a number (see ``OriginProperties``).
+@usableFromInline struct PersistedOptions: Sendable {
+    @usableFromInline let bits: UInt32
 
-    @usableFromInline init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
-        self.isPrimaryKey = isPrimaryKey
-        self.isIndexed = isIndexed
-        self.originProperty = originProperty
+    @inlinable init(isPrimaryKey: Bool = false, isIndexed: Bool = false, hasInitialValue: Bool = false) {
+        bits = (isPrimaryKey ? 1 : 0) | (isIndexed ? 2 : 0) | (hasInitialValue ? 4 : 0)
+    }
+
+    /// The options of linking objects whose origin is `originProperty` (none with nil).
+    @usableFromInline init(originProperty: String?) {
+        bits = originProperty.map { OriginProperties.number(of: $0) << 8 } ?? 0
+    }
+
+    /// `@Persisted(primaryKey: true)`.
+    var isPrimaryKey: Bool { bits & 1 != 0 }
+    /// `@Persisted(indexed: true)`.
+    var isIndexed: Bool { bits & 2 != 0 }
+    /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
+    var hasInitialValue: Bool { bits & 4 != 0 }
+    /// `@Persisted(originProperty: …)`.
+    var originProperty: String? { bits >> 8 == 0 ? nil : OriginProperties.name(bits >> 8) }
+}
+
+/// The origin property names of linking objects, numbered from 1 in the order first seen, so
+/// that ``PersistedOptions`` stays one word.
+enum OriginProperties {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var names: [String] = []
+    nonisolated(unsafe) private static var numbers: [String: UInt32] = [:]
+
+    /// The number of `name`, given on first sight.
+    static func number(of name: String) -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = numbers[name] { return known }
+        names.append(name)
+        let number = UInt32(names.count)
+        numbers[name] = number
+        return number
+    }
+
+    /// The name numbered `number`.
+    static func name(_ number: UInt32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[Int(number) - 1]
     }
 }

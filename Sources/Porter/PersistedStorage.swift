@@ -1,30 +1,79 @@
 import Foundation
 
-/// The state behind one `@Persisted` property of one object. A class, so that `Mirror` (which
-/// hands out copies of the wrapper struct) still reaches the object's own storage.
-@usableFromInline final class PersistedStorage<Value: _Persistable> {
-    /// The unmanaged value (a `Value`) when ``hasValue``; unset until first read when the property
-    /// had no initial value (so a non-optional link's default object, or an ObjectId, is only
-    /// made when needed). Type-erased on purpose: destroying a generic `Value?` looked up
-    /// `Optional<Value>`'s metadata each time (a typed `Value?` measured 10% more instructions per
-    /// object added). Not an `Any?` either: assigning one went through `Optional`'s generic value
-    /// witnesses, about 4k instructions per object added (its values set, then released).
-    @exclusivity(unchecked) @usableFromInline var boxed: Any
-    /// Whether ``boxed`` holds the unmanaged value.
-    @exclusivity(unchecked) @usableFromInline var hasValue: Bool
-    /// Whether the declaration gave an initial value (`@Persisted var n = 3`).
-    @usableFromInline let hasInitialValue: Bool
-    /// The `@Persisted(…)` options.
-    @usableFromInline let options: PersistedOptions
-    /// The property name, learned from the enclosing object's `Mirror`.
-    @exclusivity(unchecked) @usableFromInline var name: String?
-    /// Whether this storage is shared by the managed objects of its class a realm makes (see
-    /// ``SharedStorages``): named, and never holding a value of its own.
-    @exclusivity(unchecked) @usableFromInline var isShared = false
+/// Reads and writes of a property of an object that are not an unmanaged object's own value:
+/// shared by `@Persisted` (whose value is held in the object) and the legacy properties (whose
+/// value is held by a ``PersistedStorage``).
+@usableFromInline enum PersistedAccess<Value: _Persistable> {
+    /// The value of a managed object's property from its current row (see ``ManagedRow``).
+    /// - Throws: ``RowMiss`` when the object has no current row or the row does not hold the
+    ///   property: the caller reads it otherwise. (Thrown, not an optional: generic code would
+    ///   look up `Optional<Value>`'s metadata per read.)
+    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String) throws
+        -> Value
+    {
+        guard let row = object._row, row.isCurrent else { throw RowMiss() }
+        return try row.value(Value.self, keyPath: keyPath, name: name)
+    }
 
-    // Inlinable so that a model class's initializer (run for every object a realm hands out)
-    // specializes it: the generic one looked up `Optional<Value>`'s metadata each time.
-    @inlinable init(initial: Value?, options: PersistedOptions) {
+    /// The value of the property of `object`: `unmanaged()` while unmanaged, the database's
+    /// once managed.
+    static func read(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String, unmanaged: () -> Value)
+        -> Value
+    {
+        // The common case first: a managed object whose stored values are current (an object no
+        // longer managed has none, or an outdated one: rolling back changes the stamp).
+        do {
+            return try rowValue(in: object, keyPath: keyPath, name: name)
+        } catch {
+            // Not a value the row holds, or one that does not decode: read on its own below.
+        }
+        if let recorder = object._keyPathRecorder {
+            recorder.names.append(name())
+            return unmanaged()
+        }
+        guard let managed = object._managed else { return unmanaged() }
+        do {
+            return try managed.realm.rowValue(Value.self, object, managed, keyPath: keyPath, name: name)
+        } catch {
+            // Not a value the row holds, or one that does not decode: read on its own below.
+        }
+        return managed.realm.readProperty(Value.self, managed, name())
+    }
+
+    /// Sets the property of `object`: through `storeUnmanaged` while unmanaged, the database's
+    /// once managed.
+    static func write(_ newValue: Value, in object: ObjectBase, name: () -> String, storeUnmanaged: (Value) -> Void) {
+        if Value._porterType.type == .linkingObjects {
+            // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
+            preconditionFailure("\(type(of: object).className()).\(name()): LinkingObjects properties are read-only")
+        }
+        if object._frozenSource != nil {
+            preconditionFailure(
+                "\(type(of: object).className()).\(name()): cannot modify a frozen object; thaw() it first")
+        }
+        guard let managed = object._managed else {
+            storeUnmanaged(newValue)
+            return
+        }
+        managed.realm.writeProperty(newValue, managed, name())
+    }
+}
+
+/// The value behind one legacy property (`RealmProperty`, `RealmOptional`): a class, shared by
+/// the property object and its object's field.
+final class PersistedStorage<Value: _Persistable> {
+    /// The unmanaged value (a `Value`) when ``hasValue``; unset until first read when the property
+    /// had no initial value. Type-erased: destroying a generic `Value?` looked up
+    /// `Optional<Value>`'s metadata each time.
+    @exclusivity(unchecked) var boxed: Any
+    /// Whether ``boxed`` holds the unmanaged value.
+    @exclusivity(unchecked) var hasValue: Bool
+    /// Whether the declaration gave an initial value (`RealmOptional(3)`).
+    let hasInitialValue: Bool
+    /// The property name, learned from the enclosing object's field table.
+    @exclusivity(unchecked) var name: String?
+
+    init(initial: Value?) {
         if let initial {
             boxed = initial
             hasValue = true
@@ -33,41 +82,18 @@ import Foundation
             hasValue = false
         }
         hasInitialValue = initial != nil
-        self.options = options
-    }
-
-    /// A storage for a property being initialized: the shared one while a realm makes a managed
-    /// object of a class whose storages are shared (see ``SharedStorages``), else a new one.
-    @inlinable static func make(initial: Value?, options: PersistedOptions) -> PersistedStorage<Value> {
-        // Specialized in the model's initializer: a generic hand-out with a closure per property
-        // cost about 110 instructions of every object a realm makes. The thread holding the
-        // construct slot (iterating results) takes the next storage here, without a call.
-        // Objects made by the program (about to be added) find no context on any thread: two
-        // atomic loads, not thread-local lookups.
-        if ConstructSlot.isHeldHere {
-            if let shared = ConstructSlot.takeNext(ObjectIdentifier(PersistedStorage<Value>.self)) {
-                return unsafeDowncast(shared, to: PersistedStorage<Value>.self)
-            }
-        } else if !SharedStorageContext.isAnyThreadContextInstalled {
-            return PersistedStorage(initial: initial, options: options)
-        } else if let shared = SharedStorageContext.nextShared(ObjectIdentifier(PersistedStorage<Value>.self)) {
-            return unsafeDowncast(shared, to: PersistedStorage<Value>.self)
-        }
-        let made = PersistedStorage(initial: initial, options: options)
-        SharedStorageContext.recordMade(made)
-        return made
     }
 
     /// The unmanaged value, made from the type's default on first use.
     func current() -> Value {
         if hasValue { return unboxed }
         let made = Value._porterDefault()
-        if !isShared { store(made) }
+        store(made)
         return made
     }
 
     /// Keeps `value` as the unmanaged value.
-    @inlinable func store(_ value: Value) {
+    func store(_ value: Value) {
         boxed = value
         hasValue = true
     }
@@ -78,79 +104,27 @@ import Foundation
         hasValue = false
     }
 
-    /// The value of a managed object's property from its current row (see ``ManagedRow``).
-    /// - Throws: ``RowMiss`` when the object has no current row or the row does not hold the
-    ///   property: the caller reads it through the storage. (Thrown, not an optional: generic
-    ///   code would look up `Optional<Value>`'s metadata per read.)
-    @usableFromInline static func rowValue(in object: ObjectBase, keyPath: AnyKeyPath?, name: () -> String) throws
-        -> Value
-    {
-        guard let row = object._row, row.isCurrent else { throw RowMiss() }
-        return try row.value(Value.self, keyPath: keyPath, name: name)
-    }
-
-    /// The property name. Objects a realm hands out learn it from the realm's cache (keyed by
-    /// the storage key path); otherwise the object is reflected once, which names all its properties.
-    @usableFromInline func resolvedName(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> String {
+    /// The property name (the object's fields are listed once to learn it).
+    func resolvedName(in object: ObjectBase) -> String {
         if let name { return name }
-        let realm = object._managed?.realm
-        if let keyPath, let cached = realm?.propertyNames[keyPath] {
-            name = cached
-            return cached
-        }
         _ = object._persistedProperties()
-        let resolved = name ?? "?"
-        if let keyPath { realm?.propertyNames[keyPath] = resolved }
-        return resolved
+        return name ?? "?"
     }
 
     /// The value of the property of `object`: its own while unmanaged, the database's once managed.
-    @usableFromInline func read(in object: ObjectBase, keyPath: AnyKeyPath? = nil) -> Value {
-        // The common case first: a managed object whose stored values are current (an object no
-        // longer managed has none, or an outdated one: rolling back changes the stamp).
-        do {
-            return try Self.rowValue(in: object, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
-        } catch {
-            // Not a value the row holds, or one that does not decode: read on its own below.
-        }
-        if let recorder = object._keyPathRecorder {
-            recorder.names.append(resolvedName(in: object))
-            return current()
-        }
-        guard let managed = object._managed else { return current() }
-        do {
-            return try managed.realm.rowValue(
-                Value.self, object, managed, keyPath: keyPath, name: { resolvedName(in: object, keyPath: keyPath) })
-        } catch {
-            // Not a value the row holds, or one that does not decode: read on its own below.
-        }
-        return managed.realm.readProperty(Value.self, managed, resolvedName(in: object, keyPath: keyPath))
+    func read(in object: ObjectBase) -> Value {
+        PersistedAccess<Value>.read(
+            in: object, keyPath: nil, name: { resolvedName(in: object) }, unmanaged: { current() })
     }
 
     /// Sets the property of `object`: its own value while unmanaged, the database's once managed.
-    @usableFromInline func write(_ newValue: Value, in object: ObjectBase, keyPath: AnyKeyPath? = nil) {
-        if Value._porterType.type == .linkingObjects {
-            // Assigning is the only write Swift cannot rule out at compile time for one wrapper type.
-            preconditionFailure(
-                "\(type(of: object).className()).\(resolvedName(in: object)): LinkingObjects properties are read-only")
-        }
-        if object._frozenSource != nil {
-            preconditionFailure(
-                "\(type(of: object).className()).\(resolvedName(in: object)): cannot modify a frozen object; thaw() it first"
-            )
-        }
-        guard let managed = object._managed else {
-            if !isShared { store(newValue) }
-            return
-        }
-        managed.realm.writeProperty(newValue, managed, resolvedName(in: object, keyPath: keyPath))
+    func write(_ newValue: Value, in object: ObjectBase) {
+        PersistedAccess<Value>.write(newValue, in: object, name: { resolvedName(in: object) }, storeUnmanaged: store)
     }
 }
 
 /// Type-erased access to a `@Persisted` property found by reflection.
 protocol AnyPersistedProperty {
-    /// The storage object (identity of the property within its object).
-    var storageObject: AnyObject { get }
     /// The `@Persisted(…)` options.
     var options: PersistedOptions { get }
     /// The schema shape of the property's type.
@@ -178,41 +152,67 @@ protocol AnyPersistedProperty {
     func decodeAny(_ value: Value, realm: Realm?) -> Any?
 }
 
-extension Persisted: AnyPersistedProperty {
-    var storageObject: AnyObject { storage }
-    var options: PersistedOptions { storage.options }
+/// One `@Persisted` field of one object, read and written where it lies in the object (found
+/// by the field table, see ``PersistedFieldTable``).
+struct PersistedFieldRef<Value: _Persistable>: AnyPersistedProperty {
+    let object: ObjectBase
+    let offset: Int
+
+    /// Runs `body` on the field in place (the reference held keeps the object alive).
+    private func withField<R>(_ body: (inout Persisted<Value>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(object) {
+            let field = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
+                .assumingMemoryBound(to: Persisted<Value>.self)
+            return try body(&field.pointee)
+        }
+    }
+
+    /// The unmanaged value, made from the type's default on first use (kept by a plain unmanaged
+    /// object only: a managed or frozen one never uses it, and may be read on other threads).
+    private func current() -> Value {
+        if let value = withField({ $0.unmanaged }) { return value }
+        let made = Value._porterDefault()
+        if object._isPlainUnmanaged { withField { $0.unmanaged = made } }
+        return made
+    }
+
+    private func store(_ value: Value) { withField { $0.unmanaged = value } }
+
+    var options: PersistedOptions { withField { $0.options } }
     var typeInfo: _PorterTypeInfo { Value._porterType }
     var swiftTypeName: String { String(describing: Value.self) }
 
-    func setName(_ name: String) {
-        // A shared storage was named before it was shared (other threads read it).
-        if !storage.isShared { storage.name = name }
-    }
+    private var name: String { PersistedFieldTable.shared.name(at: offset, in: object) }
+
+    func setName(_ name: String) {}
 
     func initialStoredValue() -> PorterModel.Value? {
         let info = Value._porterType
-        guard storage.hasInitialValue, storage.hasValue, let initial = storage.boxed as? Value,
+        guard options.hasInitialValue, let initial = withField({ $0.unmanaged }),
             info.type != .object, info.type != .linkingObjects
         else { return nil }
         return try? initial._porterEncode(_PorterWriter.schemaDefaults)
     }
 
     func encodeUnmanaged(_ writer: _PorterWriter) throws -> PorterModel.Value {
-        try storage.current()._porterEncode(writer)
+        try current()._porterEncode(writer)
     }
 
     func embeddedObjects() -> [(key: String?, object: ObjectBase)] {
-        storage.current()._porterEmbeddedObjects()
+        current()._porterEmbeddedObjects()
     }
 
-    func currentValue(of object: ObjectBase) -> Any { storage.read(in: object) }
+    func currentValue(of object: ObjectBase) -> Any {
+        PersistedAccess<Value>.read(in: object, keyPath: nil, name: { name }, unmanaged: current)
+    }
 
     func assignDetached(from value: Any, copier: _DetachCopier) {
-        guard Value._porterType.type != .linkingObjects, !storage.isShared, let typed = value as? Value else { return }
-        storage.store(typed._porterDetached(copier))
+        // Only objects being made as copies (unmanaged or frozen ones) get here.
+        guard Value._porterType.type != .linkingObjects, let typed = value as? Value else { return }
+        store(typed._porterDetached(copier))
     }
 
-    func releaseUnmanagedValue() { if !storage.isShared { storage.clear() } }
+    func releaseUnmanagedValue() { withField { $0.unmanaged = nil } }
 
     func decodeAny(_ value: PorterModel.Value, realm: Realm?) -> Any? {
         try? Value._porterDecode(value, realm)
@@ -220,44 +220,19 @@ extension Persisted: AnyPersistedProperty {
 
     func assign(_ value: Any, in object: ObjectBase) -> Bool {
         guard Value._porterType.type != .linkingObjects, let typed = Value._porterFromAny(value) else { return false }
-        storage.write(typed, in: object)
+        PersistedAccess<Value>.write(typed, in: object, name: { name }, storeUnmanaged: store)
         return true
     }
 }
 
-extension PersistedStorage: SharedStorageMarking {
-    func markShared() { isShared = true }
-}
-
 extension ObjectBase {
-    /// The `@Persisted` properties of this object, superclass properties first, each in declared
-    /// order, named by their Swift name (the `Mirror` label without the wrapper's `_`).
+    /// The `@Persisted` (and legacy) properties of this object, superclass properties first, each
+    /// in declared order, named by their Swift name (without the wrapper's `_`).
     func _persistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
-        guard let fields = PersistedFieldTable.shared.fields(of: self) else { return _reflectedPersistedProperties() }
-        return fields.map { field in
+        PersistedFieldTable.shared.fields(of: self).map { field in
             let property = field.access.property(in: self, at: field.offset)
             property.setName(field.name)
             return (field.name, property)
         }
-    }
-
-    /// ``_persistedProperties()`` found through `Mirror`.
-    func _reflectedPersistedProperties() -> [(name: String, property: AnyPersistedProperty)] {
-        var mirrors: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: self)
-        while let current = mirror {
-            mirrors.append(current)
-            mirror = current.superclassMirror
-        }
-        var out: [(name: String, property: AnyPersistedProperty)] = []
-        for current in mirrors.reversed() {
-            for child in current.children {
-                guard let label = child.label, let property = child.value as? AnyPersistedProperty else { continue }
-                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                property.setName(name)
-                out.append((name, property))
-            }
-        }
-        return out
     }
 }

@@ -135,8 +135,7 @@ public final class Realm {
 
     /// The managed object of type `T` for a stored link.
     func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
-        // Made with its class's shared property storages: it never uses their values.
-        let object = SharedStorages.construct(type)
+        let object = type.init()
         object._becomeManaged(ManagedState(realm: self, className: link.className, key: link.key))
         return object
     }

@@ -48,7 +48,7 @@ public final class RealmProperty<Value: RealmPropertyType>: CustomStringConverti
 
     /// A property holding the type's default (nil, or `.none` for `AnyRealmValue`).
     public init() {
-        storage = PersistedStorage(initial: nil, options: PersistedOptions())
+        storage = PersistedStorage(initial: nil)
         LegacyProperties.noteDeclared()
     }
 
@@ -91,7 +91,7 @@ public final class RealmOptional<Value: RealmOptionalType>: CustomStringConverti
 
     /// A property holding `value` (nil when not given); a value given here is the schema default.
     public init(_ value: Value? = nil) {
-        storage = PersistedStorage(initial: value.map { .some($0) }, options: PersistedOptions())
+        storage = PersistedStorage(initial: value.map { .some($0) })
         LegacyProperties.noteDeclared()
     }
 
@@ -159,8 +159,7 @@ protocol LegacyStoredProperty: LegacyPropertyBinding, AnyPersistedProperty {
 extension LegacyStoredProperty {
     func bind(to owner: ObjectBase) { self.owner = owner }
 
-    var storageObject: AnyObject { storage }
-    var options: PersistedOptions { storage.options }
+    var options: PersistedOptions { PersistedOptions(hasInitialValue: storage.hasInitialValue) }
     var typeInfo: _PorterTypeInfo { Stored._porterType }
     var swiftTypeName: String { String(describing: Self.self) }
 
@@ -300,7 +299,6 @@ enum LegacyProperties {
 extension LinkingObjects: LegacyPropertyBinding, LegacyFieldAccess {
     func bind(to owner: ObjectBase) { self.owner = owner }
 
-    var storageObject: AnyObject { self }
     var options: PersistedOptions { PersistedOptions(originProperty: declaredOrigin) }
     var typeInfo: _PorterTypeInfo { LinkingObjects<Element>._porterType }
     var swiftTypeName: String { String(describing: Self.self) }

@@ -178,7 +178,7 @@ final class FlatAddEveryType: Object {
     }
 
     @Test func anUnmanagedLinkHoldsTheSameInstance() {
-        // The typed read of an unmanaged value (`PersistedStorage.unboxed`) for a class-typed value.
+        // The typed read of an unmanaged value held in the object, for a class-typed value.
         let owner = FlatAddLinkOwner()
         let target = FlatAddLinkTarget()
         owner.target = target
