@@ -109,7 +109,14 @@ public struct Persisted<Value: _Persistable> {
             if object._isPlainUnmanaged && (Value._porterReadsFromRow || Value._porterType.type != .linkingObjects) {
                 object[keyPath: storageKeyPath].unmanaged = newValue
             } else {
-                write(newValue, object, storageKeyPath)
+                // The field named by its offset, not the key path: passing the key path on made
+                // every set (the unmanaged ones above too) instantiate it, where the literal is
+                // otherwise only a field access. The access ends before the write.
+                let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
+                    UnsafeRawPointer($0) - base
+                }
+                write(newValue, object, fieldOffset: offset)
             }
         }
     }
@@ -139,14 +146,9 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Sets the property of `object` when it is not a plain unmanaged one (managed: through the
-    /// database; frozen, or linking objects: refused).
-    @usableFromInline static func write<EnclosingSelf: ObjectBase>(
-        _ newValue: Value, _ object: EnclosingSelf,
-        _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
-    ) {
-        PersistedAccess<Value>.write(
-            newValue, in: object, name: { PersistedFieldTable.name(of: keyPath, in: object) },
-            storeUnmanaged: { object[keyPath: keyPath].unmanaged = $0 })
+    /// database; frozen, or linking objects: refused). The field is the one at `fieldOffset`.
+    @usableFromInline static func write(_ newValue: Value, _ object: ObjectBase, fieldOffset: Int) {
+        PersistedFieldRef<Value>(object: object, offset: fieldOffset).write(newValue)
     }
 }
 

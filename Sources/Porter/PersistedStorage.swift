@@ -220,8 +220,13 @@ struct PersistedFieldRef<Value: _Persistable>: AnyPersistedProperty {
 
     func assign(_ value: Any, in object: ObjectBase) -> Bool {
         guard Value._porterType.type != .linkingObjects, let typed = Value._porterFromAny(value) else { return false }
-        PersistedAccess<Value>.write(typed, in: object, name: { name }, storeUnmanaged: store)
+        write(typed)
         return true
+    }
+
+    /// Sets the property: its own value while the object is unmanaged, the database's once managed.
+    func write(_ newValue: Value) {
+        PersistedAccess<Value>.write(newValue, in: object, name: { name }, storeUnmanaged: store)
     }
 }
 

@@ -33,14 +33,15 @@ final class ClassPlan {
     let selectColumnSQL: [String]
     /// `SELECT 1 FROM table WHERE _key = ?`.
     let existsSQL: String
-    private var preparedInsert: SQLiteStatement?
+    // Unchecked: read for every object inserted; a plan is used by its database's one thread.
+    @exclusivity(unchecked) private var preparedInsert: SQLiteStatement?
     private var preparedPrimaryKeyLookup: SQLiteStatement?
     private var primaryKeyIndexed: Bool?
     /// Memory for the text and blob parameters of ``preparedInsert(withKey:_:)``.
     let parameterScratch = ParameterScratch()
     /// How new objects get keys (see ``ObjectKeyAllocation``).
     var keys = ObjectKeyAllocation()
-    private var preparedInsertWithKey: SQLiteStatement?
+    @exclusivity(unchecked) private var preparedInsertWithKey: SQLiteStatement?
 
     init(_ schema: ObjectSchema) {
         self.schema = schema

@@ -26,7 +26,8 @@ public final class Database {
         didSet { schemaGeneration &+= 1 }
     }
     /// Changes whenever ``schema`` is replaced, so layouts derived from it can be rebuilt.
-    public private(set) var schemaGeneration = 0
+    // Unchecked: read for every object added; a database is used by one thread at a time.
+    @exclusivity(unchecked) public private(set) var schemaGeneration = 0
     /// Whether the database was opened read-only.
     public let isReadOnly: Bool
 
