@@ -38,13 +38,10 @@ extension ExportCommand {
                 format: format, options: options)
         }
         try select(exporter)
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
-        ).path
+        // Under a temporary name a caught signal removes, renamed into place once complete.
+        let (temp, file) = try ByteOutput.creatingTemporaryFile(beside: path)
         let report: ExportReport
         do {
-            let file = try ByteOutput.creatingFile(at: temp, name: path)
             let target = gzip ? try ByteOutput(gzipInto: file) : file
             do {
                 report = try exporter.export(className: className, to: target)
@@ -58,8 +55,9 @@ extension ExportCommand {
                     .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
                 )
             }
+            TemporaryFiles.unregister(temp)
         } catch {
-            try? FileManager.default.removeItem(atPath: temp)
+            TemporaryFiles.remove(temp)
             throw error
         }
         let total = report.files.reduce(0) { $0 + $1.documents }

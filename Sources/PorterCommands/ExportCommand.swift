@@ -234,21 +234,19 @@ public struct ExportCommand: OutputCommand {
             for warning in report.warnings { output.err(warning) }
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
-        ).path
+        // Under a temporary name a caught signal removes, renamed into place once complete.
+        let (temp, file) = try ByteOutput.creatingTemporaryFile(beside: path)
         let report: ExportReport
         do {
-            report = try exporter.export(
-                toArchive: try ByteOutput.creatingFile(at: temp, name: path), databaseName: name)
+            report = try exporter.export(toArchive: file, databaseName: name)
             guard rename(temp, path) == 0 else {
                 throw PorterError(
                     .io, "cannot move the finished archive into place: \(String(cString: strerror(errno)))",
                     location: path)
             }
+            TemporaryFiles.unregister(temp)
         } catch {
-            try? FileManager.default.removeItem(atPath: temp)
+            TemporaryFiles.remove(temp)
             throw error
         }
         let total = report.files.reduce(0) { $0 + $1.documents }

@@ -47,6 +47,16 @@ package final class ByteOutput {
         return ByteOutput(fileDescriptor: fd, name: name ?? path, closeWhenDone: true)
     }
 
+    /// A new file beside `path` under a temporary name that a caught signal removes (see
+    /// ``TemporaryFiles/makeFile(beside:sideFiles:)``), for output renamed into place once complete:
+    /// unregister the path once renamed, or remove it with ``TemporaryFiles/remove(_:sideFiles:)``.
+    package static func creatingTemporaryFile(beside path: String, name: String? = nil) throws
+        -> (path: String, output: ByteOutput)
+    {
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: path)
+        return (temporary, ByteOutput(fileDescriptor: fd, name: name ?? path, closeWhenDone: true))
+    }
+
     /// The process's standard output.
     package static func standardOutput() -> ByteOutput {
         ByteOutput(fileDescriptor: STDOUT_FILENO, name: "-", closeWhenDone: false)

@@ -29,13 +29,13 @@ extension Exporter {
                 throw PorterError(.usage, "--out is the exported file itself: choose another --out", location: path)
             }
         }
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).porter-tmp"
-        ).path
+        // An empty file under a temporary name a caught signal removes (with SQLite's side
+        // files), which SQLite fills as a new database; renamed into place once complete.
+        let (temp, fd) = try TemporaryFiles.makeFile(beside: path, sideFiles: true)
+        close(fd)
         var report = ExportReport()
         do {
-            var file: PlainSQLiteFile? = try PlainSQLiteFile(creating: temp, displayPath: path)
+            var file: PlainSQLiteFile? = try PlainSQLiteFile(fillingEmpty: temp, displayPath: path)
             guard let sqlite = file else { return report }
             let writer = RelationalWriter(file: sqlite, layout: layout)
             try sqlite.execute("BEGIN")
@@ -80,9 +80,10 @@ extension Exporter {
                     .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
                 )
             }
+            TemporaryFiles.unregister(temp)
             TemporaryFiles.syncFolder(of: path)
         } catch {
-            try? FileManager.default.removeItem(atPath: temp)
+            TemporaryFiles.remove(temp, sideFiles: true)
             throw error
         }
         return report

@@ -104,6 +104,8 @@ public final class Exporter {
                 throw PorterError(
                     .io, "cannot create the output folder: \(error.localizedDescription)", location: directory)
             }
+            // Made by this export: a caught signal removes it with the files being written.
+            TemporaryFiles.register(directory)
         }
         var staged: [(temp: String, final: String)] = []
         var report = ExportReport()
@@ -111,9 +113,8 @@ public final class Exporter {
         func stage(_ fileName: String, gzip: Bool, _ body: (ByteOutput) throws -> Void) throws -> String {
             let name = gzip ? fileName + ".gz" : fileName
             let final = try ExportFileNames.path(in: directory, fileName: name)
-            let temp = try ExportFileNames.path(
-                in: directory, fileName: ".\(name).\(UUID().uuidString.prefix(8)).porter-tmp")
-            let file = try ByteOutput.creatingFile(at: temp, name: final)
+            // Under a temporary name a caught signal removes.
+            let (temp, file) = try ByteOutput.creatingTemporaryFile(beside: final)
             staged.append((temp, final))
             let output = gzip ? try ByteOutput(gzipInto: file) : file
             do {
@@ -143,14 +144,18 @@ public final class Exporter {
                     try $0.write(schema.jsonString(pretty: true))
                 }
             }
-            for file in staged where rename(file.temp, file.final) != 0 {
-                throw PorterError(
-                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))",
-                    location: file.final)
+            for file in staged {
+                guard rename(file.temp, file.final) == 0 else {
+                    throw PorterError(
+                        .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))",
+                        location: file.final)
+                }
+                TemporaryFiles.unregister(file.temp)
             }
+            if !existed { TemporaryFiles.unregister(directory) }
         } catch {
-            for file in staged { try? FileManager.default.removeItem(atPath: file.temp) }
-            if !existed { try? FileManager.default.removeItem(atPath: directory) }
+            for file in staged { TemporaryFiles.remove(file.temp) }
+            if !existed { TemporaryFiles.remove(directory) }
             throw error
         }
         return report

@@ -72,20 +72,22 @@ package enum RealmFileMigration {
 
     /// Copies a file to a new path through a temporary file and a rename, so `to` is complete or absent.
     public static func copyAtomically(_ from: String, to: String) throws {
-        let temporary = to + ".porter-tmp"
+        // Under a temporary name a caught signal removes (a killed run's is swept by PID).
+        let (temporary, fd) = try TemporaryFiles.makeFile(beside: to)
         do {
-            try? FileManager.default.removeItem(atPath: temporary)
+            defer { close(fd) }
             // Holes stay holes: a sparse file's backup is sparse too.
-            try SparseCopy.copy(from, to: temporary)
-            guard rename(temporary, to) == 0 else {
-                throw PorterError(.io, "cannot write the backup: \(String(cString: strerror(errno)))", location: to)
-            }
-        } catch let error as PorterError {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
+            try SparseCopy.copy(from, into: fd, at: temporary)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw PorterError(.io, "cannot write the backup: \(error.localizedDescription)", location: to)
+            TemporaryFiles.remove(temporary)
+            throw error
         }
+        guard rename(temporary, to) == 0 else {
+            let error = PorterError(
+                .io, "cannot write the backup: \(String(cString: strerror(errno)))", location: to)
+            TemporaryFiles.remove(temporary)
+            throw error
+        }
+        TemporaryFiles.unregister(temporary)
     }
 }

@@ -9,19 +9,13 @@ import Glibc
 enum SparseCopy {
     /// Linux's `SEEK_DATA` and `SEEK_HOLE` (Swift's Glibc module lacks them: they need _GNU_SOURCE).
     private static let seekData: Int32 = 3, seekHole: Int32 = 4
-    /// Copies `from` to the new file `to` (which must not exist); fsyncs it.
-    /// - Throws: ``PorterError/Code/io`` naming the file that failed; a partial `to` is removed.
-    static func copy(_ from: String, to: String) throws {
+    /// Copies `from` into the empty file open for writing as `target` (at `to`, for messages);
+    /// fsyncs it. The caller closes `target`, and removes it when this throws.
+    /// - Throws: ``PorterError/Code/io`` naming the file that failed.
+    static func copy(_ from: String, into target: Int32, at to: String) throws {
         let source = open(from, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { throw failure("cannot read", from) }
         defer { close(source) }
-        let target = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard target >= 0 else { throw failure("cannot create", to) }
-        var ok = false
-        defer {
-            close(target)
-            if !ok { unlink(to) }
-        }
         var info = stat()
         guard fstat(source, &info) == 0 else { throw failure("cannot read", from) }
         fchmod(target, info.st_mode & 0o7777)
@@ -49,7 +43,6 @@ enum SparseCopy {
             offset = dataEnd
         }
         guard ftruncate(target, size) == 0, fsync(target) == 0 else { throw failure("cannot write", to) }
-        ok = true
     }
 
     private static func failure(_ what: String, _ path: String) -> PorterError {

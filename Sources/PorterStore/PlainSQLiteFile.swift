@@ -19,11 +19,13 @@ package enum SQLiteCell: Equatable, Sendable {
 package final class PlainSQLiteFile {
     private let connection: SQLiteConnection
 
-    /// Creates a new file at `path` (which must not exist) for a bulk write: no journal, no fsync
-    /// from SQLite (the writer syncs the finished file once, then renames it into place).
-    package init(creating path: String, displayPath: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw PorterError(.io, "already exists", location: displayPath)
+    /// Creates a database in the empty file at `path` (a temporary file made for it, see
+    /// `TemporaryFiles.makeFile`) for a bulk write: no journal, no fsync from SQLite (the writer
+    /// syncs the finished file once, then renames it into place). Refuses a file that is not empty.
+    package init(fillingEmpty path: String, displayPath: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size == 0 else {
+            throw PorterError(.io, "not an empty file", location: displayPath)
         }
         connection = try SQLiteConnection(
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,

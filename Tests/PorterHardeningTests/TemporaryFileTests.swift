@@ -195,4 +195,45 @@ struct TemporaryFileTests {
         }
         #expect(try Hardening.porter(["check", realm]).status == 0)
     }
+
+    /// Porter's temporary files anywhere under `data` (exports write theirs inside the folder
+    /// they fill).
+    private func temporaryFiles(under dir: TemporaryFolder) -> [String] {
+        let items = FileManager.default.enumerator(atPath: dir.path("data"))?.allObjects as? [String] ?? []
+        return items.filter { URL(fileURLWithPath: $0).lastPathComponent.contains(".porter-") }
+    }
+
+    @Test func caughtSignalsDuringExportsRemoveWhatTheyWrote() throws {
+        let dir = try TemporaryFolder("export-signals")
+        let realm = try setUp(dir, count: 20_000, encrypted: false)
+        let exports: [(args: [String], output: String)] = [
+            (["--out", dir.path("data/dump")], dir.path("data/dump")),
+            (["--format", "csv", "--out", dir.path("data/csv")], dir.path("data/csv")),
+            (["--format", "sqlite", "--out", dir.path("data/app.sqlite")], dir.path("data/app.sqlite")),
+            (["--archive=" + dir.path("data/app.archive")], dir.path("data/app.archive")),
+        ]
+        var interrupted = 0
+        for (args, output) in exports {
+            for signal in [SIGTERM, SIGINT] {
+                let running = try child(dir, ["export", realm, "--quiet"] + args)
+                // Signalled once its first temporary file exists: mid-export.
+                let deadline = Date().addingTimeInterval(60)
+                while running.isRunning && temporaryFiles(under: dir).isEmpty && Date() < deadline { usleep(1_000) }
+                kill(running.pid, signal)
+                let result = running.wait()
+                if result.signal == signal {
+                    interrupted += 1
+                    #expect(
+                        !FileManager.default.fileExists(atPath: output), "\(args) after signal \(signal): output left")
+                } else {
+                    #expect(result.status == 0, "finished before the signal: \(result.stderr)")
+                    try? FileManager.default.removeItem(atPath: output)
+                }
+                #expect(
+                    temporaryFiles(under: dir).isEmpty, "\(args) after signal \(signal): \(temporaryFiles(under: dir))")
+                #expect(leftovers(dir).isEmpty, "\(leftovers(dir))")
+            }
+        }
+        #expect(interrupted > 0, "every export finished before its signal")
+    }
 }

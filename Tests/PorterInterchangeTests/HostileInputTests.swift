@@ -112,7 +112,7 @@ import PorterTestSupport
         try FileManager.default.createDirectory(atPath: out + "/Task.bson/blocker", withIntermediateDirectories: true)
         let exporter = Exporter(database: db, format: BSONFormat())
         #expect(throws: PorterError.self) { _ = try exporter.export(toDirectory: out) }
-        let left = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".porter-tmp") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.contains(".porter-") }
         #expect(left.isEmpty)
         // A failed export into a new folder removes the folder.
         let other = dir.path("missing/out")

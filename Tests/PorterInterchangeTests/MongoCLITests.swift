@@ -45,7 +45,7 @@ import PorterTestSupport
         #expect(fromStdin.stdout.hasPrefix("Imported 14 documents"))
         // No temporary file is left beside the archive.
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { $0.hasSuffix(".porter-tmp") }
+            try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { $0.contains(".porter-") }
                 .isEmpty)
     }
 
