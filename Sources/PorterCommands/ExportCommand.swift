@@ -168,7 +168,10 @@ public struct ExportCommand: OutputCommand {
 
     /// Exports and says where the files went.
     public func run(output: CommandOutput) throws {
-        writer.apply(sweeping: format == .realm ? out : archive)
+        // One-file outputs: what killed runs left beside them goes (a folder's files are not swept).
+        let oneFile =
+            format == .realm || format == .sqlite || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
+        writer.apply(sweeping: oneFile ? out : archive)
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
         if format == .realm { return try exportRealmFile(output: output) }
         if format == .sqlite { return try exportSQLite(output: output) }

@@ -76,6 +76,9 @@ struct RealmFileInPlace {
                 .io, "cannot read the file's permissions: \(String(cString: strerror(errno)))", location: path)
         }
         let temporary = Self.temporaryPath(for: path)
+        // Removed by a caught signal too (a SIGKILL's is swept by the next run, by its PID).
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         do {
             let keysKept = try Self.write(source, to: temporary, key: newKey)
             chmod(temporary, mode.st_mode & 0o7777)
@@ -184,6 +187,8 @@ struct RealmFileInPlace {
     static func copyAtomically(_ path: String, to destination: String) throws {
         let url = URL(fileURLWithPath: destination)
         let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + marker + "\(getpid()).tmp"
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         do {
             unlink(temporary)
             try FileManager.default.copyItem(atPath: path, toPath: temporary)

@@ -74,6 +74,8 @@ public struct RekeyCommand: OutputCommand {
                         + "(--new-key-file); or --encrypt, or --decrypt")
             }
         }
+        // Caught signals remove the rewrite's temporary files.
+        writer.apply(sweeping: file)
         let outcome = try RealmFileInPlace(
             path: file, sourceKey: oldKey, newKey: key, backupPath: rewrite.backup,
             allowFormatUpgrade: rewrite.allowFormatUpgrade, wait: writer.wait
@@ -113,6 +115,8 @@ public struct CompactCommand: OutputCommand {
     /// Compacts the file and prints both sizes.
     public func run(output: CommandOutput) throws {
         let key = try encryption.key()
+        // Caught signals remove the rewrite's temporary files.
+        writer.apply(sweeping: file)
         let outcome = try RealmFileInPlace(
             path: file, sourceKey: key, newKey: key, backupPath: rewrite.backup,
             allowFormatUpgrade: rewrite.allowFormatUpgrade, wait: writer.wait

@@ -236,4 +236,26 @@ struct TemporaryFileTests {
         }
         #expect(interrupted > 0, "every export finished before its signal")
     }
+
+    @Test func caughtSignalsDuringACompactRemoveItsFiles() throws {
+        let dir = try TemporaryFolder("compact-signals")
+        let realm = try setUp(dir, count: 20_000, encrypted: false)
+        let backup = dir.path("data/before.realm")
+        var interrupted = 0
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            let running = try child(dir, ["compact", realm, "--backup", backup])
+            // Signalled once its first temporary file exists: mid-rewrite.
+            let deadline = Date().addingTimeInterval(60)
+            while running.isRunning && temporaryFiles(under: dir).isEmpty && Date() < deadline { usleep(1_000) }
+            kill(running.pid, signal)
+            let result = running.wait()
+            if result.signal == signal { interrupted += 1 } else { #expect(result.status == 0, "\(result.stderr)") }
+            #expect(temporaryFiles(under: dir).isEmpty, "after signal \(signal): \(temporaryFiles(under: dir))")
+            #expect(leftovers(dir).isEmpty, "\(leftovers(dir))")
+            // The file is the old or the compacted one, whole.
+            #expect(try Hardening.porter(["check", realm]).status == 0)
+            try? FileManager.default.removeItem(atPath: backup)
+        }
+        #expect(interrupted > 0, "every compact finished before its signal")
+    }
 }
