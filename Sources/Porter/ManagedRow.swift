@@ -14,12 +14,11 @@ import Foundation
     let isFlat: Bool
     /// The `@Persisted` fields of each model class seen, with their columns (nil: not a column).
     @exclusivity(unchecked) private var fieldsOf:
-        [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)]?)] = []
+        [(type: ObjectIdentifier, fields: [(field: PersistedField, column: Int?)])] = []
 
-    /// The `@Persisted` fields of `object`'s class with their columns, or nil when the class's
-    /// fields cannot be read by offset (see ``PersistedFieldTable``). Found once per class, here
-    /// rather than in the shared table: no lock per object added.
-    func fieldColumns(of object: ObjectBase) -> [(field: PersistedField, column: Int?)]? {
+    /// The `@Persisted` fields of `object`'s class with their columns (see ``PersistedFieldTable``).
+    /// Found once per class, here rather than in the shared table: no lock per object added.
+    func fieldColumns(of object: ObjectBase) -> [(field: PersistedField, column: Int?)] {
         let id = ObjectIdentifier(type(of: object))
         for entry in fieldsOf where entry.type == id { return entry.fields }
         let fields = PersistedFieldTable.shared.fields(of: object).map { (field: $0, column: indexByName[$0.name]) }

@@ -66,12 +66,8 @@ final class PersistedFieldReader<Value: _Persistable>: PersistedFieldReading {
         try withExtendedLifetime(object) {
             let field = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
                 .assumingMemoryBound(to: Persisted<Value>.self)
-            if let value = field.pointee.unmanaged { return try value._porterEncode(writer) }
-            // Declared without an initial value and never set: the type's default, kept (an
-            // ObjectId made here is the one the object keeps).
-            let made = Value._porterDefault()
-            field.pointee.unmanaged = made
-            return try made._porterEncode(writer)
+            // A default made here is kept: an ObjectId made now is the one the object keeps.
+            return try field.pointee.ownValue(keeping: true)._porterEncode(writer)
         }
     }
 }
@@ -91,11 +87,7 @@ final class PersistedFieldTable: @unchecked Sendable {
 
     /// The fields of `object`'s class.
     func fields(of object: ObjectBase) -> [PersistedField] {
-        fields(of: Swift.type(of: object))
-    }
-
-    /// The fields of `type`.
-    func fields(of type: ObjectBase.Type) -> [PersistedField] {
+        let type = Swift.type(of: object)
         let id = ObjectIdentifier(type)
         lock.lock()
         let known = tables[id]
@@ -123,10 +115,7 @@ final class PersistedFieldTable: @unchecked Sendable {
         let known = table.keyPathNames[keyPath]
         table.lock.unlock()
         if let known { return known }
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        let offset = withExtendedLifetime(object) {
-            withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeRawPointer($0) - base }
-        }
+        let offset = withExtendedLifetime(object) { Persisted<Value>.fieldOffset(of: keyPath, in: object) }
         let name = table.name(at: offset, in: object)
         table.lock.lock()
         table.keyPathNames[keyPath] = name

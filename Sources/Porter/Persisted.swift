@@ -112,11 +112,7 @@ public struct Persisted<Value: _Persistable> {
                 // The field named by its offset, not the key path: passing the key path on made
                 // every set (the unmanaged ones above too) instantiate it, where the literal is
                 // otherwise only a field access. The access ends before the write.
-                let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
-                    UnsafeRawPointer($0) - base
-                }
-                write(newValue, object, fieldOffset: offset)
+                write(newValue, object, fieldOffset: fieldOffset(of: storageKeyPath, in: object))
             }
         }
     }
@@ -136,13 +132,29 @@ public struct Persisted<Value: _Persistable> {
         PersistedAccess<Value>.read(
             in: object, keyPath: keyPath, name: { PersistedFieldTable.name(of: keyPath, in: object) },
             unmanaged: {
-                if let value = object[keyPath: keyPath].unmanaged { return value }
-                let made = Value._porterDefault()
-                // Kept only by an object that is its own (a managed or frozen one may be read on
-                // other threads, and never uses it).
-                if object._isPlainUnmanaged { object[keyPath: keyPath].unmanaged = made }
-                return made
+                let keeping = object._isPlainUnmanaged
+                return object[keyPath: keyPath].ownValue(keeping: keeping)
             })
+    }
+
+    /// The unmanaged value, made from the type's default when there is none yet (declared without
+    /// an initial value and never set). The made value is kept when `keeping`: by an object that
+    /// is its own, not a managed or frozen one (which never uses it, and may be read on other
+    /// threads).
+    @inlinable mutating func ownValue(keeping: Bool) -> Value {
+        if let unmanaged { return unmanaged }
+        let made = Value._porterDefault()
+        if keeping { unmanaged = made }
+        return made
+    }
+
+    /// The byte offset in `object` of the field `keyPath` names: the address the key path
+    /// projects (inlined, a literal key path is only a field access; the access ends on return).
+    @inlinable @inline(__always) static func fieldOffset<EnclosingSelf: ObjectBase>(
+        of keyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, in object: EnclosingSelf
+    ) -> Int {
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { UnsafeRawPointer($0) - base }
     }
 
     /// Sets the property of `object` when it is not a plain unmanaged one (managed: through the

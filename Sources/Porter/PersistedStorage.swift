@@ -167,13 +167,11 @@ struct PersistedFieldRef<Value: _Persistable>: AnyPersistedProperty {
         }
     }
 
-    /// The unmanaged value, made from the type's default on first use (kept by a plain unmanaged
-    /// object only: a managed or frozen one never uses it, and may be read on other threads).
+    /// The unmanaged value, made from the type's default on first use (see
+    /// ``Persisted/ownValue(keeping:)``).
     private func current() -> Value {
-        if let value = withField({ $0.unmanaged }) { return value }
-        let made = Value._porterDefault()
-        if object._isPlainUnmanaged { withField { $0.unmanaged = made } }
-        return made
+        let keeping = object._isPlainUnmanaged
+        return withField { $0.ownValue(keeping: keeping) }
     }
 
     private func store(_ value: Value) { withField { $0.unmanaged = value } }

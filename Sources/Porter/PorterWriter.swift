@@ -123,16 +123,9 @@ public final class _PorterWriter {
     /// one INSERT after checks, so a failure leaves nothing behind.
     private func addFlat(_ object: ObjectBase, _ layout: RowLayout, in realm: Realm) throws -> ObjectKey {
         var columns = [Value?](repeating: nil, count: layout.columnCount)
-        if let fields = layout.fieldColumns(of: object) {
-            for (field, column) in fields {
-                guard let column else { continue }
-                columns[column] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
-            }
-        } else {
-            for (name, property) in object._persistedProperties() {
-                guard let index = layout.indexByName[name] else { continue }
-                columns[index] = try property.encodeUnmanaged(self)
-            }
+        for (field, column) in layout.fieldColumns(of: object) {
+            guard let column else { continue }
+            columns[column] = try field.reader.encodeUnmanaged(in: object, at: field.offset, name: field.name, self)
         }
         let key = try realm.database.createRow(layout.className, columns)
         // Not remembered in `added`: the object links to nothing that could lead back to it, and

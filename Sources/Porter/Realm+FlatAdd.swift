@@ -20,7 +20,8 @@ final class FlatAddPlan {
     let writer = _PorterWriter(realm: nil, mode: .add(.error))
 
     init?(_ object: ObjectBase, layout: RowLayout, generation: Int) {
-        guard layout.isFlat, let found = layout.fieldColumns(of: object) else { return nil }
+        guard layout.isFlat else { return nil }
+        let found = layout.fieldColumns(of: object)
         type = ObjectIdentifier(Swift.type(of: object))
         self.generation = generation
         className = layout.className
