@@ -9,7 +9,7 @@ REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
 DEMO_DIR ?= .build/demo
 
-.PHONY: deps build release test lint format demo bench clean torture fuzz sanitize
+.PHONY: deps build release test lint format demo docs bench clean torture fuzz sanitize
 
 # Install the Debian packages Porter links against, when any is missing.
 deps:
@@ -49,6 +49,16 @@ format:
 
 demo: release
 	@bash Fixtures/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/porter" "$(DEMO_DIR)"
+
+# The DocC documentation of the library products (Sources/*/*.docc and the `///` comments), built
+# by swift-docc-plugin from the package mirror; DocC's warnings are errors, so a broken symbol or
+# article link fails. Each archive lands in .build/plugins/Swift-DocC/outputs/TARGET.doccarchive.
+DOCS_TARGETS ?= Porter PorterRealmFile
+docs: deps
+	@for t in $(DOCS_TARGETS); do \
+	  echo "Documentation of $$t"; \
+	  $(SWIFT) package generate-documentation --target $$t --warnings-as-errors || exit 1; \
+	done
 
 # Release build, seeded datasets of N objects per shape, each operation in its own process,
 # best of REPEAT runs.
