@@ -114,7 +114,7 @@ sanitize: deps
 # Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
 # (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to
 # UI_SHOTS: a folder under .build, so a test run leaves the tree clean; `make test-ui UI_SHOTS=docs`
-# refreshes README's pictures.
+# refreshes the pictures in docs/.
 .PHONY: test-ui
 UI_SHOTS ?= .build/studio-screenshots
 UI_DEBS := chromium chromium-driver python3-pip

@@ -9,7 +9,15 @@ rm -rf "$out"
 mkdir -p "$out"
 
 step() { printf '\n==> %s\n' "$*"; }
-run() { printf '$ porter %s\n' "$*"; "$porter" "$@"; }
+# Prints the command as it would be typed (arguments with spaces or shell characters quoted), then runs it.
+run() {
+  local shown="" a
+  for a in "$@"; do
+    case "$a" in *[[:space:]\<\>\*\|\;\&]*) shown+=" '$a'" ;; *) shown+=" $a" ;; esac
+  done
+  printf '$ porter%s\n' "$shown"
+  "$porter" "$@"
+}
 # Whether this build has a subcommand (the demo grows as features land).
 has_command() { "$porter" --help | grep -qE "^[[:space:]]+$1([[:space:]]|$)"; }
 
