@@ -79,7 +79,7 @@ bench: deps
 clean:
 	rm -rf .build
 
-# --- Hardening (README, "Reliability") -------------------------------------------------------
+# --- Hardening (the Safety guide, "How it is tested") -------------------------------------------------------
 
 # Crash-safety torture: SIGKILLs porter import, porter migrate and a Swift-API writer at random
 # moments, TORTURE_KILLS times each (seeded by TORTURE_SEED), and checks every file left behind.
@@ -109,7 +109,7 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) PORTER_SANITIZER=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
-# --- Studio in a real browser (README, "Studio") ---------------------------------------------
+# --- Studio in a real browser (the Studio guide) ---------------------------------------------
 
 # Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
 # (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to

@@ -53,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // The stack (README, "Layout"; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
+        // The stack (ARCHITECTURE.md; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
         // module depends only on modules of lower layers.
         // Vocabulary: values, schemas and their comparison; the document vocabulary of every format.
         .target(name: "PorterModel"),
