@@ -9,7 +9,7 @@ REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
 DEMO_DIR ?= .build/demo
 
-.PHONY: deps build release test lint format demo bench clean torture fuzz sanitize
+.PHONY: deps build release test lint format demo docs bench clean torture fuzz sanitize
 
 # Install the Debian packages Porter links against, when any is missing.
 deps:
@@ -50,6 +50,16 @@ format:
 demo: release
 	@bash Fixtures/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/porter" "$(DEMO_DIR)"
 
+# The DocC documentation of the library products (Sources/*/*.docc and the `///` comments), built
+# by swift-docc-plugin from the package mirror; DocC's warnings are errors, so a broken symbol or
+# article link fails. Each archive lands in .build/plugins/Swift-DocC/outputs/TARGET.doccarchive.
+DOCS_TARGETS ?= Porter PorterRealmFile
+docs: deps
+	@for t in $(DOCS_TARGETS); do \
+	  echo "Documentation of $$t"; \
+	  $(SWIFT) package generate-documentation --target $$t --warnings-as-errors || exit 1; \
+	done
+
 # Release build, seeded datasets of N objects per shape, each operation in its own process,
 # best of REPEAT runs.
 # pymongo's comparison runs when `python3 -c "import bson"` works (pip install pymongo); the Realm
@@ -69,7 +79,7 @@ bench: deps
 clean:
 	rm -rf .build
 
-# --- Hardening (README, "Reliability") -------------------------------------------------------
+# --- Hardening (the Safety guide, "How it is tested") -------------------------------------------------------
 
 # Crash-safety torture: SIGKILLs porter import, porter migrate and a Swift-API writer at random
 # moments, TORTURE_KILLS times each (seeded by TORTURE_SEED), and checks every file left behind.
@@ -99,12 +109,12 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) PORTER_SANITIZER=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
-# --- Studio in a real browser (README, "Studio") ---------------------------------------------
+# --- Studio in a real browser (the Studio guide) ---------------------------------------------
 
 # Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
 # (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to
 # UI_SHOTS: a folder under .build, so a test run leaves the tree clean; `make test-ui UI_SHOTS=docs`
-# refreshes README's pictures.
+# refreshes the pictures in docs/.
 .PHONY: test-ui
 UI_SHOTS ?= .build/studio-screenshots
 UI_DEBS := chromium chromium-driver python3-pip

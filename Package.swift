@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Only for PorterGRDBCodegenTests.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Only for `make docs` (`swift package generate-documentation`): a command plugin, linked into no target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -51,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // The stack (README, "Layout"; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
+        // The stack (ARCHITECTURE.md; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
         // module depends only on modules of lower layers.
         // Vocabulary: values, schemas and their comparison; the document vocabulary of every format.
         .target(name: "PorterModel"),

@@ -57,7 +57,7 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// Override to store the class under another name than the Swift class name (Realm's hook).
     open class func _realmObjectName() -> String? { nil }
 
-    /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
+    /// The class name in the schema: `_realmObjectName()` or the Swift class name.
     public class func className() -> String {
         PersistedFieldTable.shared.className(of: self) { _realmObjectName() ?? String(describing: self) }
     }

@@ -101,7 +101,7 @@ extension Realm {
     }
 
     /// Writes a copy of the realm's current data to a new file (Realm's `writeCopy(toFile:)`).
-    /// - Throws: ``PorterError`` when the file exists already, cannot be written, or a key is
+    /// - Throws: `PorterError` when the file exists already, cannot be written, or a key is
     ///   given (Porter's files are not encrypted).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         try writeCopy(toFile: fileURL, encryptionKey: encryptionKey, format: .porter)

@@ -30,7 +30,7 @@ extension Realm {
     /// Begins a write transaction. Like Realm's, it does not throw: when the transaction cannot
     /// begin (one is already open, another process holds the write lock past the busy timeout)
     /// the failure is kept in ``pendingWriteError``, the changes made before the matching
-    /// ``commitWrite()`` are skipped, and ``commitWrite()`` (or ``write(_:)``) throws it.
+    /// `commitWrite()` are skipped, and `commitWrite()` (or `write(_:)`) throws it.
     public func beginWrite() {
         pendingWriteError = nil
         core.writeAttachment = WriteAttachment()
@@ -110,7 +110,7 @@ extension Realm {
     /// they are managed afterwards. An already managed object of this realm is left as is.
     ///
     /// With `update: .modified` or `.all`, an existing object with the same primary key is updated
-    /// instead; with `.error` (the default) it is a ``PorterError/Code/duplicatePrimaryKey`` error.
+    /// instead; with `.error` (the default) it is a `PorterError/Code/duplicatePrimaryKey` error.
     /// As in Realm, `add` does not throw: a failing call changes nothing, leaves the objects
     /// unmanaged, and its error is thrown when the write transaction ends (see ``pendingWriteError``).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
@@ -168,7 +168,7 @@ extension Realm {
 
     /// Deletes a managed object with Realm's semantics: links to it become null, it leaves every
     /// list, set and map, and its embedded objects are deleted with it. A failure is thrown when
-    /// the write transaction ends, as for ``add(_:update:)``.
+    /// the write transaction ends, as for `add(_:update:)`.
     public func delete(_ object: ObjectBase) {
         let className = type(of: object).className()
         guard requireWrite("delete an object", location: className) else { return }

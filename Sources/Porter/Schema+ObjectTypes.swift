@@ -10,10 +10,10 @@ extension Schema {
     /// let schema = try Schema(version: 3, objectTypes: [Dog.self, Person.self, Address.self])
     /// ```
     ///
-    /// - Throws: ``PorterError/Code/invalidSchema`` (`Schema validation failed with N error(s):`)
+    /// - Throws: `PorterError/Code/invalidSchema` (`Schema validation failed with N error(s):`)
     ///   with one detail line per problem, each starting with `Class.property: `: unsupported types,
     ///   non-optional to-one links, more than one primary key, a primary key on an embedded
-    ///   object, `LinkingObjects` without an origin, and every rule of ``validate()``.
+    ///   object, `LinkingObjects` without an origin, and every rule of `validate()`.
     public init(version: UInt64 = 0, objectTypes: [ObjectBase.Type]) throws {
         var classes: [ObjectSchema] = []
         var errors: [String] = []

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The module stack (README, "Layout"): every module imports only modules of lower layers, and each
+/// The module stack (ARCHITECTURE.md): every module imports only modules of lower layers, and each
 /// C library only from its one owner. Read from `Package.swift` and from every `import` line under
 /// `Sources/`, so an edge that points up or sideways fails here, whatever the build allows.
 @Suite struct ModuleStackTests {
