@@ -48,10 +48,8 @@ public final class RealmFile: @unchecked Sendable {
         switch format {
         case 12...19:
             return "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
-        case ..<LegacyFile.formats.lowerBound:
-            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
         default:
-            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24 (Realm Swift 10.0 and later, and Realm 0.x–5.x)"
+            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
         }
     }
 

@@ -149,25 +149,49 @@ struct LegacyFile: RealmWriteSource {
         guard let entry = classes.first(where: { $0.schema.name == className }) else { return }
         let table = entry.table
         var readers: [LegacyColumnReader] = []
+        // Per column, the object ids of a link's target (its rows' keys), if it has them.
+        var targetIds: [LegacyColumnReader?] = []
         for column in table.columns {
-            let target = column.target.flatMap { t in classes.first { $0.table.index == t }?.schema.name }
+            let target = column.target.flatMap { t in classes.first { $0.table.index == t } }
             do {
-                readers.append(try LegacyColumnReader(mem, column: column, targetClass: target))
-            } catch {
-                throw error.located("\(className).\(column.name)")
+                readers.append(try LegacyColumnReader(mem, column: column, targetClass: target?.schema.name))
+                targetIds.append(
+                    try target?.table.objectIds.map { try LegacyColumnReader(mem, column: $0, targetClass: nil) })
+            } catch let fault as RealmFault {
+                throw fault.located("\(className).\(column.name)")
             }
         }
+        var ids = try table.objectIds.map { try LegacyColumnReader(mem, column: $0, targetClass: nil) }
         var values: [RealmValue] = []
         for row in 0..<table.rowCount {
             values.removeAll(keepingCapacity: true)
             for c in readers.indices {
                 do {
-                    values.append(try readers[c].value(row))
+                    var value = try readers[c].value(row)
+                    if targetIds[c] != nil { value = try Self.keyed(value, by: &targetIds[c]!) }
+                    values.append(value)
                 } catch {
                     throw error.located("\(className).\(table.columns[c].name)")
                 }
             }
-            try body(Int64(row), values)
+            var key = Int64(row)
+            if ids != nil, case .int(let id) = try ids!.value(row) { key = id }
+            try body(key, values)
+        }
+    }
+
+    /// A link (or list of links) by row, turned into the target rows' object ids.
+    static func keyed(_ value: RealmValue, by ids: inout LegacyColumnReader) throws(RealmFault) -> RealmValue {
+        switch value {
+        case .link(let className, let row):
+            guard case .int(let id) = try ids.value(Int(row)) else { return value }
+            return .link(className: className, key: id)
+        case .list(let items):
+            var out: [RealmValue] = []
+            for item in items { out.append(try keyed(item, by: &ids)) }
+            return .list(out)
+        default:
+            return value
         }
     }
 

@@ -46,6 +46,10 @@ struct LegacyLayout {
         var columns: [Column]
         /// The number of rows (the first column's size; 0 without columns).
         var rowCount: Int
+        /// A first column `!OID` (Realm's object ids of synced files before realm-core 6): not a
+        /// property, but the object keys realm-core 6's upgrade gives the rows (v6.1.4
+        /// `table.cpp` `migrate_objects`).
+        var objectIds: Column?
     }
 
     let tables: [Table]
@@ -80,10 +84,16 @@ struct LegacyLayout {
         let top = try mem.array(ref, minimum: 2, "the table top")
         let spec = try mem.array(try top.ref(0), minimum: 3, "the spec")
         let columnRefs = try mem.array(try top.ref(1), minimum: 0, "the column list")
-        let columns = try Self.columns(mem, spec: spec, columnRefs: columnRefs)
+        var columns = try Self.columns(mem, spec: spec, columnRefs: columnRefs)
         var rowCount = 0
         if let first = columns.first { rowCount = try Self.size(mem, first) }
-        return Table(storedName: storedName, index: index, columns: columns, rowCount: rowCount)
+        var objectIds: Column?
+        if let first = columns.first, first.storedName == "!OID", first.type == Kind.int {
+            objectIds = first
+            columns.removeFirst()
+        }
+        return Table(
+            storedName: storedName, index: index, columns: columns, rowCount: rowCount, objectIds: objectIds)
     }
 
     /// The public columns of a spec whose column B+trees are in `columnRefs`.
