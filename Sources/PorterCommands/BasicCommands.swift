@@ -221,6 +221,8 @@ enum RealmFileDescriptions {
     /// Which SDKs write a file format.
     static func sdkVersions(format: Int) -> String {
         switch format {
+        case 2...4: return "realm-core 0.x, early Realm Cocoa/Java; pre-cluster layout, DateTime read as Timestamp"
+        case 5...9: return "realm-core 0.x–5.x, Realm Cocoa/Swift 0.x–4.x, Realm Java 0.x–5.x; pre-cluster layout"
         case 10, 11: return "realm-core 6, Realm Swift 5"
         case 20: return "realm-core 10, Realm Swift 10.0–10.7"
         case 21: return "realm-core 11 beta"

@@ -88,6 +88,16 @@ final class FileMapping: @unchecked Sendable {
         }
     }
 
+    /// Takes over `image`, a read-only mapping of an in-memory file standing for the file at
+    /// `fileSize` bytes on disk (an old file's content in the current layout, ``LegacyFile``).
+    init(image: (pointer: UnsafeMutableRawPointer, length: Int), fileSize: Int, isEncrypted: Bool) {
+        mapped = image.pointer
+        mappedLength = image.length
+        mem = Mem(base: UnsafeRawPointer(image.pointer), size: image.length)
+        self.fileSize = fileSize
+        self.isEncrypted = isEncrypted
+    }
+
     /// Drops the mapping's resident pages (they are clean: re-reading faults them in from the
     /// page cache again), so a full scan of a large file does not stay resident.
     func releaseResidentPages() {

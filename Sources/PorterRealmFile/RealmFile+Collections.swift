@@ -69,7 +69,7 @@ extension RealmFile {
     func collection(_ ref: Int64, _ column: ColumnInfo, walk: Walk) throws -> RealmValue {
         guard ref & 1 == 0 else { throw RealmFault("a collection ref is a number") }
         if column.isDictionary {
-            return .dictionary(try dictionary(ref, layout23: fileFormat >= 23, walk: walk))
+            return .dictionary(try dictionary(ref, layout23: layoutFormat >= 23, walk: walk))
         }
         var spec = column.valueSpec
         spec.linksPlusOne = false

@@ -8,7 +8,7 @@ extension RealmFile {
     /// 24 used other string and mixed orders (realm-core re-sorts their sets when it upgrades
     /// them), so only format 24 is held to it.
     func setOrderProblem(_ items: [RealmValue], property: Property) -> String? {
-        guard fileFormat >= 24, items.count > 1 else { return nil }
+        guard layoutFormat >= 24, items.count > 1 else { return nil }
         let type = WriterColumnType(property.type)
         let expected = WriterSetOrder.sortedUnique(
             items, decimalColumn: type == .decimal,

@@ -24,39 +24,74 @@ public final class RealmFile: @unchecked Sendable {
     public let backlinks: [RealmBacklink]
 
     let mapping: FileMapping
+    /// The format of the layout read: `fileFormat`, or 24 for an old file read through the
+    /// image of its upgrade (``LegacyFile``).
+    let layoutFormat: Int
     var mem: Mem { mapping.mem }
     /// Every table of the file (user and internal) by TableKey.
     let infoByKey: [UInt32: TableInfo]
     /// The user tables' infos, parallel to `tables`.
     let infos: [TableInfo]
 
-    /// The formats this reader understands.
+    /// The formats of the current (cluster) layout this reader understands.
     static let supportedFormats = 20...24
+
+    /// Whether the cluster reader reads `format` as it is: 20–24, and 10–11 (realm-core 6, the
+    /// first cluster layout: the same arrays, with the primary key already in the table).
+    static func readsClusterLayout(_ format: Int) -> Bool {
+        (10...11).contains(format) || supportedFormats.contains(format)
+    }
+
+    /// Why a file of `format` is refused: formats 12–19 were never written by a released core;
+    /// 1 and above 24 by no core Porter knows.
+    static func unsupportedMessage(_ format: Int) -> String {
+        switch format {
+        case 12...19:
+            return "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
+        default:
+            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
+        }
+    }
 
     /// Opens read-only. Throws `PorterError(.notADatabase, …, location: path)` for every refusal.
     /// `encryptionKey`: the 64-byte key of an encrypted file.
     public init(path: String, encryptionKey: [UInt8]? = nil) throws {
         self.path = path
-        let mapping = try FileMapping(path: path, encryptionKey: encryptionKey)
-        self.mapping = mapping
-        fileSize = mapping.fileSize
-        isEncrypted = mapping.isEncrypted
-        let mem = mapping.mem
+        let original = try FileMapping(path: path, encryptionKey: encryptionKey)
+        var mapping = original
+        fileSize = original.fileSize
+        isEncrypted = original.isEncrypted
         func refuse(_ fault: RealmFault) -> PorterError { PorterError(.notADatabase, fault.message, location: path) }
+        var legacy: LegacyFile?
         do {
-            let header = try FileHeader(mem)
+            var header = try FileHeader(original.mem)
             fileFormat = header.fileFormat
-            guard Self.supportedFormats.contains(header.fileFormat) else {
+            if LegacyFile.formats.contains(header.fileFormat) {
+                // The pre-cluster layout: read as realm-core's upgrade would convert it, into
+                // an in-memory image of the current layout, read from here on.
+                guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
+                let old = try LegacyFile(original.mem, topRef: header.topRef)
+                legacy = old
+                do {
+                    mapping = FileMapping(
+                        image: try old.image(), fileSize: original.fileSize, isEncrypted: original.isEncrypted)
+                } catch let error as PorterError {
+                    throw RealmFault(
+                        "file format \(header.fileFormat): \(error.location.map { "\($0): " } ?? "")\(error.message)")
+                }
+                header = try FileHeader(mapping.mem)
+            } else if !Self.readsClusterLayout(header.fileFormat) {
                 if header.fileFormat == 0 && header.topRef == 0 {
                     throw RealmFault("the Realm file was never written (format 0, no data)")
                 }
-                throw RealmFault(
-                    "file format \(header.fileFormat) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)"
-                )
+                throw RealmFault(Self.unsupportedMessage(header.fileFormat))
             }
+            self.mapping = mapping
+            let mem = mapping.mem
             guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
             let group = try Self.loadGroup(mem, topRef: header.topRef)
-            historyType = group.historyType
+            historyType = legacy?.layout.historyType ?? group.historyType
+            layoutFormat = header.fileFormat
             var byKey: [UInt32: TableInfo] = [:]
             for table in group.tables {
                 guard byKey.updateValue(table, forKey: table.key) == nil else {
@@ -65,7 +100,9 @@ public final class RealmFile: @unchecked Sendable {
             }
             infoByKey = byKey
             infos = group.tables.filter { !$0.isInternal }
-            skippedTables = group.tables.filter(\.isInternal).map(\.storedName)
+            skippedTables =
+                legacy.map { $0.layout.tables.map(\.storedName).filter(Self.isInternalTable) }
+                ?? group.tables.filter(\.isInternal).map(\.storedName)
         } catch let fault as RealmFault {
             throw refuse(fault)
         }
@@ -83,8 +120,12 @@ public final class RealmFile: @unchecked Sendable {
         }
         self.tables = tables
         self.backlinks = backlinks
+        if let legacy {
+            schemaVersion = legacy.schemaVersion
+            return
+        }
         do {
-            schemaVersion = try Self.readSchemaVersion(mem, tables: infoByKey)
+            schemaVersion = try Self.readSchemaVersion(mapping.mem, tables: infoByKey)
         } catch let fault as RealmFault {
             throw refuse(fault.located("metadata.version"))
         }

@@ -44,9 +44,9 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
     /// Which cores and SDKs write file format `format` (from the realm-core and SDK changelogs).
     public static func writers(ofFormat format: Int) -> String {
         switch format {
-        case ...9: return "realm-core 5 and older (Realm Swift 4 and older)"
+        case ...9: return "realm-core 5 and older (Realm Cocoa/Swift 4 and older, Realm Java 5 and older)"
         case 10, 11: return "realm-core 6 (Realm Swift 5)"
-        case 12...19: return "a realm-core 7–10 pre-release"
+        case 12...19: return "no released realm-core (realm-core 7–10 pre-releases only)"
         case 20: return "realm-core 10 (Realm Swift 10.0–10.7)"
         case 21: return "realm-core 11 betas (no released SDK)"
         case 22: return "realm-core 11–12 (Realm Swift 10.8–10.34)"
@@ -122,18 +122,13 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         if format == 0 && top == 0 {
             return RealmFileDiagnosis(.damaged, "the Realm file was never written (format 0, no data)", evidence)
         }
-        if format < 20 {
+        if !LegacyFile.readable.contains(format) && !RealmFile.supportedFormats.contains(format) {
             return RealmFileDiagnosis(
-                .olderFormat,
-                "written by an older core: file format \(format), from "
-                    + "\(writers(ofFormat: format)); Porter reads formats 20–24: open it once with "
-                    + "Realm Swift 10 or later (which upgrades it in place), then try again", evidence)
-        }
-        if format > 24 {
-            return RealmFileDiagnosis(
-                .newerFormat,
-                "written by a newer core: file format \(format), from "
-                    + "\(writers(ofFormat: format)); Porter reads formats 20–24", evidence)
+                format > RealmFile.supportedFormats.upperBound ? .newerFormat : format < 12 ? .olderFormat : .damaged,
+                format > RealmFile.supportedFormats.upperBound
+                    ? "written by a newer core: file format \(format), from \(writers(ofFormat: format)); "
+                        + "Porter reads formats 2–11 and 20–24"
+                    : RealmFile.unsupportedMessage(format), evidence)
         }
         var topRef = top
         if select == 0 && top == UInt64.max {
@@ -244,9 +239,11 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
             let message = (error as? PorterError)?.message ?? "\(error)"
             if let version = formatMentioned(message) {
                 return RealmFileDiagnosis(
-                    version < 20 ? .olderFormat : .newerFormat,
-                    "written by \(version < 20 ? "an older" : "a newer") core: file format \(version), "
-                        + "from \(writers(ofFormat: version)); Porter reads formats 20–24", evidence)
+                    version > RealmFile.supportedFormats.upperBound ? .newerFormat : version < 12 ? .olderFormat : .damaged,
+                    version > RealmFile.supportedFormats.upperBound
+                        ? "written by a newer core: file format \(version), from \(writers(ofFormat: version)); "
+                            + "Porter reads formats 2–11 and 20–24"
+                        : RealmFile.unsupportedMessage(version), evidence)
             }
             return RealmFileDiagnosis(.damaged, "damaged: \(message)", evidence)
         }

@@ -235,10 +235,6 @@ import Testing
         let plain = Self.realmDir.appendingPathComponent("every-type.realm")
         let truncated = dir.appendingPathComponent("truncated.realm")
         try Data(try Data(contentsOf: plain).prefix(4000)).write(to: truncated)
-        let format9 = SharedRealmFiles.folder.appendingPathComponent("core-encrypted-4k-page.realm").path
-        let format9Key = Array("1234567890123456789012345678901123456789012345678901234567890123".utf8).map {
-            String(format: "%02x", $0)
-        }.joined()
         let wrongKey = String(repeating: "ab", count: 64)
         let cases: [([String], String)] = [
             (
@@ -252,10 +248,6 @@ import Testing
             (
                 ["inspect", encrypted.path, "--encryption-key", wrongKey],
                 "\(encrypted.path): the wrong encryption key: the HMAC of the first page matches neither of its two stored HMACs (or the first page is damaged)"
-            ),
-            (
-                ["schema", format9, "--encryption-key", format9Key],
-                "\(format9): written by an older core: file format 9, from realm-core 5 and older (Realm Swift 4 and older); Porter reads formats 20–24"
             ),
             (
                 ["inspect", encrypted.path, "--encryption-key", "abc"],

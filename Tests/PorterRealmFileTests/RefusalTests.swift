@@ -82,13 +82,15 @@ struct RefusalTests {
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func unsupportedFormats() throws {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
-        for format: UInt8 in [9, 11, 25] {
+        for format: UInt8 in [1, 25, 40] {
             simple[20] = format
-            #expect(
-                try refusal(simple)
-                    == "file format \(format) is not supported: Porter reads formats 20–24 (Realm Swift 10.0 and later)"
-            )
+            #expect(try refusal(simple) == "file format \(format) is not supported: Porter reads formats 2–11 and 20–24")
         }
+        simple[20] = 15
+        #expect(
+            try refusal(simple)
+                == "file format 15 is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
+        )
     }
 
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)")) func refsOutOfBoundsNameTheClass()
