@@ -177,7 +177,7 @@ sanitize-lib: deps
 	$(SWIFT) build --sanitize=address --scratch-path .build-asan --product PorterC
 	@mkdir -p $(ASAN_LIB_DIR) && cp "$$($(SWIFT) build --sanitize=address --scratch-path .build-asan --show-bin-path)/libPorterC.so" \
 	  $(ASAN_LIB_DIR)/libporter.so && cp bindings/c/include/porter.h $(ASAN_LIB_DIR)/
-	clang -std=c99 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -I$(ASAN_LIB_DIR) \
+	clang -std=c99 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld -I$(ASAN_LIB_DIR) \
 	  bindings/c/test_porter.c -L$(ASAN_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(CURDIR)/$(ASAN_LIB_DIR) \
 	  -o .build-asan/test_porter
 	$(SANITIZE_ENV) ASAN_OPTIONS=detect_leaks=1 .build-asan/test_porter "$$($(SWIFT) build --show-bin-path)/porter" $(REALM_FOLDERS)
@@ -204,7 +204,7 @@ test-python: $(TEST_LIB_DIR)/libporter.so
 	PORTER_LIB=$(CURDIR)/$(TEST_LIB_DIR)/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
 	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \
 	  PORTER_FIXTURES=$(CURDIR)/Fixtures/realm PORTER_SHARED=$(CURDIR)/../shared/realm-files \
-	  $(CURDIR)/$(PY_VENV)/bin/pytest -q -rs -p no:cacheprovider .
+	  $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider .
 
 # A wheel of the Python package, with the release library inside, in .build/wheels.
 wheel: lib

@@ -40,7 +40,8 @@ final class CursorObject: HandleObject, @unchecked Sendable {
         }
         if cls.isEmbedded {
             throw PorterError(
-                .usage, "'\(className)' is an embedded class: its objects are read inside their parents", location: path)
+                .usage, "'\(className)' is an embedded class: its objects are read inside their parents", location: path
+            )
         }
         if let query {
             let selection = ExportSelection(className: className, query: query)

@@ -20,7 +20,8 @@ extension FileObject {
         if format == "realm" {
             guard !FileManager.default.fileExists(atPath: out) else {
                 throw PorterError(
-                    .io, "already exists: Porter does not overwrite a file with an export; remove it or choose another path",
+                    .io,
+                    "already exists: Porter does not overwrite a file with an export; remove it or choose another path",
                     location: out)
             }
             if let progress, progress(0, 0, context) != 0 { throw CallError(.cancelled, "the export was cancelled") }
@@ -31,7 +32,8 @@ extension FileObject {
         switch format {
         case "csv": documentFormat = CSVFormat()
         case "sqlite": documentFormat = try InterchangeFormats.outputFormat(named: "bson")
-        case "bson", "json", "ejson", "ejson-canonical": documentFormat = try InterchangeFormats.outputFormat(named: format)
+        case "bson", "json", "ejson", "ejson-canonical":
+            documentFormat = try InterchangeFormats.outputFormat(named: format)
         default:
             throw CallError(
                 .invalidArgument,
@@ -53,7 +55,7 @@ extension FileObject {
                 format == "sqlite" ? try exporter.export(toSQLite: out) : try exporter.export(toDirectory: out)
             let written = UInt64(report.files.reduce(0) { $0 + $1.documents })
             _ = progress?(written, total, context)
-        } catch where cancelled {
+        } catch  where cancelled {
             throw CallError(.cancelled, "the export was cancelled (nothing was written)")
         }
     }

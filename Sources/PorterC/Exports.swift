@@ -125,9 +125,9 @@ public func porter_cursor_open(
         guard let out else { throw CallError(.invalidArgument, "the cursor pointer is NULL") }
         out.pointee = nil
         let name = try string(className, "the class name")
-        let formats = [0: "ejson", 1: "ejson-canonical", 2: "bson"]
+        let formats = [0: "ejson", 1: "ejson-canonical", 2: "bson", 3: "json"]
         guard let format = formats[Int(flags)] else {
-            throw CallError(.invalidArgument, "unknown cursor flags \(flags) (0 relaxed, 1 canonical, 2 BSON)")
+            throw CallError(.invalidArgument, "unknown cursor flags \(flags) (0 relaxed, 1 canonical, 2 BSON, 3 JSON)")
         }
         let cursor = try locked(object) {
             try CursorObject(
@@ -183,12 +183,7 @@ public func porter_check_json(
     _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<UInt8>?, _ keyLength: Int,
     _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?
 ) -> Int32 {
-    call {
-        let path = try string(path, "the path")
-        let key = try keyBytes(key, keyLength)
-        try RealmFileOpening.requireFile(path)
-        try give(RealmFileOpening.checkReport(path, key: key).json.serialized(pretty: true), json, length)
-    }
+    fileReport(path, key, keyLength, json, length) { RealmFileOpening.checkReport($0, key: $1).json }
 }
 
 @_cdecl("porter_inspect_json")
@@ -196,10 +191,20 @@ public func porter_inspect_json(
     _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<UInt8>?, _ keyLength: Int,
     _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?
 ) -> Int32 {
+    fileReport(path, key, keyLength, json, length) { Summary.json(path: $0, key: $1) }
+}
+
+/// A JSON report on the file at `path` (opened or not), handed to C as text.
+private func fileReport(
+    _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<UInt8>?, _ keyLength: Int,
+    _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?,
+    _ report: (String, [UInt8]?) -> JSONValue
+) -> Int32 {
     call {
         let path = try string(path, "the path")
         let key = try keyBytes(key, keyLength)
+        guard json != nil else { throw CallError(.invalidArgument, "the output pointer is NULL") }
         try RealmFileOpening.requireFile(path)
-        try give(Summary.json(path: path, key: key).serialized(pretty: true), json, length)
+        try give(report(path, key).serialized(pretty: true), json, length)
     }
 }

@@ -23,7 +23,8 @@ enum Status: Int32 {
         case .notADatabase: self = .notARealmFile
         case .notFound: self = .notFound
         case .usage, .parseError: self = .usage
-        case .invalidSchema, .invalidValue, .invalidInput, .constraintViolation, .duplicatePrimaryKey: self = .invalidData
+        case .invalidSchema, .invalidValue, .invalidInput, .constraintViolation, .duplicatePrimaryKey:
+            self = .invalidData
         default: self = .other
         }
     }

@@ -84,7 +84,9 @@ static char *read_line(FILE *f) {
    line by line; returns the number of objects, -1 when both refuse the class. */
 static long compare_class(porter_file *file, const char *path, const uint8_t *key, const char *class_name,
                           const char *query, uint32_t flags) {
-    const char *format = flags == PORTER_CURSOR_EJSON_CANONICAL ? "ejson-canonical" : "ejson";
+    const char *format = flags == PORTER_CURSOR_EJSON_CANONICAL ? "ejson-canonical"
+                         : flags == PORTER_CURSOR_JSON                ? "json"
+                                                                      : "ejson";
     char args[4096], key_hex[129] = "", key_option[200] = "", query_option[1024] = "";
     if (key) {
         hex(key, key_hex);
@@ -175,6 +177,8 @@ static void compare_file(const char *path) {
                   (unsigned long long)count);
             CHECK(compare_class(file, path, key, name, NULL, PORTER_CURSOR_EJSON_RELAXED) == compared,
                   "%s %s: relaxed count differs", path, name);
+            CHECK(compare_class(file, path, key, name, NULL, PORTER_CURSOR_JSON) == compared,
+                  "%s %s: plain JSON count differs", path, name);
             objects += compared;
         }
         porter_free(name);
@@ -498,8 +502,8 @@ static void test_errors(const char *fixtures) {
     CHECK(porter_error_code(file) == PORTER_ERR_NOT_FOUND, "error_code of the handle: %d", porter_error_code(file));
     CHECK(porter_cursor_open(file, NULL, NULL, 0, (porter_cursor **)&name) == PORTER_ERR_INVALID_ARGUMENT,
           "cursor NULL class");
-    CHECK(porter_cursor_open(file, "Every", NULL, 9, (porter_cursor **)&name) == PORTER_ERR_INVALID_ARGUMENT,
-          "cursor flags 9");
+    CHECK(porter_cursor_open(file, "Every", NULL, 4, (porter_cursor **)&name) == PORTER_ERR_INVALID_ARGUMENT,
+          "cursor flags 4");
     CHECK(porter_cursor_open(file, "Emb", NULL, 0, (porter_cursor **)&name) == PORTER_ERR_USAGE,
           "an embedded class as a cursor");
     CHECK(porter_cursor_next((porter_cursor *)file, &check, NULL) == PORTER_ERR_INVALID_ARGUMENT,

@@ -98,6 +98,9 @@ typedef struct porter_cursor porter_cursor;
 #define PORTER_CURSOR_EJSON_CANONICAL 1u
 /** Cursor flags: each object as one BSON document (`--format bson`). */
 #define PORTER_CURSOR_BSON 2u
+/** Cursor flags: each object as plain JSON typed by the schema (`--format json`): dates keep
+    their nanoseconds (Extended JSON and BSON hold milliseconds), other types their JSON forms. */
+#define PORTER_CURSOR_JSON 3u
 
 /**
  * Progress of porter_export(): `done` objects written of `total` (0 when unknown). Return 0 to
@@ -163,8 +166,8 @@ int porter_object_count(porter_file *file, const char *class_name, uint64_t *cou
  * order of `porter export`), optionally filtered by `query`, a Realm Query Language predicate as
  * `porter export --query` and Realm's `Results.filter` take it (NULL: every object), e.g.
  * "age > 3 AND owner.name BEGINSWITH[c] 'a'". `flags`: PORTER_CURSOR_EJSON_RELAXED,
- * PORTER_CURSOR_EJSON_CANONICAL or PORTER_CURSOR_BSON.
- * Each object is the document `porter export --class class_name --format ejson|ejson-canonical|bson`
+ * PORTER_CURSOR_EJSON_CANONICAL, PORTER_CURSOR_BSON or PORTER_CURSOR_JSON.
+ * Each object is the document `porter export --class class_name --format ejson|ejson-canonical|bson|json`
  * writes: embedded objects nested, links to objects as the target's primary key (or `_key`, its
  * object key, for a class without one), sets sorted, links in mixed as {"$ref", "$id"}.
  * A query's syntax and properties are checked here (PORTER_ERR_USAGE, with the position).

@@ -17,10 +17,10 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-from typing import Any, Callable, Dict, Iterator, List, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, Union
 
 from . import _native
-from ._ejson import Link, ObjectId, Timestamp, decode
+from ._ejson import Link, ObjectId, Timestamp, decode, with_nanoseconds
 from ._native import Cancelled, PorterError
 
 __all__ = [
@@ -69,7 +69,29 @@ def check(path: PathLike, key: Key = None) -> Dict[str, Any]:
     return _take_json(lambda out, n: lib.porter_check_json(_path(path), data, length, out, n))
 
 
-class RealmFile:
+class _Closing:
+    """Something to close: a context manager that closes on exit, and closes when collected."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: "T") -> "T":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+T = TypeVar("T", bound=_Closing)
+
+
+class RealmFile(_Closing):
     """An open Realm file (read-only). Use it as a context manager, or call :meth:`close`.
 
     Calls on one file may come from several threads (the library serializes them); iterators of
@@ -93,17 +115,6 @@ class RealmFile:
             handle, self._handle = self._handle, None
             _native.raise_for(_native.lib().porter_close(handle))
 
-    def __enter__(self) -> "RealmFile":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         return f"<porter_realm.RealmFile {self.path!r}{'' if self._handle else ' (closed)'}>"
@@ -166,11 +177,40 @@ class RealmFile:
         """The objects as BSON documents (``porter export --format bson``)."""
         return self._cursor(class_name, query, 2, lambda data: data)
 
-    def objects(self, class_name: str, query: Optional[str] = None) -> Iterator[Dict[str, Any]]:
+    def objects(
+        self, class_name: str, query: Optional[str] = None, nanoseconds: bool = True
+    ) -> Iterator[Dict[str, Any]]:
         """The objects of the top-level class ``class_name`` as dicts of Python values, in
         object-key order, those matching ``query`` (Realm Query Language, as ``Results.filter``
-        and ``porter export --query`` take it: ``"age > 3 AND owner.name BEGINSWITH[c] 'a'"``)."""
-        return self._cursor(class_name, query, 1, lambda data: decode(json.loads(data)))
+        and ``porter export --query`` take it: ``"age > 3 AND owner.name BEGINSWITH[c] 'a'"``).
+
+        Dates are :class:`Timestamp` values with their ``nanoseconds``; Extended JSON holds
+        milliseconds, so for a class with dates (or mixed values) the digits below come from a
+        second cursor over the plain JSON export, read in step (``nanoseconds=False``: one
+        cursor, dates to the millisecond)."""
+        objects = self._cursor(class_name, query, 1, lambda data: decode(json.loads(data)))
+        if not nanoseconds or not self._holds_dates(class_name):
+            return objects
+        return _InStep(objects, self._cursor(class_name, query, 3, json.loads))
+
+    def _holds_dates(self, class_name: str) -> bool:
+        """Whether objects of ``class_name`` (or the embedded objects inside them) can hold a date."""
+        classes = {c["name"]: c for c in self.schema["classes"]}
+        seen = set()
+        pending = [class_name]
+        while pending:
+            name = pending.pop()
+            if name in seen or name not in classes:
+                continue
+            seen.add(name)
+            for spec in classes[name].get("properties", {}).values():
+                text = spec if isinstance(spec, str) else str(spec.get("objectType") or spec.get("type") or "")
+                base = text.rstrip("?[]<>{}")
+                if base in ("date", "mixed"):
+                    return True
+                if base in classes and classes[base].get("embedded"):
+                    pending.append(base)
+        return False
 
     def _cursor(self, class_name: str, query: Optional[str], flags: int, convert: Callable[[bytes], Any]) -> Iterator[Any]:
         handle = self._live()
@@ -212,7 +252,7 @@ class RealmFile:
         _native.raise_for(status, handle)
 
 
-class Cursor(Iterator[Any]):
+class Cursor(_Closing, Iterator[Any]):
     """An iterator over a class's objects, reading them one at a time from the library; closed
     at the end, by :meth:`close`, as a context manager, or when garbage-collected."""
 
@@ -247,17 +287,32 @@ class Cursor(Iterator[Any]):
             cursor, self._cursor = self._cursor, None
             _native.lib().porter_cursor_close(cursor)
 
-    def __enter__(self) -> "Cursor":
+
+
+class _InStep(_Closing, Iterator[Any]):
+    """Two cursors over the same objects, read in step: Extended JSON decoded, with the dates'
+    nanoseconds from the plain JSON of the same object."""
+
+    def __init__(self, objects: "Cursor", plain: "Cursor") -> None:
+        self._objects = objects
+        self._plain = plain
+
+    def __iter__(self) -> "_InStep":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
+    def __next__(self) -> Any:
         try:
+            value = next(self._objects)
+            return with_nanoseconds(value, next(self._plain))
+        except BaseException:
             self.close()
-        except Exception:
-            pass
+            raise
+
+    def close(self) -> None:
+        """Stops both cursors."""
+        self._objects.close()
+        self._plain.close()
+
 
 
 def open(path: PathLike, key: Key = None) -> RealmFile:  # noqa: A001 - the package's verb

@@ -65,6 +65,43 @@ class Timestamp(_dt.datetime):
         return (_rebuild, (_dt.datetime(*self.timetuple()[:6], self.microsecond, tzinfo=self.tzinfo), self.nanoseconds))
 
 
+def with_nanoseconds(value: Any, plain: Any) -> Any:
+    """``value`` (decoded Extended JSON) with every date's digits below the millisecond taken from
+    ``plain``, the same object as ``porter export --format json`` writes it (ISO 8601 dates with
+    nine fractional digits), walked in parallel."""
+    if isinstance(value, Timestamp):
+        if isinstance(plain, str):
+            nanoseconds = _fraction_nanoseconds(plain)
+            if nanoseconds is not None and nanoseconds // 1_000_000 == value.nanoseconds // 1_000_000:
+                exact = value.replace(microsecond=nanoseconds // 1000)
+                exact.nanoseconds = nanoseconds
+                return exact
+        return value
+    if isinstance(value, dict) and isinstance(plain, dict):
+        for key, inner in value.items():
+            if key in plain and isinstance(inner, (Timestamp, dict, list)):
+                value[key] = with_nanoseconds(inner, plain[key])
+        return value
+    if isinstance(value, list) and isinstance(plain, list) and len(value) == len(plain):
+        for i, inner in enumerate(value):
+            if isinstance(inner, (Timestamp, dict, list)):
+                value[i] = with_nanoseconds(inner, plain[i])
+    return value
+
+
+def _fraction_nanoseconds(text: str) -> "int | None":
+    """The nanoseconds of an ISO 8601 time's fraction ("…:59.123456789Z" → 123456789)."""
+    if not text.endswith("Z") or "T" not in text:
+        return None
+    seconds = text[:-1].rsplit(":", 1)[-1]
+    if "." not in seconds:
+        return 0
+    digits = seconds.split(".", 1)[1]
+    if not digits.isdigit() or len(digits) > 9:
+        return None
+    return int(digits.ljust(9, "0"))
+
+
 def _rebuild(moment: _dt.datetime, nanoseconds: int) -> Timestamp:
     value = Timestamp(*moment.timetuple()[:6], moment.microsecond, tzinfo=moment.tzinfo)
     value.nanoseconds = nanoseconds
