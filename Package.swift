@@ -36,6 +36,10 @@ let package = Package(
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
         .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
         .executable(name: "porter", targets: ["PorterTool"]),
+        // The C library (`make lib`: .build/lib/libporter.so, libporter.a, porter.h); SwiftPM names
+        // them after the products, `make lib` gives them the names porter.h documents.
+        .library(name: "PorterC", type: .dynamic, targets: ["PorterC"]),
+        .library(name: "PorterCStatic", type: .static, targets: ["PorterC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -96,6 +100,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "PorterTool", dependencies: ["PorterCommands"]),
+        // The C library's face (`porter.h`): `porter_*` entry points over the Realm file reader and
+        // the exporter. Linked as libporter.so, it exports those names only (bindings/c/porter.map).
+        .target(name: "PorterC", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
+        ], linkerSettings: [
+            .unsafeFlags([
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/bindings/c/porter.map",
+                "-Xlinker", "-soname=libporter.so",
+            ])
+        ]),
 
         // Benchmarks (`make bench`). The reference loops use the C APIs directly on purpose: they
         // are the physical floor Porter is measured against, not part of the product.

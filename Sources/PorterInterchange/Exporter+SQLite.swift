@@ -49,6 +49,7 @@ extension Exporter {
                     let keep = kept[cls.name]
                     var count = 0
                     try forEachSelected(source, selected) { key, values in
+                        try checkCancelled()
                         let values = keep.map { $0.map { values[$0] } } ?? values
                         try writer.writeObject(table, key: key, values: values, source: source)
                         count += 1

@@ -21,7 +21,7 @@ import Testing
         "PorterRealm": 6,
         // Faces.
         "Porter": 7,
-        "RealmSwift": 8, "PorterStudio": 8,
+        "RealmSwift": 8, "PorterStudio": 8, "PorterC": 8,
         "PorterCommands": 9,
         "PorterTool": 10,
     ]
