@@ -45,7 +45,9 @@ extension ExportCommand {
     /// `--out FILE.sql`, or `--out FOLDER` (an existing folder, or a path ending in `/`):
     /// `FOLDER/NAME.sql`, NAME the exported file's name without its extension.
     private func postgresFilePath() throws -> String {
-        guard let out else { throw PorterError(.usage, "--format postgres: pass --out FILE.sql or --to postgresql://…") }
+        guard let out else {
+            throw PorterError(.usage, "--format postgres: pass --out FILE.sql or --to postgresql://…")
+        }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory)
         guard out.hasSuffix("/") || exists && isDirectory.boolValue else { return out }
@@ -58,7 +60,8 @@ extension ExportCommand {
         if let to {
             guard format == .bson || format == .postgres else {
                 throw PorterError(
-                    .usage, "--to loads into PostgreSQL: leave out --format \(format.rawValue) (or pass --format postgres)")
+                    .usage,
+                    "--to loads into PostgreSQL: leave out --format \(format.rawValue) (or pass --format postgres)")
             }
             guard out == nil else { throw PorterError(.usage, "--to loads into a server: leave out --out") }
             if force { throw PorterError(.usage, "--force applies to --out files; --to uses --mode replace") }
@@ -66,7 +69,8 @@ extension ExportCommand {
         } else {
             if mode != nil { throw PorterError(.usage, "--mode applies to --to postgresql://…") }
             guard let out, out != "-" else {
-                throw PorterError(.usage, "--format postgres writes one file: pass --out FILE.sql (or --to postgresql://…)")
+                throw PorterError(
+                    .usage, "--format postgres writes one file: pass --out FILE.sql (or --to postgresql://…)")
             }
         }
         let given = [

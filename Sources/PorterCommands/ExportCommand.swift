@@ -93,7 +93,8 @@ public struct ExportCommand: OutputCommand {
             "The fields to keep, comma-separated, dotted paths through links and embedded objects (owner.name, address.city); the primary key is always kept. csv: the columns; other formats but realm: with one --class.",
             valueName: "a,b.c")) public var fields: String?
     /// Replace an existing output file (`--format sqlite`, `--format postgres`).
-    @Flag(name: .long, help: "--format sqlite or postgres: replace an existing --out file (atomically).") public var force =
+    @Flag(name: .long, help: "--format sqlite or postgres: replace an existing --out file (atomically).") public
+        var force =
         false
     /// `--to`: a PostgreSQL server to load into.
     @Option(

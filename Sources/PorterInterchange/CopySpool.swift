@@ -102,7 +102,9 @@ final class CopySpool {
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = PorterError(
-                        .io, "cannot write a spool file: \(errno == ENOSPC ? "disk full" : String(cString: strerror(errno)))")
+                        .io,
+                        "cannot write a spool file: \(errno == ENOSPC ? "disk full" : String(cString: strerror(errno)))"
+                    )
                     return
                 }
                 offset += n
@@ -130,7 +132,9 @@ final class CopySpool {
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             var offset = 0
             while offset < spilled {
-                let n = chunk.withUnsafeMutableBytes { pread(readFD, $0.baseAddress, min($0.count, spilled - offset), off_t(offset)) }
+                let n = chunk.withUnsafeMutableBytes {
+                    pread(readFD, $0.baseAddress, min($0.count, spilled - offset), off_t(offset))
+                }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw PorterError(.io, "cannot read a spool file: \(String(cString: strerror(errno)))")

@@ -20,6 +20,9 @@ final class PostgresCopyWriter: RelationalRowSink {
     private var spools: [ObjectIdentifier: CopySpool] = [:]
     /// Per table: the fields (by position in a row) that fall back to another type.
     private var fallbacks: [ObjectIdentifier: [Int: (column: String, type: String)]] = [:]
+    /// Top-level classes whose string keys hold U+0000: their key columns, and every column
+    /// holding their keys (owners, links), are `bytea`.
+    private var byteaKeys: Set<String> = []
     private let nullEntries: CopySpool
     private var hasNullEntries = false
     private var rows: RelationalRows!
@@ -44,8 +47,17 @@ final class PostgresCopyWriter: RelationalRowSink {
             for (_, fallback) in fallbacks[ObjectIdentifier(table)] ?? [:] {
                 types.set(table.name, fallback.column, fallback.type)
             }
+            for (_, column) in byteaKeyFields(table) { types.set(table.name, column, "bytea") }
         }
         return types
+    }
+
+    /// The fields of `table` holding keys of ``byteaKeys`` classes (position, column).
+    private func byteaKeyFields(_ table: RelationalTable) -> [(Int, String)] {
+        guard !byteaKeys.isEmpty else { return [] }
+        return layout.postgresColumns(table).enumerated().compactMap { index, column in
+            column.keyOf.map(byteaKeys.contains) == true ? (index, column.name) : nil
+        }
     }
 
     /// Every statement and `COPY` of the load, in order, handed to `target`: the tables (with
@@ -64,6 +76,7 @@ final class PostgresCopyWriter: RelationalRowSink {
         for table in layout.all {
             guard let spool = spools[ObjectIdentifier(table)], spool.rows > 0 else { continue }
             let bytea = Set((fallbacks[ObjectIdentifier(table)] ?? [:]).filter { $0.value.type == "bytea" }.keys)
+                .union(byteaKeyFields(table).map(\.0))
             try target.copy(into: table.name, from: spool, bytea: bytea)
         }
         if hasNullEntries {
@@ -80,9 +93,11 @@ final class PostgresCopyWriter: RelationalRowSink {
     func objectRow(_ table: RelationalTable, prefix: [Value], values: [Value], source: ExportObjectSource) throws {
         guard let spool = spools[ObjectIdentifier(table)] else { return }
         var field = 0
+        // `_key`, or `_row`, `_owner` (a top-level owner's key) and the slot.
+        let ownerClass = table.owner.flatMap { $0.kind == .topLevel ? $0.objectClass?.name : nil }
         for key in prefix {
             if field > 0 { spool.tab() }
-            try keyField(key, spool, at: table.name)
+            try keyField(key, spool, keyOf: field == 1 ? ownerClass : nil, at: table.name)
             field += 1
         }
         for (i, property) in table.columnProperties {
@@ -100,11 +115,12 @@ final class PostgresCopyWriter: RelationalRowSink {
         source: ExportObjectSource
     ) throws {
         guard let spool = spools[ObjectIdentifier(table)], let property = table.property else { return }
-        try keyField(owner, spool, at: location)
+        let ownerClass = table.owner.flatMap { $0.kind == .topLevel ? $0.objectClass?.name : nil }
+        try keyField(owner, spool, keyOf: ownerClass, at: location)
         var field = 1
         if let slot {
             spool.tab()
-            try keyField(slot, spool, at: location)
+            try keyField(slot, spool, keyOf: nil, at: location)
             field += 1
         }
         spool.tab()
@@ -118,22 +134,29 @@ final class PostgresCopyWriter: RelationalRowSink {
         hasNullEntries = true
         nullEntries.text(table.name)
         nullEntries.tab()
-        try keyField(owner, nullEntries, at: table.name)
+        try keyField(owner, nullEntries, keyOf: nil, at: table.name)
         nullEntries.tab()
-        try keyField(key, nullEntries, at: table.name)
+        try keyField(key, nullEntries, keyOf: nil, at: table.name)
         nullEntries.endRow()
     }
 
-    /// A key (`_key`, `_row`, an owner's key, a position or map key, a link's target key).
-    private func keyField(_ key: Value, _ spool: CopySpool, at location: @autoclosure () -> String) throws {
+    /// A key (`_key`, `_row`, an owner's key, a position or map key, a link's target key);
+    /// `keyOf`: the top-level class whose primary key it is, if any.
+    private func keyField(
+        _ key: Value, _ spool: CopySpool, keyOf: String?, at location: @autoclosure () -> String
+    ) throws {
         switch key {
         case .null: spool.null()
         case .int(let i): spool.text(String(i))
         case .string(let s):
             if spool.text(s) {
-                throw PorterError(
-                    .notADatabase, "a key or map key holds U+0000, which PostgreSQL text cannot hold",
-                    location: location())
+                // A primary key holding U+0000: that class's keys are bytea wherever they are.
+                guard let keyOf else {
+                    throw PorterError(
+                        .notADatabase, "a map key holds U+0000, which PostgreSQL text cannot hold",
+                        location: location())
+                }
+                byteaKeys.insert(keyOf)
             }
         case .objectId(let o): spool.text(o.stringValue)
         case .uuid(let u): spool.text(UUIDCodec.string(u))
@@ -165,7 +188,7 @@ final class PostgresCopyWriter: RelationalRowSink {
             return 2
         }
         if property.type == .object {
-            try keyField(value, spool, at: location())
+            try keyField(value, spool, keyOf: property.objectType, at: location())
             return 1
         }
         switch value {
@@ -181,7 +204,13 @@ final class PostgresCopyWriter: RelationalRowSink {
         case .float(let f): spool.text(PostgresText.float(Double(f), description: f.description))
         case .double(let d): spool.text(PostgresText.float(d, description: d.description))
         case .string(let s):
-            if spool.text(s) { fallBack(table, field, column, "bytea") }
+            if spool.text(s) {
+                if table.kind == .topLevel, let cls = table.objectClass, cls.primaryKey == property.name {
+                    byteaKeys.insert(cls.name)
+                } else {
+                    fallBack(table, field, column, "bytea")
+                }
+            }
         case .data(let d): spool.bytea(d)
         case .date(let t):
             let (text, nanos, inRange) = PostgresText.timestamp(t)

@@ -267,7 +267,7 @@ final class RelationalLayout {
         }
         var definition: String
         if property.type == .object, let target = property.objectType, let key = targetKey(target) {
-            definition = "\(quote(column)) \(key.type)"
+            definition = "\(quote(column)) \(types.type(table.name, column) ?? key.type)"
             if notNull { definition += " NOT NULL" }
             return ([definition], exported.contains(target) ? (target, key.column) : nil)
         }
@@ -311,7 +311,8 @@ final class RelationalLayout {
             columns.append("\"_row\" \(integer) PRIMARY KEY")
             columns.append(
                 refer(
-                    "\"_owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")", "_owner", owner.name,
+                    "\"_owner\" \(types.type(table.name, "_owner") ?? owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")",
+                    "_owner", owner.name,
                     ownerKey))
             if let slot = table.slotColumn {
                 columns.append("\(quote(slot)) \(slot == "_position" ? integer : text) NOT NULL")
@@ -325,7 +326,8 @@ final class RelationalLayout {
             }
             columns.append(
                 refer(
-                    "\"owner\" \(owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")", "owner", owner.name,
+                    "\"owner\" \(types.type(table.name, "owner") ?? owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")",
+                    "owner", owner.name,
                     ownerKey))
             if let slot = table.slotColumn {
                 columns.append("\(quote(slot)) \(slot == "position" ? integer : text) NOT NULL")
@@ -339,7 +341,8 @@ final class RelationalLayout {
                 columns += value.definitions
             }
             if property.collection == .set {
-                let second = property.type == .mixed ? "value_type" : postgres && property.type == .date ? "value_ns" : nil
+                let second =
+                    property.type == .mixed ? "value_type" : postgres && property.type == .date ? "value_ns" : nil
                 constraints.append(
                     second.map { "UNIQUE (\"owner\", \"value\", \(quote($0)))" } ?? "UNIQUE (\"owner\", \"value\")")
             }
@@ -354,7 +357,8 @@ final class RelationalLayout {
                 // A STRICT table's primary key is NOT NULL: an optional key (Realm allows one
                 // object whose key is null) is UNIQUE instead, which foreign keys accept too.
                 definitions = [
-                    "\(quote(pk ?? "")) \(table.keyType)" + (property.isOptional ? " UNIQUE" : " NOT NULL PRIMARY KEY")
+                    "\(quote(pk ?? "")) \(types.type(table.name, pk ?? "") ?? table.keyType)"
+                        + (property.isOptional ? " UNIQUE" : " NOT NULL PRIMARY KEY")
                 ]
             }
             if let target = column.reference, property.name != pk {
@@ -401,6 +405,44 @@ final class RelationalLayout {
     }
 }
 
+extension RelationalLayout {
+    /// PostgreSQL's columns of `table` in order, each with the top-level class whose key it
+    /// holds (its own primary key, an owner's key, a link's target), if any.
+    func postgresColumns(_ table: RelationalTable) -> [(name: String, keyOf: String?)] {
+        var columns: [(name: String, keyOf: String?)] = []
+        let ownerClass = table.owner.flatMap { $0.kind == .topLevel ? $0.objectClass?.name : nil }
+        func add(_ name: String, _ property: Property) {
+            switch property.type {
+            case .mixed: columns += [(name, nil), (name + "_type", nil)]
+            case .date: columns += [(name, nil), (name + "_ns", nil)]
+            case .object where table.children[property.name] == nil || table.kind == .values:
+                columns.append((name, property.objectType))
+            default: columns.append((name, nil))
+            }
+        }
+        switch table.kind {
+        case .topLevel:
+            if table.keyColumn == "_key" { columns.append(("_key", nil)) }
+        case .embedded:
+            columns += [("_row", nil), ("_owner", ownerClass)]
+            if let slot = table.slotColumn { columns.append((slot, nil)) }
+        case .values:
+            columns.append(("owner", ownerClass))
+            if let slot = table.slotColumn { columns.append((slot, nil)) }
+            if let property = table.property { add("value", property) }
+        }
+        let pk = table.kind == .topLevel ? table.objectClass?.primaryKey : nil
+        for (_, property) in table.columnProperties {
+            if property.name == pk {
+                columns.append((property.name, table.objectClass?.name))
+            } else {
+                add(property.name, property)
+            }
+        }
+        return columns
+    }
+}
+
 /// The column types a PostgreSQL export settles once it has seen every value: a column where
 /// PostgreSQL's own type would lose something becomes `text` (a decimal128 `numeric` cannot hold
 /// exactly, a date outside `timestamptz`'s years, a mixed value holding U+0000, which `jsonb`
@@ -413,7 +455,9 @@ struct RelationalColumnTypes {
     func type(_ table: String, _ column: String) -> String? { overrides[table]?[column] }
 
     /// Sets a column's type.
-    mutating func set(_ table: String, _ column: String, _ type: String) { overrides[table, default: [:]][column] = type }
+    mutating func set(_ table: String, _ column: String, _ type: String) {
+        overrides[table, default: [:]][column] = type
+    }
 }
 
 /// SQL quoting of an identifier.

@@ -22,7 +22,7 @@ protocol RelationalRowSink: AnyObject {
 /// ``ExportObjectSource``, in the shapes every export reads.
 final class RelationalRows {
     let layout: RelationalLayout
-    let sink: RelationalRowSink
+    unowned let sink: RelationalRowSink
     /// The next `_row` of each embedded table.
     private var nextRow: [String: Int64] = [:]
 
@@ -99,7 +99,8 @@ final class RelationalRows {
                     child, prefix: [.int(row), owner] + (slot.map { [$0] } ?? []), ownKey: .int(row),
                     values: object.values, source: source)
             } else {
-                try sink.elementRow(child, owner: owner, slot: slot, element: element, location: location, source: source)
+                try sink.elementRow(
+                    child, owner: owner, slot: slot, element: element, location: location, source: source)
             }
         }
     }

@@ -14,7 +14,10 @@ package final class PostgresConnection {
     /// - Throws: ``PorterError`` (`usage`) saying what is wrong, before any connection is tried.
     package static func checkURL(_ url: String) throws {
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
-            throw PorterError(.usage, "'\(redacted(url))' is not a PostgreSQL URL (postgresql://[user@][host][:port]/database[?host=/socket/folder])")
+            throw PorterError(
+                .usage,
+                "'\(redacted(url))' is not a PostgreSQL URL (postgresql://[user@][host][:port]/database[?host=/socket/folder])"
+            )
         }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &message) else {
@@ -30,7 +33,9 @@ package final class PostgresConnection {
                 let ports = String(cString: value).split(separator: ",", omittingEmptySubsequences: false)
                 if let bad = ports.first(where: { UInt16($0).map { $0 == 0 } ?? true }) {
                     throw PorterError(
-                        .usage, "'\(redacted(url))' is not a valid PostgreSQL URL: the port '\(bad)' is not a number from 1 to 65535")
+                        .usage,
+                        "'\(redacted(url))' is not a valid PostgreSQL URL: the port '\(bad)' is not a number from 1 to 65535"
+                    )
                 }
             }
             option += 1

@@ -25,7 +25,8 @@ import Testing
     static let fixtureFiles: [RealmInput] = realmFiles(in: realmFolder.path)
 
     /// Every `.realm` file of `../shared/realm-files` (empty when the folder is absent).
-    static let sharedFiles: [RealmInput] = SharedRealmFiles.available ? realmFiles(in: SharedRealmFiles.folder.path) : []
+    static let sharedFiles: [RealmInput] =
+        SharedRealmFiles.available ? realmFiles(in: SharedRealmFiles.folder.path) : []
 
     static func realmFiles(in folder: String) -> [RealmInput] {
         let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
@@ -52,8 +53,9 @@ import Testing
             // Not a file Porter exports (e.g. an encrypted file of another format): the same refusal.
             #expect(pg.status == lite.status, "\(pg.stderr)")
             #expect(
-                pg.stderr.replacingOccurrences(of: sql, with: "OUT") == lite.stderr.replacingOccurrences(
-                    of: sqlite, with: "OUT"))
+                pg.stderr.replacingOccurrences(of: sql, with: "OUT")
+                    == lite.stderr.replacingOccurrences(
+                        of: sqlite, with: "OUT"))
             #expect(!FileManager.default.fileExists(atPath: sql))
             return
         }
@@ -144,7 +146,9 @@ import Testing
         // Foreign keys and indexes exist (added after the data).
         #expect(
             try Int(value("SELECT count(*) FROM pg_constraint WHERE contype = 'f'")) ?? 0 > 5)
-        #expect(try value("SELECT count(*) FROM pg_indexes WHERE tablename = 'Every' AND indexdef LIKE '%indexedString%'") == "1")
+        #expect(
+            try value("SELECT count(*) FROM pg_indexes WHERE tablename = 'Every' AND indexdef LIKE '%indexedString%'")
+                == "1")
         // The schema as Porter wrote it.
         #expect(try value("SELECT layout FROM _porter_schema") == "1")
         #expect(try value("SELECT (schema::jsonb)->>'schemaVersion' FROM _porter_schema") == "7")
@@ -186,7 +190,10 @@ import Testing
         #expect(!nulColumns.isEmpty, "every-type.realm has strings with U+0000 (Fixtures/realm/README.md)")
         // mixed as canonical Extended JSON with its kind beside it.
         #expect(try value("SELECT count(*) FROM \"Every\" WHERE mixed_type IS NOT NULL") != "0")
-        #expect(try value("SELECT count(*) FROM \"Every_mixedList\" WHERE jsonb_typeof(value) IS NULL AND value_type IS NOT NULL") == "0")
+        #expect(
+            try value(
+                "SELECT count(*) FROM \"Every_mixedList\" WHERE jsonb_typeof(value) IS NULL AND value_type IS NOT NULL")
+                == "0")
     }
 
     /// COPY text escaping: backslash, tab, newline, carriage return, `\N` and `\.` as text.
@@ -196,12 +203,18 @@ import Testing
     func escaping() throws {
         let folder = try TemporaryFolder("pg-escape")
         let schema = folder.path("schema.json")
-        try #"{"schemaVersion": 1, "classes": [{"name": "Note", "primaryKey": "id", "properties": {"id": "string", "text": "string?", "tags": "string[]", "blob": "data?"}}]}"#
+        try
+            #"{"schemaVersion": 1, "classes": [{"name": "Note", "primaryKey": "id", "properties": {"id": "string", "text": "string?", "tags": "string[]", "blob": "data?"}}]}"#
             .write(toFile: schema, atomically: true, encoding: .utf8)
-        let strings = ["a\\b", "tab\there", "line\nbreak", "cr\rhere", "\\N", "\\.", "\n\\.\n", "é ☃ \u{1F600}", "", "\t\\\t"]
+        let strings = [
+            "a\\b", "tab\there", "line\nbreak", "cr\rhere", "\\N", "\\.", "\n\\.\n", "é ☃ \u{1F600}", "", "\t\\\t",
+        ]
         var objects: [[String: Any]] = []
         for (i, s) in strings.enumerated() {
-            objects.append(["id": "k\(i)\t\\", "text": s, "tags": [s, "\\"], "blob": ["$binary": ["base64": Data(s.utf8).base64EncodedString(), "subType": "00"]]])
+            objects.append([
+                "id": "k\(i)\t\\", "text": s, "tags": [s, "\\"],
+                "blob": ["$binary": ["base64": Data(s.utf8).base64EncodedString(), "subType": "00"]],
+            ])
         }
         var lines = Data()
         for object in objects { lines += try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8) }
@@ -221,10 +234,12 @@ import Testing
             let key = "'k\(i)' || chr(9) || '\\'"
             #expect(
                 try PostgresServer.value(
-                    "SELECT encode(convert_to(text, 'UTF8'), 'hex') FROM \"Note\" WHERE id = \(key)", database: database)
+                    "SELECT encode(convert_to(text, 'UTF8'), 'hex') FROM \"Note\" WHERE id = \(key)", database: database
+                )
                     == hex, "string \(i)")
             #expect(
-                try PostgresServer.value("SELECT encode(blob, 'hex') FROM \"Note\" WHERE id = \(key)", database: database)
+                try PostgresServer.value(
+                    "SELECT encode(blob, 'hex') FROM \"Note\" WHERE id = \(key)", database: database)
                     == hex, "data \(i)")
             #expect(
                 try PostgresServer.value(
@@ -236,7 +251,9 @@ import Testing
 
     /// A second load into a schema that holds tables is refused (nothing changes); `--mode replace`
     /// replaces this export's tables in one transaction.
-    @Test("a second --to load is refused unless --mode replace", .enabled(if: PostgresServer.available, PostgresServer.missing))
+    @Test(
+        "a second --to load is refused unless --mode replace",
+        .enabled(if: PostgresServer.available, PostgresServer.missing))
     func secondLoad() throws {
         let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
         let db = try PostgresServer.createDatabase("second")
@@ -262,23 +279,30 @@ import Testing
     }
 
     /// A load killed half-way leaves the database as it was: the server rolls the transaction back.
-    @Test("a killed --to load leaves the database as before", .enabled(if: PostgresServer.available, PostgresServer.missing))
+    @Test(
+        "a killed --to load leaves the database as before",
+        .enabled(if: PostgresServer.available, PostgresServer.missing))
     func killedLoad() throws {
         let folder = try TemporaryFolder("pg-kill")
         // Enough objects that the load is still running when it is killed.
         let schema = folder.path("schema.json")
-        try #"{"schemaVersion": 1, "classes": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "text": "string", "values": "int[]"}}]}"#
+        try
+            #"{"schemaVersion": 1, "classes": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "text": "string", "values": "int[]"}}]}"#
             .write(toFile: schema, atomically: true, encoding: .utf8)
         var lines = ""
         let filler = String(repeating: "x", count: 200)
         for i in 0..<150_000 { lines += "{\"id\": \(i), \"text\": \"\(filler)\(i)\", \"values\": [1, 2, 3]}\n" }
         try lines.write(toFile: folder.path("Row.json"), atomically: true, encoding: .utf8)
         let db = folder.path("rows.porter")
-        let made = try PorterBinary.run(["import", db, folder.path("Row.json"), "--schema", schema, "--create", "--quiet"])
+        let made = try PorterBinary.run([
+            "import", db, folder.path("Row.json"), "--schema", schema, "--create", "--quiet",
+        ])
         try #require(made.status == 0, "\(made.stderr)")
         let database = try PostgresServer.createDatabase("kill")
         defer { PostgresServer.dropDatabase(database) }
-        _ = try PostgresServer.psql("CREATE SCHEMA keep; CREATE TABLE keep.before (x int); INSERT INTO keep.before VALUES (1)", database: database)
+        _ = try PostgresServer.psql(
+            "CREATE SCHEMA keep; CREATE TABLE keep.before (x int); INSERT INTO keep.before VALUES (1)",
+            database: database)
         let process = Process()
         process.executableURL = try PorterExecutable.locate()
         process.arguments = ["export", db, "--to", PostgresServer.url(database), "--quiet"]
@@ -324,10 +348,12 @@ import Testing
 
     // MARK: Refusals (no server needed for the argument checks)
 
-    @Test("--to with a bad URL: exit 64, nothing written", arguments: [
-        "mysql://localhost/db", "postgresql://host:notaport/db", "postgresql://x:99999/db",
-        "postgresql://x/db?nosuchoption=1", "postgresql://[::1/db",
-    ])
+    @Test(
+        "--to with a bad URL: exit 64, nothing written",
+        arguments: [
+            "mysql://localhost/db", "postgresql://host:notaport/db", "postgresql://x:99999/db",
+            "postgresql://x/db?nosuchoption=1", "postgresql://[::1/db",
+        ])
     func badURL(_ url: String) throws {
         let folder = try TemporaryFolder("pg-url")
         let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
@@ -351,15 +377,17 @@ import Testing
         #expect(folder.listing.isEmpty)
     }
 
-    @Test("argument refusals of --format postgres and --to: exit 64", arguments: [
-        (["--format", "postgres"], "pass --out FILE.sql"),
-        (["--format", "postgres", "--out", "x.sql", "--gzip"], "--gzip does not apply to --format postgres"),
-        (["--format", "postgres", "--out", "x.sql", "--mode", "replace"], "--mode applies to --to"),
-        (["--out", "x", "--mode", "replace"], "--mode applies to --to"),
-        (["--to", "postgresql:///db", "--out", "x.sql"], "leave out --out"),
-        (["--to", "postgresql:///db", "--format", "csv"], "leave out --format csv"),
-        (["--to", "postgresql:///db", "--mode", "sideways"], "sideways"),
-    ])
+    @Test(
+        "argument refusals of --format postgres and --to: exit 64",
+        arguments: [
+            (["--format", "postgres"], "pass --out FILE.sql"),
+            (["--format", "postgres", "--out", "x.sql", "--gzip"], "--gzip does not apply to --format postgres"),
+            (["--format", "postgres", "--out", "x.sql", "--mode", "replace"], "--mode applies to --to"),
+            (["--out", "x", "--mode", "replace"], "--mode applies to --to"),
+            (["--to", "postgresql:///db", "--out", "x.sql"], "leave out --out"),
+            (["--to", "postgresql:///db", "--format", "csv"], "leave out --format csv"),
+            (["--to", "postgresql:///db", "--mode", "sideways"], "sideways"),
+        ])
     func refusals(_ arguments: [String], _ message: String) throws {
         let folder = try TemporaryFolder("pg-args")
         let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
