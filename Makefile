@@ -1,9 +1,10 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev sqlite3 python3
-# Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases.
-TOOLS := sqlite3 python3
-PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev libpq-dev sqlite3 python3 postgresql
+# Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases,
+# psql loads and reads back PostgreSQL exports (the server: Debian's postgresql, scripts/postgres-server.sh).
+TOOLS := sqlite3 python3 psql
+PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib libpq
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
@@ -16,6 +17,7 @@ deps:
 	@missing=""; for p in $(PKGCONF); do pkg-config --exists $$p 2>/dev/null || missing=yes; done; \
 	command -v pkg-config >/dev/null 2>&1 || missing=yes; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing=yes; done; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=yes; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing $(DEBS) pkg-config"; \
@@ -31,11 +33,24 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product porter
 
+# The whole suite runs beside a private PostgreSQL server (scripts/postgres-server.sh: its own data
+# folder and Unix socket in a temporary folder, no TCP, not root), stopped at the end however the
+# tests end; PORTER_TEST_POSTGRES tells the PostgreSQL tests where it is.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
+	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
+	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build
 	$(MAKE) test-bindings
 	$(MAKE) lint
+
+# Only the PostgreSQL tests, beside their own private server.
+.PHONY: test-postgres
+test-postgres: deps
+	$(SWIFT) build --build-tests
+	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
+	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
+	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build --filter Postgres
 
 # The style check `make test` (and so CI) runs: `swift format lint --strict` with `.swift-format`
 # (swift-format ships with the Swift 6 toolchain); `make format` fixes what it finds.

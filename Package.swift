@@ -56,6 +56,7 @@ let package = Package(
         .systemLibrary(name: "PorterCJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "PorterCPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The stack (ARCHITECTURE.md; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
         // module depends only on modules of lower layers.
@@ -69,6 +70,8 @@ let package = Package(
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "PorterCCrypto"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterDocument", "PorterCBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
+        // A PostgreSQL connection through libpq: statements, queries, COPY FROM STDIN.
+        .target(name: "PorterPostgres", dependencies: ["PorterModel", "PorterCPQ"]),
         // Operations: diff reports and plans; the migration runtime; import and export.
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         // Realm Query Language: one parser and one object-by-object evaluator over Porter databases,
@@ -76,7 +79,7 @@ let package = Package(
         .target(name: "PorterQuery", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: [
-            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON", "PorterQuery",
+            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON", "PorterQuery", "PorterPostgres",
         ]),
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [

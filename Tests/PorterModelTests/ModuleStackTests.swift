@@ -9,11 +9,12 @@ import Testing
     static let layers: [String: Int] = [
         // C libraries from Debian.
         "PorterCSQLite": 0, "PorterCBSON": 0, "PorterCJSONC": 0, "PorterCCrypto": 0, "PorterCZlib": 0,
+        "PorterCPQ": 0,
         // Vocabulary: values and schemas, then the document vocabulary every format shares.
         "PorterModel": 1,
         "PorterDocument": 2,
         // Engines.
-        "PorterStore": 3, "PorterRealmFile": 3, "PorterBSON": 3, "PorterJSON": 3,
+        "PorterStore": 3, "PorterRealmFile": 3, "PorterBSON": 3, "PorterJSON": 3, "PorterPostgres": 3,
         // Operations: reports and plans, then what runs them.
         "PorterDiff": 4, "PorterQuery": 4,
         "PorterMigration": 5, "PorterInterchange": 5,
@@ -30,6 +31,7 @@ import Testing
     static let cOwners: [String: String] = [
         "PorterCSQLite": "PorterStore", "PorterCBSON": "PorterBSON", "PorterCJSONC": "PorterJSON",
         "PorterCCrypto": "PorterRealmFile", "PorterCZlib": "PorterDocument",
+        "PorterCPQ": "PorterPostgres",
     ]
 
     /// The only modules that re-export others (`@_exported import`).
