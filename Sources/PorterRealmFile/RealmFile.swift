@@ -22,6 +22,8 @@ public final class RealmFile: @unchecked Sendable {
     public let skippedTables: [String]
     /// Every backlink column of the user classes.
     public let backlinks: [RealmBacklink]
+    /// The header's two top refs and formats, and the selected slot.
+    public let headerSlots: RealmHeaderSlots
 
     let mapping: FileMapping
     var mem: Mem { mapping.mem }
@@ -35,7 +37,13 @@ public final class RealmFile: @unchecked Sendable {
 
     /// Opens read-only. Throws `PorterError(.notADatabase, …, location: path)` for every refusal.
     /// `encryptionKey`: the 64-byte key of an encrypted file.
-    public init(path: String, encryptionKey: [UInt8]? = nil) throws {
+    public convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
+        try self.init(path: path, encryptionKey: encryptionKey, allowingShortFile: false)
+    }
+
+    /// Opens read-only; with `allowingShortFile`, a file shorter than its top array records is
+    /// opened anyway (for salvage: nodes past the end then fail where they are read).
+    package init(path: String, encryptionKey: [UInt8]?, allowingShortFile: Bool) throws {
         self.path = path
         let mapping = try FileMapping(path: path, encryptionKey: encryptionKey)
         self.mapping = mapping
@@ -46,6 +54,7 @@ public final class RealmFile: @unchecked Sendable {
         do {
             let header = try FileHeader(mem)
             fileFormat = header.fileFormat
+            headerSlots = header.slots
             guard Self.supportedFormats.contains(header.fileFormat) else {
                 if header.fileFormat == 0 && header.topRef == 0 {
                     throw RealmFault("the Realm file was never written (format 0, no data)")
@@ -55,7 +64,7 @@ public final class RealmFile: @unchecked Sendable {
                 )
             }
             guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
-            let group = try Self.loadGroup(mem, topRef: header.topRef)
+            let group = try Self.loadGroup(mem, topRef: header.topRef, allowingShortFile: allowingShortFile)
             historyType = group.historyType
             var byKey: [UInt32: TableInfo] = [:]
             for table in group.tables {
