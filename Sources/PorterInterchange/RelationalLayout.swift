@@ -113,7 +113,7 @@ final class RelationalLayout {
     /// Columns Porter adds to object tables; a property of the same name cannot be exported.
     static let reservedColumns: Set<String> = ["_key", "_row", "_owner", "_position", "_map_key"]
     /// The table holding the schema.
-    static let schemaTable = "_porter_schema"
+    static let schemaTable = PlainSQLiteFile.exportSchemaTable
     /// The table listing null entries of dictionaries of embedded objects (which have no row).
     static let nullEntriesTable = "_porter_null_entries"
 

@@ -94,15 +94,15 @@ import Testing
 
     @Test(
         "every Realm file of Fixtures/realm: psql -f and --to load what the SQLite export holds",
-        .enabled(if: PostgresServer.available, PostgresServer.missing), arguments: fixtureFiles)
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"), arguments: fixtureFiles)
     func fixtureFile(_ input: RealmInput) throws {
         try loadAndCompare(input)
     }
 
     @Test(
         "every Realm file of ../shared/realm-files: psql -f and --to load what the SQLite export holds",
-        .enabled(if: PostgresServer.available, PostgresServer.missing),
-        .enabled(if: SharedRealmFiles.available, SharedRealmFiles.missing), arguments: sharedFiles)
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"),
+        .enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"), arguments: sharedFiles)
     func sharedFile(_ input: RealmInput) throws {
         try loadAndCompare(input)
     }
@@ -115,7 +115,7 @@ import Testing
     /// timestamptz, decimal128 as numeric, uuid, bytea, jsonb for mixed, U+0000 in a string.
     @Test(
         "every-type.realm: PostgreSQL types and values as psql reads them",
-        .enabled(if: PostgresServer.available, PostgresServer.missing))
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func everyTypeValues() throws {
         let folder = try TemporaryFolder("pg-values")
         let sql = folder.path("every.sql")
@@ -199,7 +199,7 @@ import Testing
     /// COPY text escaping: backslash, tab, newline, carriage return, `\N` and `\.` as text.
     @Test(
         "strings with backslash, tab, newline, CR, \\N and \\. come back byte for byte",
-        .enabled(if: PostgresServer.available, PostgresServer.missing))
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func escaping() throws {
         let folder = try TemporaryFolder("pg-escape")
         let schema = folder.path("schema.json")
@@ -253,7 +253,7 @@ import Testing
     /// replaces this export's tables in one transaction.
     @Test(
         "a second --to load is refused unless --mode replace",
-        .enabled(if: PostgresServer.available, PostgresServer.missing))
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func secondLoad() throws {
         let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
         let db = try PostgresServer.createDatabase("second")
@@ -281,7 +281,7 @@ import Testing
     /// A load killed half-way leaves the database as it was: the server rolls the transaction back.
     @Test(
         "a killed --to load leaves the database as before",
-        .enabled(if: PostgresServer.available, PostgresServer.missing))
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func killedLoad() throws {
         let folder = try TemporaryFolder("pg-kill")
         // Enough objects that the load is still running when it is killed.
