@@ -73,9 +73,35 @@ extension List where Element: Object {
     }
 
     /// The list's objects as results (a managed list only: an unmanaged list has no realm to query).
-    private func results() -> Results<Element> {
-        guard case .managed(let p) = storage else {
-            preconditionFailure("queries need a managed list: add its object to a realm first")
+    private func results() -> Results<Element> { storage.objectResults("list") }
+}
+
+extension MutableSet where Element: Object {
+    /// The set's objects that match a type-safe query (Realm's `MutableSet.where`).
+    public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> { results().where(query) }
+    /// The set's objects that match a predicate string.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        results().filter(predicateFormat, arguments: args)
+    }
+    /// The set's objects sorted by a property.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        results().sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+    /// The set's objects sorted by several properties.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
+        results().sorted(by: descriptors)
+    }
+
+    /// The set's objects as results (a managed set only).
+    private func results() -> Results<Element> { storage.objectResults("set") }
+}
+
+extension ElementStorage where Element: Object {
+    /// The objects of a managed list or set as results, in stored order (an unmanaged collection
+    /// has no realm to query: a programming error, as in Realm).
+    func objectResults(_ kind: String) -> Results<Element> {
+        guard case .managed(let p) = self else {
+            preconditionFailure("queries need a managed \(kind): add its object to a realm first")
         }
         return Results(
             realm: p.realm, className: Element.className(),

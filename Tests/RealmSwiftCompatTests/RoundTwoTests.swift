@@ -81,9 +81,15 @@ class Ticket: Object {
     @Persisted var reviewer = ""
 }
 
+/// A model with a set of objects.
+class Pack: Object {
+    @Persisted var name = ""
+    @Persisted var members: MutableSet<Dog>
+}
+
 private let roundTwoTypes: [ObjectBase.Type] = [
     Dog.self, Person.self, Address.self, Greeting.self, Signature.self, Letter.self, Trip.self, TripStop.self,
-    Guide.self, Ticket.self,
+    Guide.self, Ticket.self, Pack.self,
 ]
 
 private func roundTwoRealm(_ name: String = #function) throws -> Realm {
@@ -421,6 +427,30 @@ private func roundTwoRealm(_ name: String = #function) throws -> Realm {
         #expect(titles { $0.assignee.name == $0.reviewer } == ["A"])
         #expect(titles { $0.status == .inProgress && $0.estimate > $0.spent } == ["B"])
         #expect(realm.lastReadError == nil)
+    }
+}
+
+// MARK: - Queries on a set of objects
+
+@Suite struct SetQueryTests {
+    @Test func aSetOfObjectsIsQueriedAndSorted() throws {
+        let realm = try roundTwoRealm()
+        let pack = Pack(
+            value: [
+                "name": "North",
+                "members": [["name": "Rex", "age": 3], ["name": "Fido", "age": 5], ["name": "Max", "age": 1]],
+            ])
+        try realm.write {
+            realm.add(pack)
+            realm.add(Dog(value: ["name": "Outsider", "age": 9]))
+        }
+        #expect(pack.members.where { $0.age > 2 }.map(\.name).sorted() == ["Fido", "Rex"])
+        #expect(pack.members.filter("age < %@", 4).map(\.name).sorted() == ["Max", "Rex"])
+        #expect(pack.members.sorted(byKeyPath: "age").map(\.name) == ["Max", "Rex", "Fido"])
+        #expect(
+            pack.members.sorted(by: [SortDescriptor(keyPath: "name", ascending: false)]).map(\.name)
+                == ["Rex", "Max", "Fido"])
+        #expect(realm.objects(Dog.self).where { $0.age > 2 }.count == 3)
     }
 }
 
