@@ -14,7 +14,7 @@ extension Realm {
         while let next = pending.popLast() {
             guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
             found.append(next)
-            for (_, property) in next.init()._persistedProperties() {
+            for (_, property) in next.init(_porterMake: ())._persistedProperties() {
                 if let target = property.typeInfo.objectClass { pending.append(target) }
             }
         }

@@ -200,11 +200,16 @@ extension Realm {
         }
     }
 
-    /// Deletes every object of every model class.
+    /// Deletes every object of every class of the realm, as Realm's `deleteAll()` does: with
+    /// ``Realm/Configuration/objectTypes`` listed, of those classes; without, of every class in the
+    /// file, whether or not this realm has used it yet (a fresh `Realm()` in a test's `tearDown`).
     public func deleteAll() {
         guard requireWrite("delete objects", location: "") else { return }
+        let names =
+            configuration.objectTypes.isEmpty
+            ? database.schema.classes.map(\.name) : configuration.objectTypes.map { $0.className() }
         recordingWriteError("") {
-            for name in typesByName.keys.sorted() where database.schema[name]?.isEmbedded == false {
+            for name in Set(names).sorted() where database.schema[name]?.isEmbedded == false {
                 try database.deleteAll(name)
             }
         }

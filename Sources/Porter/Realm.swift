@@ -135,7 +135,7 @@ public final class Realm {
 
     /// The managed object of type `T` for a stored link.
     func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
-        let object = type.init()
+        let object = type.init(_porterMake: ())
         object._becomeManaged(ManagedState(realm: self, className: link.className, key: link.key))
         return object
     }

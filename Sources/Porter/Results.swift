@@ -244,3 +244,10 @@ public struct SortDescriptor: Sendable, Hashable {
     /// The same key in the other direction.
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 }
+
+extension SortDescriptor: CustomStringConvertible {
+    /// `SortDescriptor(keyPath: age, direction: descending)`, as Realm describes one.
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
+    }
+}

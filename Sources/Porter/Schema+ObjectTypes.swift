@@ -53,10 +53,10 @@ enum ModelReflection {
     static func objectSchema(of type: ObjectBase.Type) -> (schema: ObjectSchema, errors: [String]) {
         let className = type.className()
         let isEmbedded = type is EmbeddedObject.Type
-        let first = type.init()._persistedProperties()
+        let first = type.init(_porterMake: ())._persistedProperties()
         waitForClockTick()
         // A second instance tells stable initial values (`= 3`) from per-instance ones (`= Date()`).
-        let second = type.init()._persistedProperties()
+        let second = type.init(_porterMake: ())._persistedProperties()
         var properties: [Property] = []
         var primaryKey: String?
         var errors: [String] = []
