@@ -286,7 +286,9 @@ import Testing
     /// back. Made deterministic by a lock: a `--mode replace` load drops the export's tables in
     /// its transaction, then waits for `_porter_schema`, which another session holds, and is
     /// killed while it waits; the dropped tables are all still there, with their rows.
-    @Test("a killed --to load leaves the database as before", .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
+    @Test(
+        "a killed --to load leaves the database as before",
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func killedLoad() throws {
         let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
         let database = try PostgresServer.createDatabase("kill")
@@ -421,7 +423,9 @@ import Testing
     func help() throws {
         let run = try PorterBinary.run(["export", "--help"])
         #expect(run.status == 0)
-        for word in ["postgres", "--to <postgresql-url>", "--mode <new|replace>", "psql -v ON_ERROR_STOP=1 -f"] {
+        for word in [
+            "--format postgres", "--to <postgresql-url>", "--mode <new|replace>", "psql -v", "sqlite, postgres, realm",
+        ] {
             #expect(run.stdout.contains(word), "\(word)")
         }
     }
