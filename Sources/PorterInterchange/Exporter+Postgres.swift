@@ -74,13 +74,7 @@ extension Exporter {
             try writer.send(to: PostgresSQLFile(output: output))
             try output.write("COMMIT;\n")
             try output.close()
-            guard rename(temp, path) == 0 else {
-                throw PorterError(
-                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
-                )
-            }
-            TemporaryFiles.unregister(temp)
-            TemporaryFiles.syncFolder(of: path)
+            try TemporaryFiles.renameIntoPlace(temp, at: path)
         } catch {
             output.abandon()
             TemporaryFiles.remove(temp)

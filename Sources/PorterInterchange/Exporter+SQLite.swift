@@ -42,13 +42,7 @@ extension Exporter {
             }
             file = nil
             try TemporaryFiles.syncFile(temp, name: path)
-            guard rename(temp, path) == 0 else {
-                throw PorterError(
-                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
-                )
-            }
-            TemporaryFiles.unregister(temp)
-            TemporaryFiles.syncFolder(of: path)
+            try TemporaryFiles.renameIntoPlace(temp, at: path)
         } catch {
             TemporaryFiles.remove(temp, sideFiles: true)
             throw error

@@ -301,6 +301,12 @@ final class RelationalLayout {
             }
             return definition + " REFERENCES \(quote(target))(\(quote(key)))"
         }
+        // A child table's column holding its owner's key.
+        func ownerColumn(_ column: String, _ owner: RelationalTable, _ ownerKey: String) -> String {
+            let type = types.type(table.name, column) ?? owner.keyType
+            return refer(
+                "\(quote(column)) \(type)\(owner.keyIsOptional ? "" : " NOT NULL")", column, owner.name, ownerKey)
+        }
         let integer = postgres ? "bigint" : "INTEGER"
         let text = postgres ? "text" : "TEXT"
         switch table.kind {
@@ -309,11 +315,7 @@ final class RelationalLayout {
         case .embedded:
             guard let owner = table.owner, let ownerKey = owner.keyColumn else { return nil }
             columns.append("\"_row\" \(integer) PRIMARY KEY")
-            columns.append(
-                refer(
-                    "\"_owner\" \(types.type(table.name, "_owner") ?? owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")",
-                    "_owner", owner.name,
-                    ownerKey))
+            columns.append(ownerColumn("_owner", owner, ownerKey))
             if let slot = table.slotColumn {
                 columns.append("\(quote(slot)) \(slot == "_position" ? integer : text) NOT NULL")
                 constraints.append("UNIQUE (\"_owner\", \(quote(slot)))")
@@ -324,11 +326,7 @@ final class RelationalLayout {
             guard let owner = table.owner, let ownerKey = owner.keyColumn, let property = table.property else {
                 return nil
             }
-            columns.append(
-                refer(
-                    "\"owner\" \(types.type(table.name, "owner") ?? owner.keyType)\(owner.keyIsOptional ? "" : " NOT NULL")",
-                    "owner", owner.name,
-                    ownerKey))
+            columns.append(ownerColumn("owner", owner, ownerKey))
             if let slot = table.slotColumn {
                 columns.append("\(quote(slot)) \(slot == "position" ? integer : text) NOT NULL")
                 constraints.append("PRIMARY KEY (\"owner\", \(quote(slot)))")

@@ -31,6 +31,18 @@ extension TemporaryFiles {
         syncFolder(of: path)
     }
 
+    /// Renames the finished, synced file `temporary` (made beside `path`) to `path`, replacing
+    /// what is there, forgets its temporary name and syncs the folder.
+    /// - Throws: why it could not be moved (the temporary file then stays, for the caller to remove).
+    package static func renameIntoPlace(_ temporary: String, at path: String) throws {
+        guard rename(temporary, path) == 0 else {
+            throw PorterError(
+                .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path)
+        }
+        unregister(temporary)
+        syncFolder(of: path)
+    }
+
     /// `fsync` of a finished file, so no file is published whose data is not on disk yet.
     /// - Parameter name: the file's name in messages (its destination).
     package static func syncFile(_ path: String, name: String) throws {

@@ -268,7 +268,7 @@ import Testing
 
     @Test func helpListsTheFormatsAndEveryExistingSpellingStillWorks() throws {
         let help = ExportCommand.helpMessage(columns: 10_000)
-        #expect(help.contains("values: bson, json, ejson, ejson-canonical, csv, sqlite, realm"), "\(help)")
+        #expect(help.contains("values: bson, json, ejson, ejson-canonical, csv, sqlite, postgres, realm"), "\(help)")
         for option in ["--query", "--sort", "--skip", "--limit", "--fields"] { #expect(help.contains(option)) }
         let tmp = try TemporaryFolder("cmd")
         let dir = tmp.url

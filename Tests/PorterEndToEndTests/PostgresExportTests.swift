@@ -13,6 +13,12 @@ import Testing
     static let key100To163 = (100..<164).map { String(format: "%02x", $0) }.joined()
     static let comparer = PorterBinary.packageRoot.appendingPathComponent("Tests/PostgresCheck/compare_export.py").path
 
+    /// A checksum of every table of the `public` schema: each table's name and the MD5 of its rows
+    /// (sorted, as XML), so two databases with the same rows give the same text.
+    static let digest = """
+        SELECT count(*) || ':' || string_agg(tablename || '=' || md5(query_to_xml(format('SELECT * FROM %I porter_row ORDER BY porter_row', tablename), true, false, '')::text), ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'
+        """
+
     /// A Realm file to load, with its key.
     struct RealmInput: CustomTestStringConvertible, Sendable {
         let path: String
@@ -85,11 +91,9 @@ import Testing
             "python3", [Self.comparer, sqlite, PostgresServer.socket, viaLibpq])
         #expect(comparedDirect.status == 0, "\(comparedDirect.stdout)\(comparedDirect.stderr)")
         // The two loads hold the same rows: one checksum over every table of each.
-        let digest =
-            "SELECT string_agg(md5(t::text), ',' ORDER BY 1) FROM (SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public') s"
         #expect(
-            try PostgresServer.value(digest, database: viaFile)
-                == PostgresServer.value(digest, database: viaLibpq))
+            try PostgresServer.value(Self.digest, database: viaFile)
+                == PostgresServer.value(Self.digest, database: viaLibpq))
     }
 
     @Test(
@@ -278,72 +282,71 @@ import Testing
         #expect(try PostgresServer.value("SELECT x FROM mine", database: db) == "7")
     }
 
-    /// A load killed half-way leaves the database as it was: the server rolls the transaction back.
+    /// A load killed half-way leaves the database as it was: the server rolls its transaction
+    /// back. Made deterministic by a lock: a `--mode replace` load drops the export's tables in
+    /// its transaction, then waits for `_porter_schema`, which another session holds, and is
+    /// killed while it waits; the dropped tables are all still there, with their rows.
     @Test(
         "a killed --to load leaves the database as before",
         .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
     func killedLoad() throws {
-        let folder = try TemporaryFolder("pg-kill")
-        // Enough objects that the load is still running when it is killed.
-        let schema = folder.path("schema.json")
-        try
-            #"{"schemaVersion": 1, "classes": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "text": "string", "values": "int[]"}}]}"#
-            .write(toFile: schema, atomically: true, encoding: .utf8)
-        var lines = ""
-        let filler = String(repeating: "x", count: 200)
-        for i in 0..<150_000 { lines += "{\"id\": \(i), \"text\": \"\(filler)\(i)\", \"values\": [1, 2, 3]}\n" }
-        try lines.write(toFile: folder.path("Row.json"), atomically: true, encoding: .utf8)
-        let db = folder.path("rows.porter")
-        let made = try PorterBinary.run([
-            "import", db, folder.path("Row.json"), "--schema", schema, "--create", "--quiet",
-        ])
-        try #require(made.status == 0, "\(made.stderr)")
+        let path = Self.realmFolder.appendingPathComponent("every-type.realm").path
         let database = try PostgresServer.createDatabase("kill")
         defer { PostgresServer.dropDatabase(database) }
-        _ = try PostgresServer.psql(
-            "CREATE SCHEMA keep; CREATE TABLE keep.before (x int); INSERT INTO keep.before VALUES (1)",
-            database: database)
-        let process = Process()
-        process.executableURL = try PorterExecutable.locate()
-        process.arguments = ["export", db, "--to", PostgresServer.url(database), "--quiet"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Killed once the COPY is under way (its transaction is open on the server).
-        var sawCopy = false
-        for _ in 0..<600 {
-            let state = try PostgresServer.value(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'COPY%' AND pid <> pg_backend_pid()",
-                database: "postgres")
-            if state != "0" {
-                sawCopy = true
-                break
+        let url = PostgresServer.url(database)
+        let first = try PorterBinary.run(["export", path, "--to", url, "--quiet"])
+        try #require(first.status == 0, "\(first.stderr)")
+        let digest = Self.digest
+        let before = try PostgresServer.value(digest, database: database)
+        let rowsBefore = try PostgresServer.value("SELECT count(*) FROM \"Every_intList\"", database: database)
+        // Another session holds _porter_schema.
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        locker.arguments = [
+            "psql", "-X", "-q", "-h", PostgresServer.socket, "-U", "porter", "-d", database, "-c",
+            "BEGIN; LOCK TABLE _porter_schema IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT",
+        ]
+        locker.standardOutput = FileHandle.nullDevice
+        locker.standardError = FileHandle.nullDevice
+        try locker.run()
+        defer { if locker.isRunning { locker.terminate() } }
+        func waitFor(_ query: String) throws -> Bool {
+            for _ in 0..<300 {
+                if try PostgresServer.value(query, database: "postgres") != "0" { return true }
+                usleep(50_000)
             }
-            if !process.isRunning { break }
-            usleep(20_000)
+            return false
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(sawCopy, "the load ended before its COPY was seen")
-        #expect(process.terminationReason == .uncaughtSignal)
-        // The server notices the closed connection and rolls back: no table of the export exists.
-        var tables = ""
-        for _ in 0..<100 {
-            tables = try PostgresServer.value(
-                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: database)
-            let busy = try PostgresServer.value(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()",
-                database: "postgres")
-            if busy == "0" { break }
-            usleep(50_000)
-        }
-        #expect(tables == "0")
-        #expect(try PostgresServer.value("SELECT x FROM keep.before", database: database) == "1")
-        // And a full load afterwards works.
-        let again = try PorterBinary.run(["export", db, "--to", PostgresServer.url(database), "--quiet"])
+        try #require(
+            try waitFor(
+                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '\(database)' AND l.mode = 'AccessExclusiveLock' AND l.granted"
+            ))
+        let load = Process()
+        load.executableURL = try PorterExecutable.locate()
+        load.arguments = ["export", path, "--to", url, "--mode", "replace", "--quiet"]
+        load.standardOutput = FileHandle.nullDevice
+        load.standardError = FileHandle.nullDevice
+        try load.run()
+        // The load is inside its transaction, its drops done, waiting for the lock.
+        let waiting = try waitFor(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock' AND query LIKE 'DROP TABLE%_porter_schema%'"
+        )
+        kill(load.processIdentifier, SIGKILL)
+        load.waitUntilExit()
+        #expect(waiting, "the load never waited for the lock")
+        #expect(load.terminationReason == .uncaughtSignal)
+        _ = try PostgresServer.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()",
+            database: "postgres")
+        locker.waitUntilExit()
+        // The server rolled the killed load back: every table and row as before.
+        _ = try waitFor("SELECT count(*) = 0 FROM pg_stat_activity WHERE datname = '\(database)'")
+        #expect(try PostgresServer.value(digest, database: database) == before)
+        #expect(try PostgresServer.value("SELECT count(*) FROM \"Every_intList\"", database: database) == rowsBefore)
+        // And the load runs to its end once nothing holds the lock.
+        let again = try PorterBinary.run(["export", path, "--to", url, "--mode", "replace", "--quiet"])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(try PostgresServer.value("SELECT count(*) FROM \"Row\"", database: database) == "150000")
-        #expect(try PostgresServer.value("SELECT count(*) FROM \"Row_values\"", database: database) == "450000")
+        #expect(try PostgresServer.value(digest, database: database) == before)
     }
 
     // MARK: Refusals (no server needed for the argument checks)
@@ -420,7 +423,9 @@ import Testing
     func help() throws {
         let run = try PorterBinary.run(["export", "--help"])
         #expect(run.status == 0)
-        for word in ["postgres", "--to <postgresql-url>", "--mode <new|replace>", "psql -v ON_ERROR_STOP=1 -f"] {
+        for word in [
+            "--format postgres", "--to <postgresql-url>", "--mode <new|replace>", "psql -v", "sqlite, postgres, realm",
+        ] {
             #expect(run.stdout.contains(word), "\(word)")
         }
     }
