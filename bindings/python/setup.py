@@ -8,7 +8,7 @@ library at run time through ``PORTER_LIB``.
 import os
 import shutil
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,4 +34,11 @@ class BuildWithLibrary(build_py):
         print(f"porter-realm: bundled {library}")
 
 
-setup(cmdclass={"build_py": BuildWithLibrary})
+class WithNativeLibrary(Distribution):
+    """A wheel holding libporter.so is for this platform only (not py3-none-any)."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(cmdclass={"build_py": BuildWithLibrary}, distclass=WithNativeLibrary)
