@@ -32,7 +32,8 @@ public struct VerifyCommand: OutputCommand {
     /// The key of an encrypted Realm file as TARGET.
     @Option(
         name: .long,
-        help: ArgumentHelp("The 64-byte key of an encrypted Realm file as TARGET, as 128 hex digits.", valueName: "hex"))
+        help: ArgumentHelp("The 64-byte key of an encrypted Realm file as TARGET, as 128 hex digits.", valueName: "hex")
+    )
     public var targetEncryptionKey: String?
     /// One JSON document instead of the table.
     @Flag(name: .long, help: "Print the result as one JSON document: passed, firstDifference, classes, notes.")
@@ -53,6 +54,10 @@ public struct VerifyCommand: OutputCommand {
 
     /// Compares, prints the table, and exits 1 when anything differs.
     public func run(output: CommandOutput) throws {
+        // A caught SIGINT, SIGTERM or SIGHUP removes the private copies; what killed runs left in
+        // the temporary folder goes first. Nothing is ever written or swept beside SOURCE or TARGET.
+        SignalCleanup.install()
+        _ = TemporaryFiles.sweepTemporaryFolder()
         let targetKey = try targetEncryptionKey.map {
             try EncryptionOptions.parseHex($0, source: "--target-encryption-key")
         }

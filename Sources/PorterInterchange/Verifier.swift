@@ -59,7 +59,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var tableLines: [String] {
         let header = ["class", "source", "target", "matched", "differing", "missing", "extra"]
         let rows = classes.map {
-            [$0.className] + [$0.sourceCount, $0.targetCount, $0.matched, $0.differing, $0.missing, $0.extra].map(String.init)
+            [$0.className]
+                + [$0.sourceCount, $0.targetCount, $0.matched, $0.differing, $0.missing, $0.extra].map(String.init)
         }
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -102,7 +103,8 @@ package final class Verifier {
             report.notes.append(
                 "note: dates compared to the millisecond: the \(side) holds milliseconds")
         }
-        if widensMixedFloats {
+        let holdsMixed = source.exporter.schema.classes.contains { $0.properties.contains { $0.type == .mixed } }
+        if widensMixedFloats && holdsMixed {
             report.notes.append("note: floats in mixed values compared as doubles (an import stores them so)")
         }
         try source.exporter.read {
@@ -139,16 +141,17 @@ package final class Verifier {
                     location: side == "source" ? source.exporter.path : target.exporter.path)
             }
         }
-        let counts = try table.rows(
-            """
-            SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM t),
-              (SELECT count(*) FROM s JOIN t ON t.k = s.k AND t.h = s.h),
-              (SELECT count(*) FROM s JOIN t ON t.k = s.k AND t.h <> s.h)
-            """
-        ).first?.map { cell -> Int in
-            if case .integer(let n) = cell { return Int(n) }
-            return 0
-        } ?? [0, 0, 0, 0]
+        let counts =
+            try table.rows(
+                """
+                SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM t),
+                  (SELECT count(*) FROM s JOIN t ON t.k = s.k AND t.h = s.h),
+                  (SELECT count(*) FROM s JOIN t ON t.k = s.k AND t.h <> s.h)
+                """
+            ).first?.map { cell -> Int in
+                if case .integer(let n) = cell { return Int(n) }
+                return 0
+            } ?? [0, 0, 0, 0]
         let row = VerifyReport.ClassRow(
             className: name, sourceCount: counts[0], targetCount: counts[1], matched: counts[2], differing: counts[3])
         guard report.firstDifference == nil, row.matched != row.sourceCount || row.matched != row.targetCount else {
@@ -172,7 +175,8 @@ package final class Verifier {
             report.firstDifference = try describe(name, sourceKey: sourceKey, targetKey: targetKey)
             return row
         }
-        let extra = try table.rows("SELECT t.o FROM t LEFT JOIN s ON s.k = t.k WHERE s.k IS NULL ORDER BY t.rowid LIMIT 1")
+        let extra = try table.rows(
+            "SELECT t.o FROM t LEFT JOIN s ON s.k = t.k WHERE s.k IS NULL ORDER BY t.rowid LIMIT 1")
         if let cell = extra.first?.first, case .integer(let targetKey) = cell {
             report.firstDifference = try describe(name, sourceKey: nil, targetKey: targetKey)
         }
@@ -205,6 +209,11 @@ package final class Verifier {
                 ])
             }
             try table.execute("COMMIT")
+        } catch let error as PorterError {
+            try? table.execute("ROLLBACK")
+            // A stored link to nothing, a damaged object: said with the class it was found in.
+            throw PorterError(
+                error.code, "\(cls.name): \(error.message)", location: error.location ?? side.exporter.path)
         } catch {
             try? table.execute("ROLLBACK")
             throw error
@@ -237,6 +246,7 @@ package final class Verifier {
         else {
             return "\(label): differs"
         }
-        return "\(label).\(path): source \(sourceValue?.display ?? "(absent)"), target \(targetValue?.display ?? "(absent)")"
+        return
+            "\(label).\(path): source \(sourceValue?.display ?? "(absent)"), target \(targetValue?.display ?? "(absent)")"
     }
 }

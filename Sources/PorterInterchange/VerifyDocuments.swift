@@ -104,7 +104,9 @@ indirect enum VerifyNode {
 
     /// The first place where `self` (the source's) and `other` (the target's) differ: the path
     /// below `path` (`owner.name`, `tags[2]`) and both sides' values (nil: absent), or nil when equal.
-    func firstDifference(from other: VerifyNode, path: String) -> (path: String, source: VerifyNode?, target: VerifyNode?)? {
+    func firstDifference(from other: VerifyNode, path: String) -> (
+        path: String, source: VerifyNode?, target: VerifyNode?
+    )? {
         switch (self, other) {
         case (.document(let names, let nodes), .document(let otherNames, let otherNodes)):
             for (name, node) in zip(names, nodes) {

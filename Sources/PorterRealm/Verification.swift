@@ -50,9 +50,14 @@ public enum Verification {
                 throw PorterError(
                     .usage, "not an export folder: it holds no \(ExportFileNames.schemaFile)", location: path)
             }
-            if key != nil { throw PorterError(.usage, "an encryption key applies to Realm files, not folders", location: path) }
+            if key != nil {
+                throw PorterError(.usage, "an encryption key applies to Realm files, not folders", location: path)
+            }
             let (kind, milliseconds) = dumpKind(path)
-            let db = try imported(path, schema: try Schema(contentsOfFile: schemaPath), folder: folder, name: name)
+            // CSV files are read as CSV only when told (their extension alone does not decide it).
+            let db = try imported(
+                path, schema: try Schema(contentsOfFile: schemaPath), format: kind.hasPrefix("CSV") ? "csv" : nil,
+                folder: folder, name: name)
             return VerifySide(
                 exporter: Exporter(database: db, format: unused), kind: kind, millisecondDates: milliseconds,
                 widenedMixedFloats: true)
@@ -60,7 +65,8 @@ public enum Verification {
         switch StoredFileKind.of(path: path) {
         case .porterDatabase:
             if key != nil {
-                throw PorterError(.usage, "an encryption key applies to Realm files; this is an SQLite file", location: path)
+                throw PorterError(
+                    .usage, "an encryption key applies to Realm files; this is an SQLite file", location: path)
             }
             if RelationalExportFile.isExport(path) {
                 let db = try imported(
@@ -95,12 +101,22 @@ public enum Verification {
 
     /// A dump folder or relational export imported into a new Porter database in `folder`, every
     /// object without a primary key keeping the `_key` the export wrote (so links and keys compare).
-    private static func imported(_ path: String, schema: Schema, folder: String, name: String) throws -> Database {
+    private static func imported(_ path: String, schema: Schema, format: String? = nil, folder: String, name: String)
+        throws -> Database
+    {
         let db = try Database.create(at: folder + "/\(name).porter", schema: schema)
         let importer = Importer(database: db, formats: InterchangeFormats.input)
         importer.keepObjectKeys = true
         do {
-            try importer.run([ImportSource(path: path)])
+            // A folder import reads BSON and JSON class files; CSV files are named one by one.
+            var sources = [ImportSource(path: path)]
+            if format == "csv" {
+                let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".csv") }
+                sources = names.sorted().map {
+                    ImportSource(path: URL(fileURLWithPath: path).appendingPathComponent($0).path)
+                }
+            }
+            try importer.run(sources, format: format)
         } catch let error as PorterError {
             // The import's located problems (file, document, field) say what the copy holds wrong.
             guard let detail = error.details.first else { throw error }
