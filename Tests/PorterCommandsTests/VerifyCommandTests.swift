@@ -68,6 +68,33 @@ import Testing
         #expect(back.status == 0, "\(kind) as source: \(back.out) \(back.err)")
     }
 
+    /// The Realm files of `../shared/realm-files` (unencrypted) against three kinds of copy.
+    @Test(
+        .enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"),
+        arguments: SQLiteExportTests.sharedRealmFiles, ["sqlite", "bson", "realm"])
+    func sharedRealmFilesVerify(_ source: String, _ kind: String) throws {
+        let dir = try TemporaryFolder("verify")
+        let copy = try Self.makeCopy(kind, of: source, in: dir)
+        let result = Self.verify(source, copy)
+        #expect(result.status == 0, "\(source) \(kind): \(result.out) \(result.err)")
+    }
+
+    /// An encrypted copy: `--target-encryption-key`.
+    @Test func anEncryptedTargetVerifiesWithItsKey() throws {
+        let dir = try TemporaryFolder("verify")
+        let key = String(repeating: "5a", count: 64)
+        let copy = dir.path("copy.realm")
+        let made = CapturedOutput.run([
+            "export", Self.everyType, "--format", "realm", "--out", copy, "--out-encryption-key", key, "--quiet",
+        ])
+        try #require(made.status == 0, "\(made.output.stderr)")
+        let result = Self.verify(Self.everyType, copy, ["--target-encryption-key", key])
+        #expect(result.status == 0, "\(result.out) \(result.err)")
+        let keyless = Self.verify(Self.everyType, copy)
+        #expect(keyless.status == 1)
+        #expect(keyless.err.contains("--encryption-key"), "\(keyless.err)")
+    }
+
     @Test func dateNotesSayWhatTheFormatKeeps() throws {
         let dir = try TemporaryFolder("verify")
         for (kind, floors) in [("bson", true), ("ejson-canonical", true), ("json", false), ("sqlite", false)] {
