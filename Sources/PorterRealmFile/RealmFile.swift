@@ -47,9 +47,11 @@ public final class RealmFile: @unchecked Sendable {
     static func unsupportedMessage(_ format: Int) -> String {
         switch format {
         case 12...19:
-            return "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
+            return
+                "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
         default:
-            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
+            return
+                "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
         }
     }
 
@@ -70,7 +72,7 @@ public final class RealmFile: @unchecked Sendable {
                 // The pre-cluster layout: read as realm-core's upgrade would convert it, into
                 // an in-memory image of the current layout, read from here on.
                 guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
-                let old = try LegacyFile(original.mem, topRef: header.topRef)
+                let old = try LegacyFile(original.mem, topRef: header.topRef, format: header.fileFormat)
                 legacy = old
                 do {
                     mapping = FileMapping(

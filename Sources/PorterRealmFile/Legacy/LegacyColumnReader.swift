@@ -47,7 +47,9 @@ struct LegacyColumnReader {
             try Self.list(mem, column.root, &parts[0])
         case K.stringEnum:
             parts = [
-                Part(spec: ValueSpec(type: C.string, nullable: column.isNullable, target: nil, enumKeysRef: column.enumKeys))
+                Part(
+                    spec: ValueSpec(
+                        type: C.string, nullable: column.isNullable, target: nil, enumKeysRef: column.enumKeys))
             ]
             try Self.list(mem, column.root, &parts[0])
         case K.binary:
