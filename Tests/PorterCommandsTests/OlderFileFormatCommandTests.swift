@@ -48,6 +48,10 @@ import Testing
         }
     ) { a, _ in a }
 
+    /// Files holding dates BSON cannot (Realm Java's sync permissions expire at the largest
+    /// Timestamp): compared by their JSON exports only (the BSON export refuses them in one line).
+    static let beyondBSON: Set<String> = ["optionalsubscriptionfields.realm"]
+
     static let cases: [(String, Int)] = sources.flatMap { [($0, 22), ($0, 23)] }
 
     /// The export of `path` in `format`: file name → bytes.
@@ -97,7 +101,7 @@ import Testing
         let file = try RealmFile(path: out)
         #expect(file.fileFormat == format)
         #expect(CapturedOutput.run(["check", out]).status == 0)
-        for exportFormat in ["bson", "json"] {
+        for exportFormat in ["bson", "json"] where !(exportFormat == "bson" && Self.beyondBSON.contains(name)) {
             #expect(try Self.export(out, format: exportFormat) == (try Self.export(source, format: exportFormat)))
         }
     }
