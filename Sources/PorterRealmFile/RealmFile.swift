@@ -1,8 +1,10 @@
 import Foundation
 import PorterModel
 
-/// A Realm Core file (formats 20–24), read natively and read-only: no realm-core, no lock file,
-/// nothing written beside it. Objects are streamed from the mapped file in bounded memory.
+/// A Realm Core file (formats 2–11 and 20–24), read natively and read-only: no realm-core, no
+/// lock file, nothing written beside it. Objects are streamed from the mapped file in bounded
+/// memory. A file of the pre-cluster layout (formats 2–9) is read through an in-memory image of
+/// what realm-core's upgrade makes of it (``LegacyFile``).
 public final class RealmFile: @unchecked Sendable {
     /// The file's path.
     public let path: String
