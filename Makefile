@@ -1,21 +1,23 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev sqlite3 python3
-# Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases.
-TOOLS := sqlite3 python3
-PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev libpq-dev sqlite3 python3 postgresql
+# Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases,
+# psql loads and reads back PostgreSQL exports (the server: Debian's postgresql, scripts/postgres-server.sh).
+TOOLS := sqlite3 python3 psql
+PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib libpq
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
 DEMO_DIR ?= .build/demo
 
-.PHONY: deps build release test lint format demo bench clean torture fuzz sanitize
+.PHONY: deps build release test lint format demo docs bench clean torture fuzz sanitize
 
 # Install the Debian packages Porter links against, when any is missing.
 deps:
 	@missing=""; for p in $(PKGCONF); do pkg-config --exists $$p 2>/dev/null || missing=yes; done; \
 	command -v pkg-config >/dev/null 2>&1 || missing=yes; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing=yes; done; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=yes; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing $(DEBS) pkg-config"; \
@@ -31,10 +33,24 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product porter
 
+# The whole suite runs beside a private PostgreSQL server (scripts/postgres-server.sh: its own data
+# folder and Unix socket in a temporary folder, no TCP, not root), stopped at the end however the
+# tests end; PORTER_TEST_POSTGRES tells the PostgreSQL tests where it is.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
+	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
+	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build
+	$(MAKE) test-bindings
 	$(MAKE) lint
+
+# Only the PostgreSQL tests, beside their own private server.
+.PHONY: test-postgres
+test-postgres: deps
+	$(SWIFT) build --build-tests
+	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
+	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
+	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build --filter Postgres
 
 # The style check `make test` (and so CI) runs: `swift format lint --strict` with `.swift-format`
 # (swift-format ships with the Swift 6 toolchain); `make format` fixes what it finds.
@@ -49,6 +65,16 @@ format:
 
 demo: release
 	@bash Fixtures/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/porter" "$(DEMO_DIR)"
+
+# The DocC documentation of the library products (Sources/*/*.docc and the `///` comments), built
+# by swift-docc-plugin from the package mirror; DocC's warnings are errors, so a broken symbol or
+# article link fails. Each archive lands in .build/plugins/Swift-DocC/outputs/TARGET.doccarchive.
+DOCS_TARGETS ?= Porter PorterRealmFile
+docs: deps
+	@for t in $(DOCS_TARGETS); do \
+	  echo "Documentation of $$t"; \
+	  $(SWIFT) package generate-documentation --target $$t --warnings-as-errors || exit 1; \
+	done
 
 # Release build, seeded datasets of N objects per shape, each operation in its own process,
 # best of REPEAT runs.
@@ -69,7 +95,7 @@ bench: deps
 clean:
 	rm -rf .build
 
-# --- Hardening (README, "Reliability") -------------------------------------------------------
+# --- Hardening (the Safety guide, "How it is tested") -------------------------------------------------------
 
 # Crash-safety torture: SIGKILLs porter import, porter migrate and a Swift-API writer at random
 # moments, TORTURE_KILLS times each (seeded by TORTURE_SEED), and checks every file left behind.
@@ -99,12 +125,12 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) PORTER_SANITIZER=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 
-# --- Studio in a real browser (README, "Studio") ---------------------------------------------
+# --- Studio in a real browser (the Studio guide) ---------------------------------------------
 
 # Headless Chromium through Selenium drives `porter studio`: Debian's chromium and chromium-driver
 # (installed when root) and Python selenium from PyPI (pip), when missing. Screenshots go to
 # UI_SHOTS: a folder under .build, so a test run leaves the tree clean; `make test-ui UI_SHOTS=docs`
-# refreshes README's pictures.
+# refreshes the pictures in docs/.
 .PHONY: test-ui
 UI_SHOTS ?= .build/studio-screenshots
 UI_DEBS := chromium chromium-driver python3-pip
@@ -131,3 +157,83 @@ test-ui: deps
 API_BEFORE ?= 6a1bf03
 api-count: deps
 	bash scripts/api-count.sh --before $(API_BEFORE)
+
+# --- The C library and the Python package (README, "From other languages") -------------------
+
+# libporter.so, libporter.a and porter.h in LIB_DIR (LIB_CONFIG release by default; the tests use
+# the debug build `make test` made anyway). SwiftPM names the products PorterC and PorterCStatic
+# (the name `porter` is the executable's); the copies carry the names porter.h documents.
+LIB_CONFIG ?= release
+LIB_DIR ?= .build/lib
+BINDINGS_CC ?= clang
+.PHONY: lib test-bindings test-c test-python sanitize-lib valgrind-lib wheel
+lib: deps
+	$(SWIFT) build -c $(LIB_CONFIG) --product PorterC
+	$(SWIFT) build -c $(LIB_CONFIG) --product PorterCStatic
+	@bin="$$($(SWIFT) build -c $(LIB_CONFIG) --show-bin-path)"; mkdir -p $(LIB_DIR) && \
+	  cp "$$bin/libPorterC.so" $(LIB_DIR)/libporter.so && cp "$$bin/libPorterCStatic.a" $(LIB_DIR)/libporter.a && \
+	  cp bindings/c/include/porter.h $(LIB_DIR)/porter.h
+	@bash bindings/c/check-exports.sh $(LIB_DIR)/libporter.so
+	@echo "Built $(LIB_DIR)/libporter.so, $(LIB_DIR)/libporter.a, $(LIB_DIR)/porter.h"
+
+# The C test program and the Python package's tests against the debug library, reading
+# Fixtures/realm and ../shared/realm-files (skipped with a message when absent).
+TEST_LIB_DIR := .build/lib-debug
+REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files
+test-bindings: test-c test-python
+
+$(TEST_LIB_DIR)/libporter.so: FORCE
+	@$(MAKE) --no-print-directory lib LIB_CONFIG=debug LIB_DIR=$(TEST_LIB_DIR)
+.PHONY: FORCE
+FORCE:
+
+test-c: $(TEST_LIB_DIR)/libporter.so
+	$(SWIFT) build --product porter
+	$(BINDINGS_CC) -std=c99 -Wall -Wextra -Werror -pedantic -I$(TEST_LIB_DIR) bindings/c/test_porter.c \
+	  -L$(TEST_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(CURDIR)/$(TEST_LIB_DIR) -o .build/test_porter
+	.build/test_porter "$$($(SWIFT) build --show-bin-path)/porter" $(REALM_FOLDERS)
+
+# The C test program under AddressSanitizer and UndefinedBehaviorSanitizer (the toolchain's
+# clang, so its runtime is the one the sanitized Swift code expects), against a library built
+# with --sanitize=address in .build-asan.
+ASAN_LIB_DIR := .build-asan/lib
+sanitize-lib: deps
+	$(SWIFT) build --product porter
+	$(SWIFT) build --sanitize=address --scratch-path .build-asan --product PorterC
+	@mkdir -p $(ASAN_LIB_DIR) && cp "$$($(SWIFT) build --sanitize=address --scratch-path .build-asan --show-bin-path)/libPorterC.so" \
+	  $(ASAN_LIB_DIR)/libporter.so && cp bindings/c/include/porter.h $(ASAN_LIB_DIR)/
+	clang -std=c99 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld -I$(ASAN_LIB_DIR) \
+	  bindings/c/test_porter.c -L$(ASAN_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(CURDIR)/$(ASAN_LIB_DIR) \
+	  -o .build-asan/test_porter
+	$(SANITIZE_ENV) ASAN_OPTIONS=detect_leaks=1 .build-asan/test_porter "$$($(SWIFT) build --show-bin-path)/porter" $(REALM_FOLDERS)
+
+# open / iterate / export / close cycles under valgrind: no definite leak, no memory error.
+VALGRIND_CYCLES ?= 20
+valgrind-lib: test-c
+	PORTER_TEST_CYCLES=$(VALGRIND_CYCLES) valgrind --leak-check=full --errors-for-leak-kinds=definite \
+	  --error-exitcode=1 .build/test_porter "$$($(SWIFT) build --show-bin-path)/porter" Fixtures/realm
+
+# The Python package (bindings/python, imported as porter_realm) installed with pip into a
+# virtual environment under .build with the debug library, then its pytest suite. python3-venv
+# comes from Debian (installed when root); pytest from Debian's python3-pytest or PyPI.
+PY_VENV := .build/python-venv
+test-python: $(TEST_LIB_DIR)/libporter.so
+	$(SWIFT) build --product porter
+	@python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing python3-venv python3-pip"; \
+	    (apt-get install -y python3-venv python3-pip || (apt-get update && apt-get install -y python3-venv python3-pip)) >/dev/null; \
+	  else echo "Missing python3-venv: run 'sudo apt-get install -y python3-venv python3-pip' and retry." >&2; exit 1; fi; }
+	@[ -x $(PY_VENV)/bin/python ] || python3 -m venv --system-site-packages $(PY_VENV)
+	@$(PY_VENV)/bin/python -c "import pytest" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet pytest
+	PORTER_LIB=$(CURDIR)/$(TEST_LIB_DIR)/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
+	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \
+	  PORTER_FIXTURES=$(CURDIR)/Fixtures/realm PORTER_SHARED=$(CURDIR)/../shared/realm-files \
+	  $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider .
+
+# A wheel of the Python package, with the release library inside, in .build/wheels.
+wheel: lib
+	@python3 -m pip --version >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = "0" ]; then (apt-get install -y python3-pip || (apt-get update && apt-get install -y python3-pip)) >/dev/null; \
+	  else echo "Missing pip: run 'sudo apt-get install -y python3-pip' and retry." >&2; exit 1; fi; }
+	PORTER_LIB=$(CURDIR)/$(LIB_DIR)/libporter.so python3 -m pip wheel --no-deps -w .build/wheels ./bindings/python

@@ -36,12 +36,18 @@ let package = Package(
         .library(name: "PorterCommands", targets: ["PorterCommands"]),
         .library(name: "PorterRealmFile", targets: ["PorterRealmFile"]),
         .executable(name: "porter", targets: ["PorterTool"]),
+        // The C library (`make lib`: .build/lib/libporter.so, libporter.a, porter.h); SwiftPM names
+        // them after the products, `make lib` gives them the names porter.h documents.
+        .library(name: "PorterC", type: .dynamic, targets: ["PorterC"]),
+        .library(name: "PorterCStatic", type: .static, targets: ["PorterC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Only for PorterGRDBCodegenTests.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Only for `make docs` (`swift package generate-documentation`): a command plugin, linked into no target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift module.
@@ -50,8 +56,9 @@ let package = Package(
         .systemLibrary(name: "PorterCJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "PorterCPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // The stack (README, "Layout"; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
+        // The stack (ARCHITECTURE.md; Tests/PorterModelTests/ModuleStackTests.swift checks it): each
         // module depends only on modules of lower layers.
         // Vocabulary: values, schemas and their comparison; the document vocabulary of every format.
         .target(name: "PorterModel"),
@@ -63,6 +70,8 @@ let package = Package(
         .target(name: "PorterRealmFile", dependencies: ["PorterModel", "PorterCCrypto"]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterDocument", "PorterCBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
+        // A PostgreSQL connection through libpq: statements, queries, COPY FROM STDIN.
+        .target(name: "PorterPostgres", dependencies: ["PorterModel", "PorterCPQ"]),
         // Operations: diff reports and plans; the migration runtime; import and export.
         .target(name: "PorterDiff", dependencies: ["PorterModel"]),
         // Realm Query Language: one parser and one object-by-object evaluator over Porter databases,
@@ -70,7 +79,7 @@ let package = Package(
         .target(name: "PorterQuery", dependencies: ["PorterModel", "PorterStore", "PorterRealmFile"]),
         .target(name: "PorterMigration", dependencies: ["PorterModel", "PorterStore", "PorterDiff"]),
         .target(name: "PorterInterchange", dependencies: [
-            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON", "PorterQuery",
+            "PorterModel", "PorterDocument", "PorterStore", "PorterBSON", "PorterJSON", "PorterQuery", "PorterPostgres",
         ]),
         // The bridge: everything that joins Realm files to the rest.
         .target(name: "PorterRealm", dependencies: [
@@ -94,6 +103,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "PorterTool", dependencies: ["PorterCommands"]),
+        // The C library's face (`porter.h`): `porter_*` entry points over the Realm file reader and
+        // the exporter. Linked as libporter.so, it exports those names only (bindings/c/porter.map).
+        .target(name: "PorterC", dependencies: [
+            "PorterModel", "PorterDocument", "PorterStore", "PorterRealmFile", "PorterInterchange", "PorterRealm",
+        ], linkerSettings: [
+            .unsafeFlags([
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/bindings/c/porter.map",
+                "-Xlinker", "-soname=libporter.so",
+            ])
+        ]),
 
         // Benchmarks (`make bench`). The reference loops use the C APIs directly on purpose: they
         // are the physical floor Porter is measured against, not part of the product.

@@ -30,7 +30,7 @@ struct ResultRow: Codable {
     }
 }
 
-/// The machine a run happened on, for the README's Performance section.
+/// The machine a run happened on, for the Performance guide.
 struct MachineInfo: Codable {
     var cpu: String
     var cores: Int

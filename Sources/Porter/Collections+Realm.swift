@@ -46,21 +46,40 @@ extension Map {
     public func contains(key: Key) -> Bool { self[key] != nil }
 }
 
-extension List where Element: Object {
-    /// The list's objects that match a type-safe query, in list order (Realm's `List.where`).
-    public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> { results().where(query) }
-    /// The list's objects that match a predicate string, in list order.
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        results().filter(predicateFormat, arguments: args)
+/// Lists, sets and linking objects of objects, queried as results (Realm's `where`, `filter` and
+/// `sorted` on them), in the collection's order.
+public protocol _ObjectCollectionQueries {
+    /// The object class.
+    associatedtype _QueriedObject: Object
+    /// The collection's objects as results (a managed collection only: an unmanaged one has no
+    /// realm to query, a programming error as in Realm).
+    func _queriedResults() -> Results<_QueriedObject>
+}
+
+extension _ObjectCollectionQueries {
+    /// The objects that match a type-safe query.
+    public func `where`(_ query: (Query<_QueriedObject>) -> Query<Bool>) -> Results<_QueriedObject> {
+        _queriedResults().where(query)
     }
-    /// The list's objects sorted by a property.
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        results().sorted(byKeyPath: keyPath, ascending: ascending)
+    /// The objects that match a predicate string.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<_QueriedObject> {
+        _queriedResults().filter(predicateFormat, arguments: args)
     }
-    /// The list's objects sorted by several properties.
-    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == Realm.SortDescriptor {
-        results().sorted(by: descriptors)
+    /// The objects sorted by a property.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<_QueriedObject> {
+        _queriedResults().sorted(byKeyPath: keyPath, ascending: ascending)
     }
+    /// The objects sorted by several properties.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<_QueriedObject>
+    where S.Element == Realm.SortDescriptor {
+        _queriedResults().sorted(by: descriptors)
+    }
+}
+
+extension List: _ObjectCollectionQueries where Element: Object {
+    /// The list's objects as results.
+    public func _queriedResults() -> Results<Element> { storage.objectResults("list") }
+
     /// The position of the first object matching a type-safe query, or nil.
     public func index(matching query: (Query<Element>) -> Query<Bool>) -> Int? {
         guard let first = self.where(query).first else { return nil }
@@ -68,14 +87,21 @@ extension List where Element: Object {
     }
     /// The position of the first object matching a predicate string, or nil.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        guard let first = results().filter(predicateFormat, arguments: args).first else { return nil }
+        guard let first = _queriedResults().filter(predicateFormat, arguments: args).first else { return nil }
         return index(of: first)
     }
+}
 
-    /// The list's objects as results (a managed list only: an unmanaged list has no realm to query).
-    private func results() -> Results<Element> {
-        guard case .managed(let p) = storage else {
-            preconditionFailure("queries need a managed list: add its object to a realm first")
+extension MutableSet: _ObjectCollectionQueries where Element: Object {
+    /// The set's objects as results.
+    public func _queriedResults() -> Results<Element> { storage.objectResults("set") }
+}
+
+extension ElementStorage where Element: Object {
+    /// The objects of a managed list or set as results, in stored order.
+    func objectResults(_ kind: String) -> Results<Element> {
+        guard case .managed(let p) = self else {
+            preconditionFailure("queries need a managed \(kind): add its object to a realm first")
         }
         return Results(
             realm: p.realm, className: Element.className(),
@@ -85,19 +111,9 @@ extension List where Element: Object {
     }
 }
 
-extension LinkingObjects where Element: Object {
-    /// The linking objects that match a type-safe query (Realm's `LinkingObjects.where`).
-    public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results<Element> { results().where(query) }
-    /// The linking objects that match a predicate string.
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        results().filter(predicateFormat, arguments: args)
-    }
-    /// The linking objects sorted by a property.
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        results().sorted(byKeyPath: keyPath, ascending: ascending)
-    }
-
-    private func results() -> Results<Element> {
+extension LinkingObjects: _ObjectCollectionQueries where Element: Object {
+    /// The linking objects as results.
+    public func _queriedResults() -> Results<Element> {
         guard let source else { preconditionFailure("queries need a managed object: add it to a realm first") }
         return Results(
             realm: source.realm, className: Element.className(),

@@ -84,7 +84,7 @@ extension FailableCustomPersistable {
         return value
     }
     /// The projection of the stored value.
-    /// - Throws: ``PorterError/Code/invalidValue`` when the stored value does not convert.
+    /// - Throws: `PorterError/Code/invalidValue` when the stored value does not convert.
     public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self {
         let stored = try PersistedType._porterDecode(value, realm)
         guard let result = Self(persistedValue: stored) else {

@@ -22,7 +22,7 @@ enum KeyPathNames {
 
     /// The `@Persisted` properties reading `keyPath` on a prototype touches, in order.
     private static func recordedNames<T: ObjectBase>(_ keyPath: AnyKeyPath, on type: T.Type) -> [String] {
-        let prototype = T.init()
+        let prototype = T(_porterMake: ())
         let recorder = KeyPathRecorder()
         prototype._keyPathRecorder = recorder
         _ = prototype[keyPath: keyPath]

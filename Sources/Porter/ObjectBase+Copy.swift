@@ -47,7 +47,7 @@ public final class _DetachCopier {
     /// The copy of `object` (made on first request).
     func detached<T: ObjectBase>(_ object: T) -> T {
         if let existing = copies[key(object)] as? T { return existing }
-        let copy = type(of: object).init()
+        let copy = type(of: object).init(_porterMake: ())
         register(source: object, copy: copy)
         copyProperties(from: object, into: copy)
         return copy

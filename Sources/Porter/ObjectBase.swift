@@ -5,7 +5,7 @@ import Foundation
 /// then managed (reading and writing through to the database).
 ///
 /// Model objects are reference types meant for one thread, like Realm's: they are not `Sendable`.
-/// Subclasses need no initializer of their own; Porter creates instances with `init()`.
+/// Subclasses need no initializer of their own; Porter creates instances with their `init()`.
 open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     /// Where the object lives once managed; nil while unmanaged, or once the write transaction
     /// that added it was rolled back (the realm does not keep every object it added in a write).
@@ -48,16 +48,29 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     @exclusivity(unchecked) final var _frozenSource: ManagedState?
 
     /// Creates an unmanaged object with its declared initial values.
-    public required init() {
+    ///
+    /// A plain designated initializer, as Realm's: a model may override it
+    /// (`override init() { super.init() }`) or add its own convenience initializers.
+    public init() {
         // Properties declared without `@Persisted` (`let age = RealmProperty<Int?>()`) learn their
         // object; the subclass's fields are set before this runs.
         if LegacyProperties.anyDeclared { LegacyProperties.bind(self) }
     }
 
+    /// How Porter makes an object of a class it knows only at run time (each object a realm hands
+    /// out): `init()` of that class, whichever class overrides it. Not for use by programs.
+    ///
+    /// Required, so every model class has it; convenience, so models inherit it whenever they
+    /// inherit or override `init()` (a model declaring only other designated initializers has no
+    /// `init()` to run, and is told so by the compiler rather than trapping when read).
+    public required convenience init(_porterMake: Void) {
+        self.init()
+    }
+
     /// Override to store the class under another name than the Swift class name (Realm's hook).
     open class func _realmObjectName() -> String? { nil }
 
-    /// The class name in the schema: ``_realmObjectName()`` or the Swift class name.
+    /// The class name in the schema: `_realmObjectName()` or the Swift class name.
     public class func className() -> String {
         PersistedFieldTable.shared.className(of: self) { _realmObjectName() ?? String(describing: self) }
     }
@@ -127,7 +140,7 @@ open class ObjectBase: RealmCollectionValue, CustomStringConvertible {
     public static var _porterType: _PorterTypeInfo { _PorterTypeInfo(.object, objectClass: self) }
 
     /// A new unmanaged object (only used for non-optional links, which the schema rejects).
-    public static func _porterDefault() -> Self { Self() }
+    public static func _porterDefault() -> Self { Self(_porterMake: ()) }
 
     /// The managed object a stored link points to.
     public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self {

@@ -115,30 +115,41 @@ extension ObjectBase {
     public static func _porterFromAny(_ value: Any) -> Self? {
         if let object = value as? Self { return object }
         guard value is [String: Any] || value is [Any] else { return nil }
-        let object = Self()
+        let object = Self(_porterMake: ())
         return object.assignValues(value) ? object : nil
     }
 }
 
 extension List {
-    /// A list, or an unmanaged list of an array's elements.
+    /// A list, or an unmanaged list of the elements of an array or any other sequence (results,
+    /// another list, a set …), as Realm copies any sequence of values or objects into a list.
     public static func _porterFromAny(_ value: Any) -> List<Element>? {
         if let list = value as? List<Element> { return list }
-        guard let array = value as? [Any] else { return nil }
-        let items = array.compactMap { Element._porterFromAny($0) }
-        return items.count == array.count ? List(items) : nil
+        return elementsOfSequence(value, Element.self).map(List.init)
     }
 }
 
 extension MutableSet {
-    /// A set, or an unmanaged set of an array's elements.
+    /// A set, or an unmanaged set of the elements of an array or any other sequence.
     public static func _porterFromAny(_ value: Any) -> MutableSet<Element>? {
         if let set = value as? MutableSet<Element> { return set }
-        guard let array = value as? [Any] else { return nil }
-        let items = array.compactMap { Element._porterFromAny($0) }
-        return items.count == array.count ? MutableSet(items) : nil
+        return elementsOfSequence(value, Element.self).map(MutableSet.init)
     }
 }
+
+/// The elements of `value`, a sequence of values each convertible to `Element` (taken in full
+/// first: results and lists are live, and may be the very collection being assigned); nil when
+/// `value` is no such sequence. Strings, data and dictionaries are not taken as sequences.
+private func elementsOfSequence<Element: _Persistable>(_ value: Any, _: Element.Type) -> [Element]? {
+    if value is String || value is Data || value is [String: Any] { return nil }
+    guard let sequence = value as? any Sequence else { return nil }
+    let items = anyElements(sequence)
+    let converted = items.compactMap { Element._porterFromAny($0) }
+    return converted.count == items.count ? converted : nil
+}
+
+/// A sequence's elements as `Any` (opens the existential).
+private func anyElements<S: Sequence>(_ sequence: S) -> [Any] { sequence.map { $0 as Any } }
 
 extension Map {
     /// A map, or an unmanaged map of a dictionary's entries.

@@ -12,7 +12,7 @@ public protocol _Persistable {
     /// The value of a property declared without an initial value (`@Persisted var n: Int`).
     static func _porterDefault() -> Self
     /// Reads a stored value; `realm` is needed to materialize linked objects.
-    /// - Throws: ``PorterError`` when the value does not fit (wrong kind, out of range, unknown case).
+    /// - Throws: `PorterError` when the value does not fit (wrong kind, out of range, unknown case).
     static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self
     /// The stored value; objects are added or linked through `writer`.
     func _porterEncode(_ writer: _PorterWriter) throws -> Value

@@ -100,6 +100,35 @@ extension Query where T: _Persistable {
     }
 }
 
+// Property-to-property comparisons, as Realm's `Query` declares them (`$0.a == $0.b`): both
+// sides name properties of the same Swift type (an enum compared with an enum of its type).
+extension Query where T: _Persistable {
+    /// The two properties are equal (two nulls are equal).
+    public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.equal, rhs) }
+    /// The two properties differ.
+    public static func != (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.notEqual, rhs) }
+
+    /// A comparison of this path with another query's path.
+    func comparePaths(_ op: QueryOperator, _ rhs: Query<T>) -> Query<Bool> {
+        switch rhs.node {
+        case .path(let right): return withPath { .comparePaths($0, op, right, [], .any) }
+        case .invalid(let message): return Query<Bool>(.predicate(.invalid(message)))
+        default: return Query<Bool>(.predicate(.invalid("only a property can be compared with a property")))
+        }
+    }
+}
+
+extension Query where T: _QueryComparable {
+    /// The left property is less than the right one (null never matches).
+    public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.less, rhs) }
+    /// The left property is at most the right one.
+    public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.lessOrEqual, rhs) }
+    /// The left property is greater than the right one.
+    public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.greater, rhs) }
+    /// The left property is at least the right one.
+    public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.greaterOrEqual, rhs) }
+}
+
 extension Query where T: _QueryComparable {
     /// The property is less than `rhs` (null never matches).
     public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.less, rhs) }

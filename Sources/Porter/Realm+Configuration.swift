@@ -46,7 +46,7 @@ extension Realm {
 
         /// A configuration, with Realm's parameters in Realm's order (Sync's are not part of Porter).
         /// `objectTypes` nil or empty means every model class the code uses: a class is added to
-        /// the realm's schema the first time it is used (see ``Realm/objects(_:)``).
+        /// the realm's schema the first time it is used (see `Realm.objects(_:)`).
         public init(
             fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
             encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,

@@ -8,7 +8,8 @@ extension Realm {
         // (the one written, or the type's that `@Persisted` gives), so a fixture may leave it out.
         if !configuration.objectTypes.isEmpty { options.fillMissing = true }
         _ = try database.importFixtures(
-            from: source, options: options, block: configuration.migrationBlock, owner: "realm",
+            from: source, options: options, block: configuration.migrationBlock.map(Realm.typedMigrationBlock),
+            owner: "realm",
             remedy: "the realm's configuration has no migrationBlock: give it one that moves or drops these values")
     }
 }

@@ -4,7 +4,7 @@ extension Realm {
     /// Loads a fixture file (`{ "schemaVersion": 3, "Dog": [ … ], "Person": [ … ] }`) into the
     /// realm with the rules and errors of `porter import`: all or nothing, links by primary key
     /// or `_key`, forward references and cycles allowed. Runs its own write transaction, so call
-    /// it outside ``write(_:)``.
+    /// it outside `write(_:)`.
     ///
     /// A fixture at an older `schemaVersion` than the realm's is first migrated, as an old realm
     /// file would be: it must carry the schema it was written with in a `schema` member
@@ -12,7 +12,7 @@ extension Realm {
     /// prints one). It is loaded into a temporary database with that schema, migrated to the
     /// realm's schema by the migration runtime with the configuration's ``Configuration/migrationBlock``,
     /// and its objects copied into the realm. A newer fixture is refused.
-    /// - Throws: ``PorterError/Code/invalidInput`` with one `FILE:DOC#:field.path: message` line
+    /// - Throws: `PorterError/Code/invalidInput` with one `FILE:DOC#:field.path: message` line
     ///   per problem (an older fixture without a `schema` member is one of them); the migration's
     ///   error, or the block's, when migrating the fixture fails. Either way the realm is unchanged.
     public func importFixtures(at url: URL, options: ImportOptions = ImportOptions()) throws {

@@ -29,8 +29,8 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         let className = type.className()
-        guard requireWrite("create an object", location: className) else { return T() }
-        var created = T()
+        guard requireWrite("create an object", location: className) else { return T(_porterMake: ()) }
+        var created = T(_porterMake: ())
         recordingWriteError(className) {
             let schema = try objectSchema(for: type)
             if update != .error, let primaryKey = schema.primaryKey,
@@ -62,7 +62,7 @@ extension Realm {
         switch value {
         case let dictionary as [String: Any]: given = dictionary[primaryKey]
         case let array as [Any]:
-            let names = T()._persistedProperties().map(\.name).filter {
+            let names = T(_porterMake: ())._persistedProperties().map(\.name).filter {
                 schema.property(named: $0)?.isComputed == false
             }
             given = names.firstIndex(of: primaryKey).flatMap { $0 < array.count ? array[$0] : nil }
@@ -70,7 +70,7 @@ extension Realm {
         default: given = nil
         }
         guard let given else { return nil }
-        let probe = T()
+        let probe = T(_porterMake: ())
         guard
             probe._persistedProperties().first(where: { $0.name == primaryKey })?.property.assign(given, in: probe)
                 == true
@@ -101,7 +101,7 @@ extension Realm {
     }
 
     /// Writes a copy of the realm's current data to a new file (Realm's `writeCopy(toFile:)`).
-    /// - Throws: ``PorterError`` when the file exists already, cannot be written, or a key is
+    /// - Throws: `PorterError` when the file exists already, cannot be written, or a key is
     ///   given (Porter's files are not encrypted).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         try writeCopy(toFile: fileURL, encryptionKey: encryptionKey, format: .porter)

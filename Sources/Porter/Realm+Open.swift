@@ -10,7 +10,11 @@ extension Realm {
     /// recreated when the configuration allows it, and refused otherwise.
     static func openDatabase(_ configuration: Configuration, _ model: Schema) throws -> Database {
         guard let url = configuration.resolvedFileURL else {
-            return try Database.inMemory(identifier: configuration.inMemoryIdentifier, schema: model)
+            // Realm keeps an in-memory realm for the life of the process, not only while a
+            // `Realm` of it is open: a test's `setUp` fills it, the test opens it again.
+            if let identifier = configuration.inMemoryIdentifier { try Database.keepInMemory(identifier: identifier) }
+            return try Database.inMemory(
+                identifier: configuration.inMemoryIdentifier, schema: model, keepingOtherClasses: true)
         }
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -26,7 +30,7 @@ extension Realm {
             !configuration.readOnly, stored.version < requested.version
         {
             // As in Realm, a higher schema version runs the block even when no class changed.
-            try Migrator.migrate(databaseAt: path, to: requested, block: block)
+            try Migrator.migrate(databaseAt: path, to: requested, block: Realm.typedMigrationBlock(block))
         }
         do {
             return try Database.open(at: path, schema: requested, readOnly: configuration.readOnly)

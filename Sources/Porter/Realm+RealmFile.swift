@@ -29,9 +29,9 @@ extension Realm {
     /// as Realm does (the model may use a subset of the file's classes; a model class the file
     /// lacks reads as empty) and makes its reader: objects are read from the file when used; the
     /// in-memory database returned holds the schema only (row layouts, change stamps), no objects.
-    /// - Throws: ``PorterError/Code/usage`` when the configuration is not read-only (saying what
+    /// - Throws: `PorterError/Code/usage` when the configuration is not read-only (saying what
     ///   to do); the file's errors (wrong or missing encryption key, damage) naming the file;
-    ///   ``PorterError/Code/migrationRequired`` (`Migration is required due to the following
+    ///   `PorterError/Code/migrationRequired` (`Migration is required due to the following
     ///   errors:`) with one detail per difference between the model and the file.
     static func openRealmCoreFile(
         _ configuration: Configuration, _ types: [ObjectBase.Type]

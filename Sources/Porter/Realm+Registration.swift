@@ -5,7 +5,7 @@ import Foundation
 extension Realm {
     /// Adds `type`, and the classes it links to, embeds or is linked from, to this realm: their
     /// tables are created when the file does not have them yet.
-    /// - Throws: ``PorterError/Code/migrationRequired`` when the file has the class with a
+    /// - Throws: `PorterError/Code/migrationRequired` when the file has the class with a
     ///   different schema, or the model error when the class cannot be derived.
     func register(_ type: ObjectBase.Type) throws {
         var found: [ObjectBase.Type] = []
@@ -14,7 +14,7 @@ extension Realm {
         while let next = pending.popLast() {
             guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
             found.append(next)
-            for (_, property) in next.init()._persistedProperties() {
+            for (_, property) in next.init(_porterMake: ())._persistedProperties() {
                 if let target = property.typeInfo.objectClass { pending.append(target) }
             }
         }

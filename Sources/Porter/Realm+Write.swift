@@ -30,7 +30,7 @@ extension Realm {
     /// Begins a write transaction. Like Realm's, it does not throw: when the transaction cannot
     /// begin (one is already open, another process holds the write lock past the busy timeout)
     /// the failure is kept in ``pendingWriteError``, the changes made before the matching
-    /// ``commitWrite()`` are skipped, and ``commitWrite()`` (or ``write(_:)``) throws it.
+    /// `commitWrite()` are skipped, and `commitWrite()` (or `write(_:)`) throws it.
     public func beginWrite() {
         pendingWriteError = nil
         core.writeAttachment = WriteAttachment()
@@ -110,7 +110,7 @@ extension Realm {
     /// they are managed afterwards. An already managed object of this realm is left as is.
     ///
     /// With `update: .modified` or `.all`, an existing object with the same primary key is updated
-    /// instead; with `.error` (the default) it is a ``PorterError/Code/duplicatePrimaryKey`` error.
+    /// instead; with `.error` (the default) it is a `PorterError/Code/duplicatePrimaryKey` error.
     /// As in Realm, `add` does not throw: a failing call changes nothing, leaves the objects
     /// unmanaged, and its error is thrown when the write transaction ends (see ``pendingWriteError``).
     public func add(_ object: Object, update: UpdatePolicy = .error) {
@@ -168,7 +168,7 @@ extension Realm {
 
     /// Deletes a managed object with Realm's semantics: links to it become null, it leaves every
     /// list, set and map, and its embedded objects are deleted with it. A failure is thrown when
-    /// the write transaction ends, as for ``add(_:update:)``.
+    /// the write transaction ends, as for `add(_:update:)`.
     public func delete(_ object: ObjectBase) {
         let className = type(of: object).className()
         guard requireWrite("delete an object", location: className) else { return }
@@ -200,11 +200,16 @@ extension Realm {
         }
     }
 
-    /// Deletes every object of every model class.
+    /// Deletes every object of every class of the realm, as Realm's `deleteAll()` does: with
+    /// ``Realm/Configuration/objectTypes`` listed, of those classes; without, of every class in the
+    /// file, whether or not this realm has used it yet (a fresh `Realm()` in a test's `tearDown`).
     public func deleteAll() {
         guard requireWrite("delete objects", location: "") else { return }
+        let names =
+            configuration.objectTypes.isEmpty
+            ? database.schema.classes.map(\.name) : configuration.objectTypes.map { $0.className() }
         recordingWriteError("") {
-            for name in typesByName.keys.sorted() where database.schema[name]?.isEmbedded == false {
+            for name in Set(names).sorted() where database.schema[name]?.isEmbedded == false {
                 try database.deleteAll(name)
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A database opened with a typed Swift model, as Realm's `Realm` is: add, query, update and
-/// delete model objects; change data only inside ``write(_:)``.
+/// delete model objects; change data only inside `write(_:)`.
 ///
 /// ```swift
 /// let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self, Person.self]))
@@ -50,7 +50,7 @@ public final class Realm {
     ///
     /// Property setters cannot throw, so a failing change (a primary key changed, a value too
     /// large, an embedded object assigned twice …) is kept here, later changes in the same
-    /// transaction are skipped, and ``write(_:)`` / ``commitWrite()`` roll back and throw it.
+    /// transaction are skipped, and `write(_:)` / `commitWrite()` roll back and throw it.
     public internal(set) var pendingWriteError: PorterError? {
         get { core.pendingWriteError }
         set { core.pendingWriteError = newValue }
@@ -67,7 +67,7 @@ public final class Realm {
 
     /// Opens (or creates) the realm the configuration describes. On a thread that has the same
     /// file open already (same schema version and mode), the new realm shares its connection.
-    /// - Throws: ``PorterError`` when the model is invalid (naming class and property), the file
+    /// - Throws: `PorterError` when the model is invalid (naming class and property), the file
     ///   cannot be opened, or it needs a migration the configuration does not provide.
     public convenience init(configuration: Configuration = .defaultConfiguration) throws {
         try self.init(configuration: configuration, sharing: true)
@@ -135,7 +135,7 @@ public final class Realm {
 
     /// The managed object of type `T` for a stored link.
     func managedObject<T: ObjectBase>(_ type: T.Type, _ link: ObjectLink) -> T {
-        let object = type.init()
+        let object = type.init(_porterMake: ())
         object._becomeManaged(ManagedState(realm: self, className: link.className, key: link.key))
         return object
     }

@@ -113,7 +113,7 @@ extension Realm {
     }
 
     /// Cancels (rolls back) the transaction `asyncTransactionId` names.
-    /// - Throws: ``PorterError/Code/usage`` when no such transaction is open.
+    /// - Throws: `PorterError/Code/usage` when no such transaction is open.
     public func cancelAsyncWrite(_ asyncTransactionId: AsyncTransactionId) throws {
         guard core.asyncWriteId == asyncTransactionId, isInWriteTransaction else {
             throw PorterError(.usage, "no asynchronous write transaction \(asyncTransactionId) is open")

@@ -7,7 +7,7 @@ import PorterQuery
 
 extension Realm {
     /// Realm's error type (`Realm.Error`): every error Porter's typed API throws is a
-    /// ``PorterError``, so `catch let error as Realm.Error` catches them; its ``PorterError/code``
+    /// `PorterError`, so `catch let error as Realm.Error` catches them; its `PorterError/code`
     /// values are Porter's, not `RLMError.Code`'s.
     public typealias Error = PorterError
 

@@ -12,7 +12,7 @@ extension ObjectId {
 
     /// Parses 24 hexadecimal digits written in the code (Realm's `ObjectId("5f1b…")`). As in
     /// Realm, a literal that is not 24 hexadecimal digits stops the program, quoting it; use
-    /// ``init(string:)`` for strings read at run time.
+    /// `init(string:)` for strings read at run time.
     public init(_ literal: StaticString) {
         let text = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
         do {

@@ -92,7 +92,7 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
 
     /// Walks the keys that matched when iteration began and makes each object only when it is
     /// reached, so iterating over a million objects does not hold a million of them. The stored
-    /// values of runs of objects are read in one query each (see ``RowPrefetcher``).
+    /// values of runs of objects are read in one query each (see `RowPrefetcher`).
     public struct Iterator: IteratorProtocol {
         let realm: Realm
         let className: String
@@ -132,7 +132,7 @@ public struct Results<Element: RealmFetchable>: RandomAccessCollection, CustomSt
     }
 
     /// The results that also match a predicate string in Realm Query Language / NSPredicate
-    /// format, with `%@` values and `%K` key paths (see ``QueryParser``):
+    /// format, with `%@` values and `%K` key paths (see `QueryParser`):
     /// `filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")`. A predicate that does not parse
     /// or names an unknown property makes the results empty and is reported in
     /// ``Realm/lastReadError`` (``snapshot()`` throws it).
@@ -187,7 +187,7 @@ extension Results where Element: ObjectBase {
     }
 }
 
-/// What ``Realm/objects(_:)`` can return: model objects, and class projections of them.
+/// What `Realm/objects(_:)` can return: model objects, and class projections of them.
 public protocol RealmFetchable {
     /// The stored class the results read.
     static func _fetchedClassName() -> String
@@ -243,4 +243,11 @@ public struct SortDescriptor: Sendable, Hashable {
 
     /// The same key in the other direction.
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+}
+
+extension SortDescriptor: CustomStringConvertible {
+    /// `SortDescriptor(keyPath: age, direction: descending)`, as Realm describes one.
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
+    }
 }

@@ -10,10 +10,10 @@ extension Schema {
     /// let schema = try Schema(version: 3, objectTypes: [Dog.self, Person.self, Address.self])
     /// ```
     ///
-    /// - Throws: ``PorterError/Code/invalidSchema`` (`Schema validation failed with N error(s):`)
+    /// - Throws: `PorterError/Code/invalidSchema` (`Schema validation failed with N error(s):`)
     ///   with one detail line per problem, each starting with `Class.property: `: unsupported types,
     ///   non-optional to-one links, more than one primary key, a primary key on an embedded
-    ///   object, `LinkingObjects` without an origin, and every rule of ``validate()``.
+    ///   object, `LinkingObjects` without an origin, and every rule of `validate()`.
     public init(version: UInt64 = 0, objectTypes: [ObjectBase.Type]) throws {
         var classes: [ObjectSchema] = []
         var errors: [String] = []
@@ -53,10 +53,10 @@ enum ModelReflection {
     static func objectSchema(of type: ObjectBase.Type) -> (schema: ObjectSchema, errors: [String]) {
         let className = type.className()
         let isEmbedded = type is EmbeddedObject.Type
-        let first = type.init()._persistedProperties()
+        let first = type.init(_porterMake: ())._persistedProperties()
         waitForClockTick()
         // A second instance tells stable initial values (`= 3`) from per-instance ones (`= Date()`).
-        let second = type.init()._persistedProperties()
+        let second = type.init(_porterMake: ())._persistedProperties()
         var properties: [Property] = []
         var primaryKey: String?
         var errors: [String] = []

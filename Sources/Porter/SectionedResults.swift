@@ -6,7 +6,7 @@ import Foundation
 extension Results where Element: Object {
     /// The results sorted by a persisted property and grouped into one section per value of it
     /// (Realm's `sectioned(by:ascending:)`). A key path that does not name one `@Persisted`
-    /// property stops the program, as in Realm; use ``sectioned(by:sortDescriptors:)-(_,_)``
+    /// property stops the program, as in Realm; use `sectioned(by:sortDescriptors:)`
     /// with a block for computed keys.
     public func sectioned<Key: _Persistable & Hashable>(
         by keyPath: KeyPath<Element, Key>,

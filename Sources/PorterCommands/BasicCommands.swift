@@ -155,12 +155,17 @@ public struct InspectCommand: OutputCommand {
     @Argument(help: "A Porter database or a Realm file.") public var database: String
     /// The key of an encrypted Realm file.
     @OptionGroup public var encryption: EncryptionOptions
+    /// Print one JSON document instead of lines (keys: ``InspectCommand/json(_:)``).
+    @Flag(name: .long, help: "Print the summary as one JSON document (file, kind, format, header, classes, schema).")
+    public var json = false
     /// ArgumentParser requirement.
     public init() {}
 
     /// Prints the summary.
     public func run(output: CommandOutput) throws {
-        switch try StoreFile.open(database, encryption: encryption) {
+        let file = try StoreFile.open(database, encryption: encryption)
+        if json { return output.out(try summary(file).serialized(pretty: true)) }
+        switch file {
         case .porter(let db): try inspect(db, output)
         case .realm(let file): try inspect(file, output)
         }
@@ -193,13 +198,18 @@ public struct InspectCommand: OutputCommand {
         if file.isEncrypted { output.out("Encrypted: yes") }
         output.out("File size: \(file.fileSize) bytes")
         output.out("Classes:")
-        let tables = Dictionary(file.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        try printClasses(file.schema.classes, output) { cls in
-            guard let table = tables[cls.name] else { return 0 }
-            return try file.objectCount(in: table)
-        }
+        try printClasses(file.schema.classes, output, count: Self.counter(file))
         if !file.skippedTables.isEmpty {
             output.out("Internal tables skipped: \(file.skippedTables.joined(separator: ", "))")
+        }
+    }
+
+    /// Counts a class's objects in a Realm file (0 for a class with no table).
+    static func counter(_ file: RealmFile) -> (ObjectSchema) throws -> Int {
+        let tables = Dictionary(file.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return { cls in
+            guard let table = tables[cls.name] else { return 0 }
+            return try file.objectCount(in: table)
         }
     }
 

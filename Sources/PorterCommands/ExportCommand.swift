@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Porter
 
-/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical|csv|sqlite|realm] [--class C …]
+/// `porter export DB --out DIR [--format bson|json|ejson|ejson-canonical|csv|sqlite|postgres|realm] [--class C …]
 /// [--query Q] [--sort KEYS] [--skip N] [--limit N] [--fields F] [--array] [--gzip] [--archive[=FILE]]
 /// [--db NAME] [--quiet]`.
 public struct ExportCommand: OutputCommand {
@@ -11,13 +11,17 @@ public struct ExportCommand: OutputCommand {
         commandName: "export",
         abstract:
             "Export a Porter database or a Realm file as BSON, Extended JSON, plain JSON or CSV (one file per "
-            + "top-level class), as one relational SQLite file, or as a Realm file.",
+            + "top-level class), as one relational SQLite file or PostgreSQL SQL file, into a PostgreSQL "
+            + "server, or as a Realm file.",
         discussion: """
             BSON exports are mongodump folders: <Class>.bson and <Class>.metadata.json (the indexes of \
             indexed properties) per class, gzipped with --gzip; --archive=FILE writes one mongodump archive \
             instead ('--archive' alone: stdout). mongorestore reads both; collections are named after classes.
             With one --class: --query (Realm Query Language, as Results.filter), --sort, --skip and --limit \
             select the objects and --fields the fields, for every format but realm, applied while streaming.
+            PostgreSQL: --format postgres --out FILE.sql writes the tables of --format sqlite with PostgreSQL's \
+            types and COPY data in one transaction (psql -v ON_ERROR_STOP=1 -f FILE.sql); --to postgresql://… \
+            loads them into a server directly (libpq, one transaction: all or nothing).
             """)
     /// The database file.
     @Argument(help: "A Porter database or a Realm file.") public var database: String
@@ -28,7 +32,7 @@ public struct ExportCommand: OutputCommand {
     @Option(
         name: .long,
         help:
-            "What to write: json is plain schema-typed JSON, ejson relaxed Extended JSON, sqlite one relational SQLite file at --out, realm one Realm file at --out (file format 24, or --file-format)."
+            "What to write: json is plain schema-typed JSON, ejson relaxed Extended JSON, sqlite one relational SQLite file at --out, postgres one PostgreSQL SQL file (DDL and COPY data) at --out FILE.sql or FOLDER, realm one Realm file at --out (file format 24, or --file-format)."
     ) public var format: ExportFormat = .bson
     /// Classes to export.
     @Option(
@@ -88,8 +92,22 @@ public struct ExportCommand: OutputCommand {
         help: ArgumentHelp(
             "The fields to keep, comma-separated, dotted paths through links and embedded objects (owner.name, address.city); the primary key is always kept. csv: the columns; other formats but realm: with one --class.",
             valueName: "a,b.c")) public var fields: String?
-    /// Replace an existing output file (`--format sqlite`).
-    @Flag(name: .long, help: "--format sqlite: replace an existing --out file (atomically).") public var force = false
+    /// Replace an existing output file (`--format sqlite`, `--format postgres`).
+    @Flag(name: .long, help: "--format sqlite or postgres: replace an existing --out file (atomically).") public
+        var force =
+        false
+    /// `--to`: a PostgreSQL server to load into.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Load into this PostgreSQL database through libpq, in one transaction (all or nothing): postgresql://[user[:password]@][host][:port]/database, or ?host=/socket/folder for a Unix socket.",
+            valueName: "postgresql-url")) public var to: String?
+    /// `--mode`: what `--to` does with a schema that already holds tables.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "--to: when the schema already holds tables: new (default) refuses, replace drops this export's tables (and what depends on them) and loads them again, in the same transaction.",
+            valueName: "new|replace")) public var mode: PostgresLoadMode?
     /// `--quiet`: no progress line.
     @OptionGroup public var progressLine: QuietOption
     /// `--skip-check`.
@@ -109,6 +127,12 @@ public struct ExportCommand: OutputCommand {
     /// The checks of the arguments alone (no file is opened).
     private func checkArguments() throws {
         try checkSelection()
+        if format == .postgres || to != nil || mode != nil {
+            if to == nil && format != .postgres {
+                throw PorterError(.usage, "--mode applies to --to postgresql://…")
+            }
+            return try checkPostgresArguments()
+        }
         try fileFormat.check(writesRealmFile: format == .realm, what: "export --format realm")
         if format == .realm {
             guard let out, out != "-" else {
@@ -150,7 +174,7 @@ public struct ExportCommand: OutputCommand {
         if force {
             throw PorterError(
                 .usage,
-                "--force applies to --format sqlite and to one --format csv file "
+                "--force applies to --format sqlite and postgres and to one --format csv file "
                     + "(export folders are never overwritten file by file)")
         }
         if array && !format.isJSON {
@@ -170,9 +194,11 @@ public struct ExportCommand: OutputCommand {
     public func run(output: CommandOutput) throws {
         // One-file outputs: what killed runs left beside them goes (a folder's files are not swept).
         let oneFile =
-            format == .realm || format == .sqlite || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
-        writer.apply(sweeping: oneFile ? out : archive)
+            format == .realm || format == .sqlite || format == .postgres
+            || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
+        writer.apply(sweeping: oneFile && to == nil ? out : archive)
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
+        if format == .postgres || to != nil { return try exportPostgres(output: output) }
         if format == .realm { return try exportRealmFile(output: output) }
         if format == .sqlite { return try exportSQLite(output: output) }
         if format == .csv, let out, out.lowercased().hasSuffix(".csv") {

@@ -15,6 +15,8 @@ public enum ExportFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
     case csv
     /// One relational SQLite file.
     case sqlite
+    /// One PostgreSQL SQL file (the relational layout of `sqlite`, DDL and `COPY` data).
+    case postgres
     /// One Realm file of file format 24.
     case realm
 
@@ -23,7 +25,7 @@ public enum ExportFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
     func documentFormat(csvFields: [String] = [], followsLinks: Bool = false) throws -> DocumentOutputFormat {
         switch self {
         case .csv: return CSVFormat(fields: csvFields, followsLinks: followsLinks)
-        case .sqlite, .realm: return try InterchangeFormats.outputFormat(named: "bson")
+        case .sqlite, .postgres, .realm: return try InterchangeFormats.outputFormat(named: "bson")
         default: return try InterchangeFormats.outputFormat(named: rawValue)
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Porter
 
 /// `--file-format 22|23|24`: the Realm file format a command writes, for an app built with an
-/// older SDK (README "Rolling back"). Default 24 (realm-core 14, Realm Swift 10.49+).
+/// older SDK (the Realm files guide, "Older file formats"). Default 24 (realm-core 14, Realm Swift 10.49+).
 public struct FileFormatOption: ParsableArguments {
     /// The format asked for, if any.
     @Option(

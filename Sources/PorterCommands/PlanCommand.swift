@@ -17,8 +17,10 @@ public struct PlanCommand: OutputCommand {
 
     /// The old side.
     @Argument(help: "The old schema: a database file or a schema file.") public var old: String
-    /// The new side.
-    @Argument(help: "The new schema file.") public var new: String
+    /// The new side (with `--reverse`, the schema the plan was made from; optional).
+    @Argument(
+        help: "The new schema file (with --reverse: the schema plan OLD was made from, when the plan cannot tell).")
+    public var new: String?
     /// Renames.
     @OptionGroup public var renaming: RenameOptions
     /// Fill values.
@@ -26,7 +28,11 @@ public struct PlanCommand: OutputCommand {
     /// Cover destructive changes.
     @Flag(name: .long, help: "Cover destructive changes with deleteData operations.") public var allowDataLoss = false
     /// Write the inverse of the plan `old` (back to the schema file `new`, the one it was made from).
-    @Flag(name: .long, help: "Write the inverse of plan OLD (a plan file), back to NEW (the schema it was made from).")
+    @Flag(
+        name: .long,
+        help:
+            "Write the inverse of plan OLD (a plan file you applied), back to the schema it was made from (NEW, or rebuilt from the plan)."
+    )
     public var reverse = false
     /// Output file.
     @Option(name: [.short, .customLong("output")], help: "Write the plan here instead of standard output.") public
@@ -37,9 +43,34 @@ public struct PlanCommand: OutputCommand {
     /// ArgumentParser requirement.
     public init() {}
 
+    /// Argument errors (exit 64): NEW missing without --reverse; with --reverse, a first argument
+    /// that is not a plan file, or a plan that cannot tell the schema it was made from when NEW is not given.
+    public func validate() throws {
+        guard reverse else {
+            if new == nil {
+                throw ValidationError(
+                    "missing the new schema: porter plan OLD NEW (or porter plan --reverse PLAN to invert a plan file)")
+            }
+            return
+        }
+        // A missing file is reported by run(), as for every other command.
+        guard FileManager.default.fileExists(atPath: old) else { return }
+        guard Self.isPlanFile(old) else {
+            throw ValidationError(
+                "\(old): not a migration plan: --reverse takes the plan file you applied, "
+                    + "as in porter plan --reverse PLAN [-o OUT]")
+        }
+        if new == nil, let plan = try? MigrationPlan(contentsOfFile: old) {
+            do { _ = try plan.sourceSchema() } catch let error as PorterError {
+                throw ValidationError("\(old): \(error.message)")
+            }
+        }
+    }
+
     /// Writes the plan to `--output` or through `printer`.
     public func run(output printer: CommandOutput) throws {
         if reverse { return try writeReverse(printer) }
+        guard let new else { throw PorterError(.usage, "missing the new schema") }
         let oldSchema = try loadSchema(old, key: try encryption.key())
         let newSchema = try loadSchema(new)
         try newSchema.validate()

@@ -61,7 +61,12 @@ public struct SalvageCommand: OutputCommand {
             snapshots.append(Snapshot(name: "current snapshot", file: try StoreFile.openRealm(file, key: key)))
         } catch let error as PorterError {
             currentError = error.message
+            // A file cut short whose newest top array survived: read what remains of it.
+            if key == nil, let short = RealmFile.snapshot(of: file, previous: false) {
+                snapshots.append(Snapshot(name: "current snapshot", file: short))
+            }
         }
+        let currentRead = !snapshots.isEmpty
         if key == nil, let previous = RealmFile.previousSnapshot(of: file) {
             snapshots.append(Snapshot(name: "previous snapshot", file: previous))
         }
@@ -72,7 +77,10 @@ public struct SalvageCommand: OutputCommand {
                     + " (and no previous snapshot opens)", location: file)
         }
         if let currentError {
-            output.err("porter: the current snapshot does not open (\(currentError)); using the previous one")
+            output.err(
+                currentRead
+                    ? "porter: the current snapshot does not open whole (\(currentError)); reading what remains of it"
+                    : "porter: the current snapshot does not open (\(currentError)); using the previous one")
         }
         // What each snapshot gives, per class; the more complete one is taken.
         let schema = snapshots[0].file.schema
@@ -122,6 +130,13 @@ public struct SalvageCommand: OutputCommand {
         }
         var lost = false
         output.out("Salvaged \(file) into \(out):")
+        if !currentRead {
+            // Everything the last commit wrote is only in the current snapshot.
+            lost = true
+            output.out(
+                "  The current snapshot (the last commit) could not be read; recovered from the previous snapshot: "
+                    + "what the last commit changed is lost.")
+        }
         for cls in schema.classes where !cls.isEmbedded {
             guard let report = reports[cls.name], let s = chosen[cls.name] else { continue }
             lost = lost || report.lostSomething

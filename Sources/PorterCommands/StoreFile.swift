@@ -1,5 +1,6 @@
 import Foundation
 import Porter
+import PorterRealm
 
 /// A database file opened for reading, told by its content: a Porter database or a Realm file.
 enum StoreFile {
@@ -17,30 +18,15 @@ enum StoreFile {
 
     /// Opens `path` read-only with the key of an encrypted Realm file, if any.
     static func open(_ path: String, key: [UInt8]?) throws -> StoreFile {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PorterError(.io, "no such file", location: path)
+        try RealmFileOpening.requireFile(path)
+        guard StoredFileKind.of(path: path) == .porterDatabase else {
+            return .realm(try RealmFileOpening.open(path, key: key))
         }
-        if isDirectory.boolValue { throw PorterError(.io, "is a folder, not a database file", location: path) }
-        switch StoredFileKind.of(path: path) {
-        case .porterDatabase:
-            if key != nil {
-                throw PorterError(
-                    .usage, "--encryption-key applies to Realm files; this is a Porter database", location: path)
-            }
-            return .porter(try Database.open(at: path, readOnly: true))
-        case .realmFile:
-            if key != nil {
-                throw PorterError(.usage, "this Realm file is not encrypted: drop --encryption-key", location: path)
-            }
-            return .realm(try openRealm(path, key: nil))
-        case .other:
-            guard let key else {
-                throw diagnosed(path, key: nil, includeDamage: true)
-                    ?? PorterError(.notADatabase, StoredFileKind.neitherMessage, location: path)
-            }
-            return .realm(try openRealm(path, key: key))
+        if key != nil {
+            throw PorterError(
+                .usage, "--encryption-key applies to Realm files; this is a Porter database", location: path)
         }
+        return .porter(try Database.open(at: path, readOnly: true))
     }
 
     /// The stored schema (a Realm file's, supplemented by `models` when given).

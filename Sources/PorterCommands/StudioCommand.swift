@@ -4,7 +4,7 @@ import Porter
 import PorterStudio
 
 /// `porter studio FILE [--port N] [--encryption-key …] [--open] [--write]`: browse, query and
-/// export a Realm file or a Porter database in the browser (README, "Studio").
+/// export a Realm file or a Porter database in the browser (the Studio guide).
 public struct StudioCommand: OutputCommand {
     /// Help text.
     public static let configuration = CommandConfiguration(
@@ -95,7 +95,7 @@ public struct StudioCommand: OutputCommand {
     }
 
     /// With --write on a Realm file: its working copy, read under the file's writer lock, which
-    /// Save takes again (README, "Studio"); nil otherwise.
+    /// Save takes again (the Studio guide); nil otherwise.
     private func openRealmCopy() throws -> StudioRealmCopy? {
         let key = try encryption.key()
         let kind = StoredFileKind.of(path: database)

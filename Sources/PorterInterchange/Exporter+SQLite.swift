@@ -10,25 +10,9 @@ extension Exporter {
     /// - Parameter force: replace an existing file (otherwise that is an error).
     /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
     public func export(toSQLite path: String, force: Bool = false) throws -> ExportReport {
-        let (exportSchema, classes, kept) = try sqliteSchema()
+        let (exportSchema, classes, kept) = try relationalSchema(format: "sqlite")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw PorterError(.io, "is a folder: --format sqlite writes one file", location: path)
-            }
-            if !force {
-                throw PorterError(
-                    .io,
-                    "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out",
-                    location: path)
-            }
-            if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-                == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath()
-            {
-                throw PorterError(.usage, "--out is the exported file itself: choose another --out", location: path)
-            }
-        }
+        try checkOneFileOutput(path, format: "sqlite", force: force)
         // An empty file under a temporary name a caught signal removes (with SQLite's side
         // files), which SQLite fills as a new database; renamed into place once complete.
         let (temp, fd) = try TemporaryFiles.makeFile(beside: path, sideFiles: true)
@@ -40,24 +24,7 @@ extension Exporter {
             let writer = RelationalWriter(file: sqlite, layout: layout)
             try sqlite.execute("BEGIN")
             try writer.createTables()
-            var written = 0
-            try read {
-                for table in layout.topLevel {
-                    guard let cls = table.objectClass else { continue }
-                    let source = try source(for: cls)
-                    let selected = try compiledSelection(for: cls, source: source)
-                    let keep = kept[cls.name]
-                    var count = 0
-                    try forEachSelected(source, selected) { key, values in
-                        let values = keep.map { $0.map { values[$0] } } ?? values
-                        try writer.writeObject(table, key: key, values: values, source: source)
-                        count += 1
-                        written += 1
-                        if written & 255 == 0 { progress?(written) }
-                    }
-                    report.files.append(ExportReport.ClassFile(className: cls.name, path: path, documents: count))
-                }
-            }
+            report = try writeRelational(layout, kept: kept, path: path, write: writer.writeObject)
             try writer.createIndexes()
             try sqlite.execute("COMMIT")
             if let violation = try sqlite.rows("PRAGMA foreign_key_check").first {
@@ -89,9 +56,58 @@ extension Exporter {
         return report
     }
 
-    /// The schema and classes the SQLite file holds: with `--fields`, the selected class keeps only
+    /// Checks the one file a relational export writes at `path`: not a folder, not there unless
+    /// `force`, not the exported file itself.
+    func checkOneFileOutput(_ path: String, format: String, force: Bool) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            throw PorterError(.io, "is a folder: --format \(format) writes one file", location: path)
+        }
+        if !force {
+            throw PorterError(
+                .io,
+                "already exists: Porter does not overwrite a file with an export; pass --force to replace it, or choose another --out",
+                location: path)
+        }
+        if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+            == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath()
+        {
+            throw PorterError(.usage, "--out is the exported file itself: choose another --out", location: path)
+        }
+    }
+
+    /// Writes every selected object of the layout's classes through `write`, in one read snapshot.
+    func writeRelational(
+        _ layout: RelationalLayout, kept: [String: [Int]], path: String,
+        write: (RelationalTable, ObjectKey, [Value], ExportObjectSource) throws -> Void
+    ) throws -> ExportReport {
+        var report = ExportReport()
+        var written = 0
+        try read {
+            for table in layout.topLevel {
+                guard let cls = table.objectClass else { continue }
+                let source = try source(for: cls)
+                let selected = try compiledSelection(for: cls, source: source)
+                let keep = kept[cls.name]
+                var count = 0
+                try forEachSelected(source, selected) { key, values in
+                    try checkCancelled()
+                    let values = keep.map { $0.map { values[$0] } } ?? values
+                    try write(table, key, values, source)
+                    count += 1
+                    written += 1
+                    if written & 255 == 0 { progress?(written) }
+                }
+                report.files.append(ExportReport.ClassFile(className: cls.name, path: path, documents: count))
+            }
+        }
+        return report
+    }
+
+    /// The schema and classes a relational export holds: with `--fields`, the selected class keeps only
     /// those properties (and its primary key), whose positions among the stored values `kept` gives.
-    private func sqliteSchema() throws -> (Schema, [ObjectSchema], [String: [Int]]) {
+    func relationalSchema(format: String) throws -> (Schema, [ObjectSchema], [String: [Int]]) {
         let classes = try exportedClasses()
         guard let selection, !selection.fields.isEmpty, var cls = schema[selection.className] else {
             return (schema, classes, [:])
@@ -99,7 +115,7 @@ extension Exporter {
         for field in selection.fields where field.contains(".") {
             throw PorterError(
                 .usage,
-                "--fields: '\(field)': --format sqlite keeps whole columns of \(cls.name); dotted paths apply to the document formats and CSV"
+                "--fields: '\(field)': --format \(format) keeps whole columns of \(cls.name); dotted paths apply to the document formats and CSV"
             )
         }
         for field in selection.fields where cls.property(named: field).map({ $0.isComputed }) ?? true {

@@ -28,6 +28,9 @@ public final class Exporter {
     public let options: ExportOptions
     /// Called every few hundred documents with the number written so far.
     public var progress: ((Int) -> Void)?
+    /// Asked before each document: true stops the export with a ``PorterError`` saying it was
+    /// cancelled (the C library's cancellation; what was staged is removed as after any failure).
+    public var isCancelled: (() -> Bool)?
     /// `--query`, `--sort`, `--skip`, `--limit`, `--fields` for one class (Exporter+Selection.swift).
     public var selection: ExportSelection?
     private var written = 0
@@ -212,6 +215,11 @@ public final class Exporter {
         return report
     }
 
+    /// Throws when ``isCancelled`` says so.
+    func checkCancelled() throws {
+        if let isCancelled, isCancelled() { throw PorterError(.io, "the export was cancelled", location: path) }
+    }
+
     /// Encodes every object of a class; returns the count and the dates whose precision was cut.
     private func writeClass(_ cls: ObjectSchema, to output: ByteOutput, archive: MongoArchiveWriter? = nil) throws -> (
         Int, Int
@@ -224,6 +232,7 @@ public final class Exporter {
         let mapper = ExportMapper(cursor: cursor, projection: selected?.projection, reader: selected?.reader)
         var count = 0
         try forEachSelected(cursor, selected) { key, values in
+            try checkCancelled()
             try archive?.willWriteDocument()
             try mapper.writeDocument(cls, key: key, values: values, to: encoder)
             count += 1

@@ -57,14 +57,7 @@ final class RelationalReader {
 
     /// Whether the file at `path` is a relational export (an SQLite file with `_porter_schema`).
     static func isExport(_ path: String) -> Bool {
-        // Porter databases use a write-ahead log (header bytes 18–19 are 2); exports never do,
-        // so a database is never opened here (opening it read-only would leave -shm files).
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 1, header[19] == 1 else {
-            return false
-        }
-        return PlainSQLiteFile.hasTable(RelationalLayout.schemaTable, at: path)
+        PlainSQLiteFile.isRelationalExport(path)
     }
 
     /// Calls `body` with each object of a top-level table in row order, as a document or as the

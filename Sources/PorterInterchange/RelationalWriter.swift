@@ -3,16 +3,117 @@ import PorterModel
 import PorterDocument
 import PorterStore
 
-/// Writes objects, one at a time, into the tables of a ``RelationalLayout`` (the relational
-/// SQLite export). Values come from an ``ExportObjectSource``, in the shapes every export reads.
-final class RelationalWriter {
+/// Where the rows of a relational export go: SQLite inserts (``RelationalWriter``) or PostgreSQL
+/// `COPY` text (``PostgresCopyWriter``). ``RelationalRows`` walks the objects for both.
+protocol RelationalRowSink: AnyObject {
+    /// One row of an object table: `prefix` (`_key`, or `_row`, `_owner` and the slot), then the
+    /// values of the table's ``RelationalTable/columnProperties`` taken from `values`.
+    func objectRow(_ table: RelationalTable, prefix: [Value], values: [Value], source: ExportObjectSource) throws
+    /// One row of a value table: the owner's key, the slot (list position or map key) and the element.
+    func elementRow(
+        _ table: RelationalTable, owner: Value, slot: Value?, element: Value, location: String,
+        source: ExportObjectSource) throws
+    /// A null entry of a dictionary of embedded objects, which has no row of its own.
+    func nullEntry(_ table: RelationalTable, owner: Value, key: Value) throws
+}
+
+/// Turns objects, one at a time, into the rows of a ``RelationalLayout``'s tables (an object's
+/// own row, then its child tables' rows), handed to a ``RelationalRowSink``. Values come from an
+/// ``ExportObjectSource``, in the shapes every export reads.
+final class RelationalRows {
+    let layout: RelationalLayout
+    unowned let sink: RelationalRowSink
+    /// The next `_row` of each embedded table.
+    private var nextRow: [String: Int64] = [:]
+
+    init(layout: RelationalLayout, sink: RelationalRowSink) {
+        self.layout = layout
+        self.sink = sink
+    }
+
+    /// Writes one top-level object and everything it holds.
+    func writeObject(_ table: RelationalTable, key: ObjectKey, values: [Value], source: ExportObjectSource) throws {
+        let ownerKey: Value
+        if let pk = table.objectClass?.primaryKey, let index = table.properties.firstIndex(where: { $0.name == pk }),
+            index < values.count
+        {
+            ownerKey = values[index]
+        } else {
+            ownerKey = .int(key.rawValue)
+        }
+        try writeRow(
+            table, prefix: table.keyColumn == "_key" ? [ownerKey] : [], ownKey: ownerKey, values: values, source: source
+        )
+    }
+
+    /// One row of an object table, then its child tables, whose `owner` is `ownKey`.
+    private func writeRow(
+        _ table: RelationalTable, prefix: [Value], ownKey: Value, values: [Value], source: ExportObjectSource
+    ) throws {
+        try sink.objectRow(table, prefix: prefix, values: values, source: source)
+        guard !table.children.isEmpty else { return }
+        for (i, property) in table.properties.enumerated() {
+            guard let child = table.children[property.name], i < values.count else { continue }
+            try writeChild(child, property, values[i], owner: ownKey, source: source)
+        }
+    }
+
+    /// The rows of one child table for one owner.
+    private func writeChild(
+        _ child: RelationalTable, _ property: Property, _ value: Value, owner: Value, source: ExportObjectSource
+    ) throws {
+        let location = "\(child.owner?.name ?? "").\(property.name)"
+        var slots: [(slot: Value?, element: Value)] = []
+        switch (property.collection, value) {
+        case (_, .null): return
+        case (.none, _): slots = [(nil, value)]
+        case (.list, .list(let elements)):
+            slots = elements.enumerated().map { (.int(Int64($0.offset)), $0.element) }
+        case (.set, .set(let elements)), (.set, .list(let elements)):
+            slots = elements.map { (nil, $0) }
+        case (.map, .map(let entries)):
+            slots = entries.keys.sorted(by: ExportOrder.utf8Less).map { (.string($0), entries[$0] ?? .null) }
+        default:
+            throw PorterError(
+                .notADatabase, "stored value is \(value.kindName), not a \(property.collection.rawValue)",
+                location: location)
+        }
+        for (slot, element) in slots {
+            if child.kind == .embedded {
+                guard case .link(let link) = element else {
+                    if element == .null, let slot, property.collection == .map {
+                        try sink.nullEntry(child, owner: owner, key: slot)
+                        continue
+                    }
+                    if element == .null { continue }
+                    throw PorterError(
+                        .notADatabase, "stored value is \(element.kindName), not an embedded object", location: location
+                    )
+                }
+                guard let object = try source.embedded(link) else {
+                    throw PorterError(.notADatabase, "embedded object \(link) is missing", location: location)
+                }
+                let row = nextRow[child.name, default: 1]
+                nextRow[child.name] = row + 1
+                try writeRow(
+                    child, prefix: [.int(row), owner] + (slot.map { [$0] } ?? []), ownKey: .int(row),
+                    values: object.values, source: source)
+            } else {
+                try sink.elementRow(
+                    child, owner: owner, slot: slot, element: element, location: location, source: source)
+            }
+        }
+    }
+}
+
+/// Writes the rows of a relational export into a SQLite file (`--format sqlite`).
+final class RelationalWriter: RelationalRowSink {
     let file: PlainSQLiteFile
     let layout: RelationalLayout
     private var inserts: [String: PlainSQLiteStatement] = [:]
     /// The insert of each table, by table object (no string hashing per row).
     private var tableInserts: [ObjectIdentifier: PlainSQLiteStatement] = [:]
-    /// The next `_row` of each embedded table.
-    private var nextRow: [String: Int64] = [:]
+    private lazy var rows = RelationalRows(layout: layout, sink: self)
 
     init(file: PlainSQLiteFile, layout: RelationalLayout) {
         self.file = file
@@ -43,27 +144,13 @@ final class RelationalWriter {
 
     /// Writes one top-level object and everything it holds.
     func writeObject(_ table: RelationalTable, key: ObjectKey, values: [Value], source: ExportObjectSource) throws {
-        let ownerKey: SQLiteCell
-        if let pk = table.objectClass?.primaryKey, let index = table.properties.firstIndex(where: { $0.name == pk }),
-            index < values.count
-        {
-            ownerKey = try RelationalValues.cell(values[index], at: "\(table.name).\(pk)")
-        } else {
-            ownerKey = .integer(key.rawValue)
-        }
-        try writeRow(
-            table, prefix: table.keyColumn == "_key" ? [ownerKey] : [], ownKey: ownerKey, values: values, source: source
-        )
+        try rows.writeObject(table, key: key, values: values, source: source)
     }
 
-    /// One row of an object table (`prefix`: `_key`, or `_row`, `_owner` and the slot), then its
-    /// child tables, whose `owner` is `ownKey`.
-    private func writeRow(
-        _ table: RelationalTable, prefix: [SQLiteCell], ownKey: SQLiteCell, values: [Value],
-        source: ExportObjectSource
-    ) throws {
-        var cells = prefix
-        cells.reserveCapacity(prefix.count + table.columnProperties.count)
+    func objectRow(_ table: RelationalTable, prefix: [Value], values: [Value], source: ExportObjectSource) throws {
+        var cells: [SQLiteCell] = []
+        cells.reserveCapacity(prefix.count + table.columnProperties.count + 1)
+        for key in prefix { cells.append(try RelationalValues.cell(key, at: table.name)) }
         for (i, property) in table.columnProperties {
             let value = i < values.count ? values[i] : .null
             if property.type == .mixed {
@@ -75,67 +162,25 @@ final class RelationalWriter {
             }
         }
         try insert(into: table, cells)
-        guard !table.children.isEmpty else { return }
-        for (i, property) in table.properties.enumerated() {
-            guard let child = table.children[property.name], i < values.count else { continue }
-            try writeChild(child, property, values[i], owner: ownKey, source: source)
-        }
     }
 
-    /// The rows of one child table for one owner.
-    private func writeChild(
-        _ child: RelationalTable, _ property: Property, _ value: Value, owner: SQLiteCell,
+    func elementRow(
+        _ table: RelationalTable, owner: Value, slot: Value?, element: Value, location: String,
         source: ExportObjectSource
     ) throws {
-        let location = "\(child.owner?.name ?? "").\(property.name)"
-        var slots: [(slot: SQLiteCell?, element: Value)] = []
-        switch (property.collection, value) {
-        case (_, .null): return
-        case (.none, _): slots = [(nil, value)]
-        case (.list, .list(let elements)):
-            slots = elements.enumerated().map { (.integer(Int64($0.offset)), $0.element) }
-        case (.set, .set(let elements)), (.set, .list(let elements)):
-            slots = elements.map { (nil, $0) }
-        case (.map, .map(let entries)):
-            slots = entries.keys.sorted(by: ExportOrder.utf8Less).map { (.text($0), entries[$0] ?? .null) }
-        default:
-            throw PorterError(
-                .notADatabase, "stored value is \(value.kindName), not a \(property.collection.rawValue)",
-                location: location)
+        var cells = [try RelationalValues.cell(owner, at: location)]
+        if let slot { cells.append(try RelationalValues.cell(slot, at: location)) }
+        if table.property?.type == .mixed {
+            let (cell, type) = try RelationalValues.mixedCell(element, at: location, source: source)
+            cells += [cell, type.map(SQLiteCell.text) ?? .null]
+        } else {
+            cells.append(try RelationalValues.cell(element, at: location))
         }
-        for (slot, element) in slots {
-            let slotCells = slot.map { [$0] } ?? []
-            if child.kind == .embedded {
-                guard case .link(let link) = element else {
-                    if element == .null, let slot, property.collection == .map {
-                        try recordNullEntry(child, owner: owner, key: slot)
-                        continue
-                    }
-                    if element == .null { continue }
-                    throw PorterError(
-                        .notADatabase, "stored value is \(element.kindName), not an embedded object", location: location
-                    )
-                }
-                guard let object = try source.embedded(link) else {
-                    throw PorterError(.notADatabase, "embedded object \(link) is missing", location: location)
-                }
-                let row = nextRow[child.name, default: 1]
-                nextRow[child.name] = row + 1
-                try writeRow(
-                    child, prefix: [.integer(row), owner] + slotCells, ownKey: .integer(row), values: object.values,
-                    source: source)
-            } else if property.type == .mixed {
-                let (cell, type) = try RelationalValues.mixedCell(element, at: location, source: source)
-                try insert(into: child, [owner] + slotCells + [cell, type.map(SQLiteCell.text) ?? .null])
-            } else {
-                try insert(into: child, [owner] + slotCells + [try RelationalValues.cell(element, at: location)])
-            }
-        }
+        try insert(into: table, cells)
     }
 
-    /// A null entry of a dictionary of embedded objects, listed in `_porter_null_entries` (made
-    /// on first use) since it has no row of its own.
-    private func recordNullEntry(_ table: RelationalTable, owner: SQLiteCell, key: SQLiteCell) throws {
+    /// Listed in `_porter_null_entries` (made on first use).
+    func nullEntry(_ table: RelationalTable, owner: Value, key: Value) throws {
         let name = RelationalLayout.nullEntriesTable
         if inserts[name] == nil {
             let strict = PlainSQLiteFile.supportsStrictTables ? " STRICT" : ""
@@ -144,7 +189,10 @@ final class RelationalWriter {
             )
             inserts[name] = try file.prepare("INSERT INTO \(name) VALUES (?, ?, ?)")
         }
-        try inserts[name]?.run([.text(table.name), owner, key])
+        try inserts[name]?.run([
+            .text(table.name), try RelationalValues.cell(owner, at: table.name),
+            try RelationalValues.cell(key, at: table.name),
+        ])
     }
 
     private func insert(into table: RelationalTable, _ cells: [SQLiteCell]) throws {

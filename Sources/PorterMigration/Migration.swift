@@ -23,6 +23,10 @@ public final class Migration {
     let oldClassNames: [String: String]
     /// The first error a subscript recorded; thrown when the block returns.
     var recordedError: PorterError?
+    /// How lists of objects are handed to the block (see ``MigrationObjectLists``).
+    package var objectLists: MigrationObjectLists?
+    /// The lists handed out for new objects since the last write-back.
+    var handedOutLists: [HandedOutList] = []
 
     var db: Database { runner.db }
     var storage: MigrationStorage { runner.storage }
@@ -59,6 +63,7 @@ public final class Migration {
                     guard let exists = attempt({ try db.exists(typeName, object.key) }) else { return }
                     guard exists else { continue }
                     try block(oldObject, MigrationObject(migration: self, className: typeName, key: object.key))
+                    writeBackLists()
                 } else {
                     try block(oldObject, nil)
                 }
@@ -76,6 +81,7 @@ public final class Migration {
                     guard let exists = attempt({ try db.exists(typeName, key) }) else { return }
                     guard exists else { continue }
                     try block(nil, MigrationObject(migration: self, className: typeName, key: key))
+                    writeBackLists()
                     if recordedError != nil { return }
                 }
             }

@@ -19,7 +19,7 @@ public final class MigrationObject {
     /// Whether this is the read-only old object.
     public let isOld: Bool
 
-    private let migration: Migration
+    let migration: Migration
     private let snapshot: DynamicObject?
 
     /// An old object, from its snapshot.
@@ -107,5 +107,19 @@ public final class MigrationObject {
 
     private func invalidName(_ property: String) -> PorterError {
         PorterError(.notFound, "Invalid property name '\(property)' for class '\(className)'.")
+    }
+}
+
+extension MigrationObject: Hashable {
+    /// The same stored object, on the same side (old or new) of the migration.
+    public static func == (lhs: MigrationObject, rhs: MigrationObject) -> Bool {
+        lhs.className == rhs.className && lhs.key == rhs.key && lhs.isOld == rhs.isOld
+    }
+
+    /// Hashes the class, key and side.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(className)
+        hasher.combine(key)
+        hasher.combine(isOld)
     }
 }

@@ -83,14 +83,17 @@ extension MigrationObject {
     public subscript(_ property: String) -> Any? {
         get {
             do {
-                return MigrationValue.swift(try value(forKey: property))
+                let value = try value(forKey: property)
+                if let list = try objectList(property, value) { return list }
+                return MigrationValue.swift(value)
             } catch {
                 recordError(error)
                 return nil
             }
         }
         set {
-            guard let stored = MigrationValue.stored(newValue) else {
+            guard let stored = MigrationValue.stored(newValue) ?? newValue.flatMap(migration.links(of:)).map(Value.list)
+            else {
                 recordError(
                     PorterError(
                         .invalidValue,

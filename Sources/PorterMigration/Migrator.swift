@@ -139,6 +139,7 @@ public enum Migrator {
                         oldSchema: stored, newSchema: step.targetSchema, old: old, runner: runner,
                         oldClassNames: classRenames)
                     try block(migration, stored.version)
+                    migration.writeBackLists()
                     try migration.throwRecorded()
                     runner.summary.blockCalled = true
                 }

@@ -31,3 +31,8 @@ extension Decimal128: Numeric {
     /// Whether the value is a signaling NaN (Realm's name for ``isSignalingNaN``).
     public var isSignaling: Bool { isSignalingNaN }
 }
+
+extension Decimal128: SignedNumeric {
+    /// Replaces the value with its additive inverse (Realm's `negate()`; a NaN stays as it is).
+    public mutating func negate() { self = -self }
+}

@@ -125,3 +125,32 @@ extension Decimal128: Comparable, ExpressibleByIntegerLiteral, ExpressibleByFloa
         return lhs.doubleValue < rhs.doubleValue
     }
 }
+
+extension Decimal128: Codable {
+    /// A Decimal128 from a string (as Realm encodes one), an integer or a floating-point
+    /// number, as Realm decodes one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            do {
+                try self.init(string: text)
+            } catch {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not a Decimal128")
+            }
+        } else if let integer = try? container.decode(Int64.self) {
+            self.init(integer)
+        } else if let number = try? container.decode(Double.self) {
+            self.init(number)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Cannot convert value to Decimal128")
+        }
+    }
+
+    /// The decimal string, as Realm encodes a Decimal128.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
+    }
+}

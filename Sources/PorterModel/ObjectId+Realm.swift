@@ -29,3 +29,23 @@ extension ObjectId {
     @available(*, deprecated, renamed: "stringValue")
     public var hexString: String { stringValue }
 }
+
+extension ObjectId: Codable {
+    /// An ObjectId from its 24-digit hexadecimal string, as Realm decodes one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(string: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not an ObjectId (24 hexadecimal digits)")
+        }
+    }
+
+    /// The 24-digit hexadecimal string, as Realm encodes an ObjectId.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
+    }
+}

@@ -99,12 +99,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
 extension Int64 {
     /// Division rounding toward negative infinity.
-    @inlinable func floorDiv(_ d: Int64) -> Int64 {
+    @inlinable package func floorDiv(_ d: Int64) -> Int64 {
         let q = self / d
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }
     /// Remainder with the sign of the divisor.
-    @inlinable func floorMod(_ d: Int64) -> Int64 {
+    @inlinable package func floorMod(_ d: Int64) -> Int64 {
         // Adjusting `%` directly: `self - floorDiv(d) * d` overflows near Int64.min.
         let r = self % d
         return (r != 0 && (r < 0) != (d < 0)) ? r + d : r

@@ -5,6 +5,8 @@ struct FileHeader {
     let topRef: Int64
     /// The selected slot's file format.
     let fileFormat: Int
+    /// Both slots as stored, and which one is selected.
+    let slots: RealmHeaderSlots
 
     /// The streaming footer's cookie (`alloc_slab.hpp` 629).
     static let footerCookie: UInt64 = 0x3034_1252_37E5_26C8
@@ -62,5 +64,36 @@ struct FileHeader {
             topRef = Int64(top)
         }
         guard topRef & 7 == 0 else { throw RealmFault("the top ref \(hex(topRef)) is not 8-aligned") }
+        slots = RealmHeaderSlots(base, currentTopRef: topRef)
+    }
+}
+
+/// The header's two slots (top ref and file format each) and the flag selecting one: the current
+/// snapshot and the one before it (realm-core writes the new top ref into the unselected slot, then flips).
+public struct RealmHeaderSlots: Sendable, Hashable {
+    /// The two stored top refs (slot 0, slot 1), as raw unsigned values.
+    public let topRefs: [UInt64]
+    /// The two stored file formats.
+    public let fileFormats: [Int]
+    /// The selected (current) slot: 0 or 1.
+    public let selected: Int
+    /// The top ref in use: the selected slot's, or in streaming form the footer's.
+    public let currentTopRef: Int64
+    /// Whether the file is in streaming form (slot 0 holds all ones; the top ref is in the footer).
+    public var isStreaming: Bool { selected == 0 && topRefs[0] == UInt64.max }
+    /// The other slot's top ref when it names a snapshot (not 0, not the streaming marker, not the current one).
+    public var previousTopRef: Int64? {
+        let other = topRefs[1 - selected]
+        guard other != 0, other != UInt64.max, other < UInt64(Int64.max), Int64(other) != currentTopRef else {
+            return nil
+        }
+        return Int64(other)
+    }
+
+    init(_ base: UnsafeRawPointer, currentTopRef: Int64) {
+        self.currentTopRef = currentTopRef
+        topRefs = [0, 8].map { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: $0, as: UInt64.self)) }
+        fileFormats = [20, 21].map { Int(base.load(fromByteOffset: $0, as: UInt8.self)) }
+        selected = Int(base.load(fromByteOffset: 23, as: UInt8.self) & 1)
     }
 }

@@ -7,7 +7,7 @@ extension RealmFile {
     /// as a Porter database answers `linkingObjects`; empty when the object has none or does not exist.
     /// Read from the target's backlink column (realm-core `obj.cpp` `add_backlink`: 0 for none, a
     /// tagged key for one, else a ref to a B+tree of keys), so the origin class is not scanned.
-    /// - Throws: ``PorterError`` (`notFound` when no link column `originClass.originProperty` points
+    /// - Throws: `PorterError` (`notFound` when no link column `originClass.originProperty` points
     ///   at `table`'s class, `notADatabase` for damage).
     public func backlinks(in table: RealmTable, key: Int64, originClass: String, originProperty: String) throws
         -> [Int64]

@@ -4,7 +4,7 @@ import PorterModel
 extension RealmFile {
     /// Structural check: every ref in bounds and 8-aligned, no cycles (depth limits), sizes and
     /// counts consistent, every link resolves (unresolved keys read as null), each embedded
-    /// object has exactly one parent. Returns one line per problem (empty = OK); throws only
+    /// object has exactly one parent, every object's stored backlinks equal the links to it. Returns one line per problem (empty = OK); throws only
     /// when the file cannot be opened at all (the initializer already did that).
     public func check() throws -> [String] {
         var problems: [String] = []
@@ -17,6 +17,7 @@ extension RealmFile {
             }
         }
         var parents: [UInt32: [Int64: Int]] = [:]
+        var tally = LinkTally()
         for (table, info) in zip(tables, infos) {
             do {
                 let counted = try countClusterTree(info.clusterRoot)
@@ -27,22 +28,25 @@ extension RealmFile {
                 if info.tombstoneRoot != 0 { _ = try countClusterTree(info.tombstoneRoot) }
             } catch {
                 note(message(error, "\(info.name)"))
+                tally.incomplete.insert(info.key)
                 continue
             }
             checkSearchIndexes(table, info, note: note)
             if info.tableType == 1 { continue }  // embedded objects are checked through their parents
             do {
                 try forEachObject(in: table) { object in
-                    for (p, value) in zip(table.properties, object.values) {
+                    for (c, (p, value)) in zip(table.properties, object.values).enumerated() {
                         if case .set(let items) = value, let problem = setOrderProblem(items, property: p) {
                             note("\(info.name)[key \(object.key)].\(p.name): \(problem)")
                         }
                         try checkValue(
-                            value, place: "\(info.name)[key \(object.key)].\(p.name)", parents: &parents, note: note)
+                            value, place: "\(info.name)[key \(object.key)].\(p.name)",
+                            origin: (info.key, info.columns[c].colKey), parents: &parents, tally: &tally, note: note)
                     }
                 }
             } catch {
                 note(message(error, info.name))
+                tally.incomplete.insert(info.key)
             }
         }
         for (table, info) in zip(tables, infos) where info.tableType == 1 {
@@ -61,10 +65,16 @@ extension RealmFile {
                 note(message(error, info.name))
             }
         }
+        // Embedded objects are reached only through their parents: any walk that stopped leaves
+        // their counts incomplete.
+        if !tally.incomplete.isEmpty {
+            for info in infos where info.tableType == 1 { tally.incomplete.insert(info.key) }
+        }
+        checkBacklinkCounts(tally, note: note)
         return problems
     }
 
-    private func message(_ error: Error, _ place: String) -> String {
+    func message(_ error: Error, _ place: String) -> String {
         if let fault = error as? RealmFault {
             return fault.message.hasPrefix(place) ? fault.message : "\(place): \(fault.message)"
         }
@@ -72,8 +82,11 @@ extension RealmFile {
         return "\(place): \(error)"
     }
 
+    /// Checks one value of the column `origin` (table key, column key): links resolve (and are
+    /// counted in `tally` for the backlink check), embedded objects counted as children.
     private func checkValue(
-        _ value: RealmValue, place: String, parents: inout [UInt32: [Int64: Int]], note: (String) -> Void
+        _ value: RealmValue, place: String, origin: (table: UInt32, column: Int64),
+        parents: inout [UInt32: [Int64: Int]], tally: inout LinkTally, note: (String) -> Void
     ) throws {
         switch value {
         case .link(let className, let key):
@@ -83,20 +96,31 @@ extension RealmFile {
             let info = try self.info(target)
             if try mem.findClusterLeaf(info.clusterRoot, key: key)?.row(of: key) == nil {
                 note("\(place): link to \(className) key \(key) does not resolve")
+            } else {
+                tally.add(target: target.key, key: key, origin: origin)
             }
         case .embedded(let className, let key, let values):
             guard let target = table(named: className) else { return }
             parents[target.key, default: [:]][key, default: 0] += 1
-            for (p, v) in zip(target.properties, values) {
+            tally.add(target: target.key, key: key, origin: origin)
+            let columns = try self.info(target).columns
+            for (c, (p, v)) in zip(target.properties, values).enumerated() {
                 if case .set(let items) = v, let problem = setOrderProblem(items, property: p) {
                     note("\(place).\(p.name): \(problem)")
                 }
-                try checkValue(v, place: "\(place).\(p.name)", parents: &parents, note: note)
+                try checkValue(
+                    v, place: "\(place).\(p.name)", origin: (target.key, columns[c].colKey), parents: &parents,
+                    tally: &tally, note: note)
             }
         case .list(let items), .set(let items):
-            for item in items { try checkValue(item, place: place, parents: &parents, note: note) }
+            for item in items {
+                try checkValue(item, place: place, origin: origin, parents: &parents, tally: &tally, note: note)
+            }
         case .dictionary(let entries):
-            for e in entries { try checkValue(e.value, place: "\(place)[\(e.key)]", parents: &parents, note: note) }
+            for e in entries {
+                try checkValue(
+                    e.value, place: "\(place)[\(e.key)]", origin: origin, parents: &parents, tally: &tally, note: note)
+            }
         default:
             break
         }

@@ -111,7 +111,7 @@ extension RealmFile {
 
     /// Streams one property's values of every live object of a table in object-key order,
     /// decoding only that column.
-    /// - Throws: ``PorterError`` (`notFound` for an unknown property, `notADatabase` for damage).
+    /// - Throws: `PorterError` (`notFound` for an unknown property, `notADatabase` for damage).
     public func forEachValue(
         in table: RealmTable, property: String, _ body: (_ key: Int64, _ value: RealmValue) throws -> Void
     ) throws {

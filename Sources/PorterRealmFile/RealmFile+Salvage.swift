@@ -159,14 +159,22 @@ extension RealmFile {
     /// Opens the previous snapshot (the header slot not selected) of a plaintext file: a private,
     /// unlinked copy with the other slot selected. Nil when the file is encrypted, the other slot
     /// is empty or it does not open. The file itself is only read.
-    package static func previousSnapshot(of path: String) -> RealmFile? {
+    ///
+    /// A file cut short is read as far as it goes: the copy is cut to whole 8-byte words and the
+    /// size the top array records is not required, so the previous snapshot of a file whose last
+    /// commit was lost with its tail opens, and salvage reports the nodes past the end as lost.
+    package static func previousSnapshot(of path: String) -> RealmFile? { snapshot(of: path, previous: true) }
+
+    /// Opens the current snapshot (`previous` false) or the previous one of a plaintext file that
+    /// may be cut short, from a private unlinked copy (see ``previousSnapshot(of:)``); nil when it does not open.
+    package static func snapshot(of path: String, previous: Bool) -> RealmFile? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         let head = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
         try? handle.close()
         guard head.count == 24, head[16..<20].elementsEqual("T-DB".utf8) else { return nil }
-        let other = Int(head[23] & 1) ^ 1
+        let other = Int(head[23] & 1) ^ (previous ? 1 : 0)
         let top = (0..<8).reduce(UInt64(0)) { $0 | UInt64(head[8 * other + $1]) << (8 * UInt64($1)) }
-        guard top != 0, top != UInt64.max, head[20 + other] != 0 else { return nil }
+        guard !previous || (top != 0 && top != UInt64.max && head[20 + other] != 0) else { return nil }
         let temporary =
             NSTemporaryDirectory() + "/porter-snapshot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).realm"
         defer { unlink(temporary) }  // the mapping keeps the bytes; nothing is left behind
@@ -175,8 +183,12 @@ extension RealmFile {
         guard fd >= 0 else { return nil }
         var flags = (head[23] & ~1) | UInt8(other)
         let written = pwrite(fd, &flags, 1, 23)
+        var info = stat()
+        // A tail cut mid-word: the last partial word can hold no whole node.
+        let cut =
+            fstat(fd, &info) == 0 && (info.st_size % 8 == 0 || ftruncate(fd, info.st_size - info.st_size % 8) == 0)
         close(fd)
-        guard written == 1 else { return nil }
-        return try? RealmFile(path: temporary)
+        guard written == 1, cut else { return nil }
+        return try? RealmFile(path: temporary, encryptionKey: nil, allowingShortFile: true)
     }
 }

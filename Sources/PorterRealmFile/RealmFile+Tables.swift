@@ -18,14 +18,16 @@ extension RealmFile {
         var historyType: Int
     }
 
-    static func loadGroup(_ mem: Mem, topRef: Int64) throws(RealmFault) -> Group {
+    static func loadGroup(_ mem: Mem, topRef: Int64, allowingShortFile: Bool = false) throws(RealmFault) -> Group {
         let top = try mem.array(topRef, minimum: 3, "the top array")
         guard [3, 5, 7, 9, 10, 11, 12].contains(top.count) else {
             throw RealmFault(
                 "the top array at \(hex(topRef)) has \(top.count) slots (expected 3, 5, 7, 9, 10, 11 or 12)")
         }
         let logicalSize = try top.tagged(2)
-        if logicalSize > Int64(mem.size) { throw RealmFault.truncated(expected: logicalSize, size: mem.size) }
+        if logicalSize > Int64(mem.size) && !allowingShortFile {
+            throw RealmFault.truncated(expected: logicalSize, size: mem.size)
+        }
         guard logicalSize >= 0 else {
             throw RealmFault(
                 "the top array says the file is \(logicalSize) bytes but it has \(mem.size); the file may have changed while reading: copy it with the app closed"

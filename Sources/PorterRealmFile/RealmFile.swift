@@ -24,6 +24,8 @@ public final class RealmFile: @unchecked Sendable {
     public let skippedTables: [String]
     /// Every backlink column of the user classes.
     public let backlinks: [RealmBacklink]
+    /// The header's two top refs and formats, and the selected slot.
+    public let headerSlots: RealmHeaderSlots
 
     let mapping: FileMapping
     /// The format of the layout read: `fileFormat`, or 24 for an old file read through the
@@ -59,7 +61,13 @@ public final class RealmFile: @unchecked Sendable {
 
     /// Opens read-only. Throws `PorterError(.notADatabase, …, location: path)` for every refusal.
     /// `encryptionKey`: the 64-byte key of an encrypted file.
-    public init(path: String, encryptionKey: [UInt8]? = nil) throws {
+    public convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
+        try self.init(path: path, encryptionKey: encryptionKey, allowingShortFile: false)
+    }
+
+    /// Opens read-only; with `allowingShortFile`, a file shorter than its top array records is
+    /// opened anyway (for salvage: nodes past the end then fail where they are read).
+    package init(path: String, encryptionKey: [UInt8]?, allowingShortFile: Bool) throws {
         self.path = path
         let original = try FileMapping(path: path, encryptionKey: encryptionKey)
         var mapping = original
@@ -70,6 +78,7 @@ public final class RealmFile: @unchecked Sendable {
         do {
             var header = try FileHeader(original.mem)
             fileFormat = header.fileFormat
+            headerSlots = header.slots
             if LegacyFile.formats.contains(header.fileFormat) {
                 // The pre-cluster layout: read as realm-core's upgrade would convert it, into
                 // an in-memory image of the current layout, read from here on.
@@ -93,7 +102,7 @@ public final class RealmFile: @unchecked Sendable {
             self.mapping = mapping
             let mem = mapping.mem
             guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
-            let group = try Self.loadGroup(mem, topRef: header.topRef)
+            let group = try Self.loadGroup(mem, topRef: header.topRef, allowingShortFile: allowingShortFile)
             historyType = legacy?.layout.historyType ?? group.historyType
             layoutFormat = header.fileFormat
             var byKey: [UInt32: TableInfo] = [:]

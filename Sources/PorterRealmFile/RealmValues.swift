@@ -4,7 +4,7 @@ import PorterModel
 /// they are made: export, import, migration and the writer's sources all use them).
 public enum RealmValues {
     /// A scalar (or null); links and collections are the caller's.
-    /// - Throws: ``PorterError`` (`notADatabase`) for a link or collection, naming `location`.
+    /// - Throws: `PorterError` (`notADatabase`) for a link or collection, naming `location`.
     public static func scalar(_ stored: RealmValue, location: String) throws -> Value {
         guard let value = scalarValue(stored) else {
             throw PorterError(
@@ -79,7 +79,7 @@ public enum RealmValues {
 
 extension RealmValues {
     /// A Porter value (a scalar, a link, or a collection nested in a mixed) as a Realm file holds it.
-    /// - Throws: ``PorterError`` for a value a Realm file cannot hold, naming `location`.
+    /// - Throws: `PorterError` for a value a Realm file cannot hold, naming `location`.
     public static func realm(_ value: Value, location: String) throws -> RealmValue {
         switch value {
         case .null: return .null

@@ -77,7 +77,7 @@ extension Database {
             throw PorterError(
                 .notADatabase,
                 appID == 0
-                    ? "file is not a Porter database"
+                    ? PlainSQLiteFile.foreignFileMessage(path)
                     : "file is an SQLite database of another application, not a Porter database", location: path)
         }
         let format = Int64(Int32(bitPattern: bigEndian(60)))

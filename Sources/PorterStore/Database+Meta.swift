@@ -20,7 +20,7 @@ extension Database {
             throw PorterError(
                 .notADatabase,
                 appID == 0
-                    ? "file is not a Porter database"
+                    ? PlainSQLiteFile.foreignFileMessage(connection.path)
                     : "file is an SQLite database of another application, not a Porter database",
                 location: connection.path)
         }

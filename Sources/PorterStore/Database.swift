@@ -106,21 +106,23 @@ public final class Database {
     }
 
     /// Opens an in-memory database. Instances opened with the same `identifier` share their data
-    /// while at least one of them is open, like Realm's `inMemoryIdentifier`.
-    public static func inMemory(identifier: String? = nil, schema: Schema) throws -> Database {
+    /// while at least one of them is open (or the identifier is kept, ``keepInMemory(identifier:)``).
+    /// With `keepingOtherClasses`, classes the database holds that `schema` does not list stay
+    /// as they are (a model may use a subset of the classes, as with a file).
+    public static func inMemory(
+        identifier: String? = nil, schema: Schema, keepingOtherClasses: Bool = false
+    ) throws -> Database {
         try schema.validate()
-        let uri: String
-        if let identifier {
-            let escaped = identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "db"
-            uri = "file:porter-\(escaped)?mode=memory&cache=shared"
-        } else {
-            uri = ":memory:"
-        }
+        let uri = identifier.map(memoryURI) ?? ":memory:"
         let connection = try SQLiteConnection(path: uri, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let existing = try? readStoredSchema(connection)
         if let existing {
             let db = Database(connection: connection, path: uri, schema: existing, readOnly: false)
-            try db.applyRequestedSchema(schema)
+            var requested = schema
+            if keepingOtherClasses {
+                for cls in existing.classes where requested[cls.name] == nil { requested.upsert(cls) }
+            }
+            try db.applyRequestedSchema(requested)
             return db
         }
         try initialize(connection, schema: schema, wal: false)

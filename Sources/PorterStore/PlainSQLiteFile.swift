@@ -73,6 +73,31 @@ package final class PlainSQLiteFile {
         return names
     }
 
+    /// The table that marks a relational export (`porter export --format sqlite`): it holds the schema.
+    package static let exportSchemaTable = "_porter_schema"
+
+    /// Whether the file at `path` is a relational export (an SQLite file holding ``exportSchemaTable``).
+    package static func isRelationalExport(_ path: String) -> Bool {
+        // Porter databases use a write-ahead log (header bytes 18–19 are 2); exports never do,
+        // so a WAL file is never opened here (opening it read-only would leave -shm files).
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 1, header[19] == 1 else {
+            return false
+        }
+        return hasTable(exportSchemaTable, at: path)
+    }
+
+    /// What an SQLite file without Porter's application id is, as the refusal of a command that
+    /// wants a Porter database or a Realm file says it: a Porter export (pointed at `porter import`)
+    /// or some other SQLite database.
+    package static func foreignFileMessage(_ path: String) -> String {
+        isRelationalExport(path)
+            ? "a Porter SQLite export (porter export --format sqlite), not a Porter database or a Realm file: "
+                + "load it into a database with 'porter import DB \(path)'"
+            : "an SQLite database, not a Porter database or a Realm file"
+    }
+
     /// Whether the file at `path` is an SQLite file holding a table named `table` (false for
     /// anything that cannot be opened or read as SQLite).
     package static func hasTable(_ table: String, at path: String) -> Bool {

@@ -6,12 +6,12 @@ import PorterStore
 
 /// `porter studio --write` on a Realm file: the file's objects in a private Porter working copy,
 /// edited as a Porter database is (Begin, edits, Commit or Cancel), and **Save**, which writes the
-/// Realm file anew from the copy, atomically (README, "Studio").
+/// Realm file anew from the copy, atomically (the Studio guide).
 ///
 /// The copy is `RealmScratchDatabase`'s, as `porter import` into a Realm file and the Realm
 /// migration make theirs: in memory for an encrypted file (nothing decrypted reaches the disk),
 /// else in a private folder under `$TMPDIR` removed by ``remove()``. The Realm file's writer lock
-/// (`FILE.lock`, README "Safety") is held while the copy is read and during each Save, not in
+/// (`FILE.lock`, the Safety guide) is held while the copy is read and during each Save, not in
 /// between: an app opening the file would otherwise wait for the whole session. Instead Save
 /// refuses when the file is no longer the one read (device, inode, size, modification time), so
 /// another writer's change is never overwritten.

@@ -5,7 +5,7 @@ import Porter
 import PorterModel
 import PorterStore
 
-/// `porter studio`: a web server on 127.0.0.1 showing one file (README, "Studio").
+/// `porter studio`: a web server on 127.0.0.1 showing one file (the Studio guide).
 ///
 /// The page (HTML, CSS, JavaScript from the module's `Assets`) is served to anyone on the
 /// machine; every `/api` route needs the session's random token (`?token=` or the

@@ -26,6 +26,13 @@ import Testing
         #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
         #"{"name": "Note", "properties": {"text": "string"}}"#)
 
+    /// v2 with `Person.nick` (a property in the middle of its class) removed: a lossy plan.
+    static let v3 = try! schema(
+        3,
+        #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "age": "string", "email": "string?", "dog": "Pet?"}}"#,
+        #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
+        #"{"name": "Note", "properties": {"text": "string"}}"#)
+
     static func makeV1(_ path: String) throws {
         let db = try Database.create(at: path, schema: v1)
         try db.write {
@@ -211,12 +218,7 @@ import Testing
         #expect(down.0 == 0, "\(down.1)")
         #expect(try Self.export(path("app.porter"), dir, "after") == before)
         // A plan that deleted data cannot be reversed without a fill or --allow-data-loss.
-        let v3 = try Self.schema(
-            3,
-            #"{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "fullName": "string", "age": "string", "email": "string?", "dog": "Pet?"}}"#,
-            #"{"name": "Pet", "properties": {"name": "string", "born": "int"}}"#,
-            #"{"name": "Note", "properties": {"text": "string"}}"#)
-        try Data(v3.jsonString().utf8).write(to: URL(fileURLWithPath: path("v3.json")))
+        try Data(Self.v3.jsonString().utf8).write(to: URL(fileURLWithPath: path("v3.json")))
         #expect(
             try porter(["plan", path("v2.json"), path("v3.json"), "--allow-data-loss", "-o", path("lossy.json")]).0 == 0
         )
@@ -229,5 +231,54 @@ import Testing
                 "plan", "--reverse", path("lossy.json"), path("v2.json"), "--fill", "Person.nick=none",
                 "-o", path("back.json"),
             ]).0 == 0)
+    }
+
+    /// `porter plan --reverse PLAN -o OUT` (issue 35): the plan you applied alone is inverted, its source
+    /// schema rebuilt from the plan and checked by the plan's checksum; argument errors exit 64.
+    @Test func aPlanFileAloneIsReversed() throws {
+        let tmp = try TemporaryFolder("cmd")
+        func path(_ name: String) -> String { tmp.url.appendingPathComponent(name).path }
+        try Data(Self.v1.jsonString().utf8).write(to: URL(fileURLWithPath: path("v1.json")))
+        try Data(Self.v2.jsonString().utf8).write(to: URL(fileURLWithPath: path("v2.json")))
+        let renames = ["--rename-class", "Dog=Pet", "--rename", "Person.name=fullName"]
+        #expect(
+            CapturedOutput.run(["plan", path("v1.json"), path("v2.json")] + renames + ["-o", path("up.json")]).status
+                == 0)
+        #expect(try MigrationPlan(contentsOfFile: path("up.json")).sourceSchema() == Self.v1)
+        let alone = CapturedOutput.run(["plan", "--reverse", path("up.json"), "-o", path("down.json")])
+        #expect(alone.status == 0, "\(alone.output.stderr)")
+        #expect(alone.output.stderr.contains("schema version 2 -> 1 (the inverse of"), "\(alone.output.stderr)")
+        // The same plan as the form naming the old schema.
+        #expect(
+            CapturedOutput.run(["plan", "--reverse", path("up.json"), path("v1.json"), "-o", path("down2.json")]).status
+                == 0)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path("down.json")))
+                == Data(contentsOf: URL(fileURLWithPath: path("down2.json"))))
+
+        // A schema where the plan belongs, a missing NEW, a plan and two schemas: argument errors.
+        let schema = CapturedOutput.run(["plan", "--reverse", path("v1.json"), "-o", path("x.json")])
+        #expect(schema.status == 64)
+        #expect(
+            schema.output.stderr.contains("not a migration plan") && schema.output.stderr.contains("v1.json"),
+            "\(schema.output.stderr)")
+        let one = CapturedOutput.run(["plan", path("v1.json"), "-o", path("x.json")])
+        #expect(one.status == 64)
+        #expect(one.output.stderr.contains("missing the new schema"), "\(one.output.stderr)")
+        let three = CapturedOutput.run(["plan", "--reverse", path("up.json"), path("v1.json"), path("v2.json")])
+        #expect(three.status == 64, "\(three.output.stderr)")
+        // A plan that removed a property in the middle of its class cannot tell where it was: OLD is asked for.
+        try Data(Self.v3.jsonString().utf8).write(to: URL(fileURLWithPath: path("v3.json")))
+        #expect(
+            CapturedOutput.run([
+                "plan", path("v2.json"), path("v3.json"), "--allow-data-loss", "-o", path("lossy.json"),
+            ])
+            .status == 0)
+        let lossy = CapturedOutput.run([
+            "plan", "--reverse", path("lossy.json"), "--allow-data-loss", "-o", path("x.json"),
+        ])
+        #expect(lossy.status == 64)
+        #expect(lossy.output.stderr.contains("porter plan --reverse PLAN OLD.json"), "\(lossy.output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("x.json")))
     }
 }

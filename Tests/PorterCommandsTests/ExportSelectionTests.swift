@@ -250,18 +250,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func theReadmeTableListsEveryOptionOfExportHelp() throws {
-        let readme = try String(contentsOf: TestFiles.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "### Export options\n"))
-        let end = try #require(readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex))
-        let table = readme[start.upperBound..<end.lowerBound]
+    @Test func theInterchangeGuideTableListsEveryOptionOfExportHelp() throws {
+        let guide = try String(
+            contentsOf: TestFiles.root.appendingPathComponent("Sources/Porter/Porter.docc/Interchange.md"),
+            encoding: .utf8)
+        let start = try #require(guide.range(of: "\n## Export options\n"))
+        let end = try #require(guide.range(of: "\n## ", range: start.upperBound..<guide.endIndex))
+        let table = guide[start.upperBound..<end.lowerBound]
         let help = ExportCommand.helpMessage(columns: 10_000)
         let options = try NSRegularExpression(pattern: #"^  (--[a-z-]+)"#, options: .anchorsMatchLines)
             .matches(in: help, range: NSRange(help.startIndex..., in: help))
             .map { String(help[Range($0.range(at: 1), in: help)!]) }
             .filter { $0 != "--help" && $0 != "--version" }
         #expect(options.count >= 20, "\(options)")
-        for option in options { #expect(table.contains("`\(option)"), "README's export table lacks \(option)") }
+        for option in options { #expect(table.contains("`\(option)"), "the guide's export table lacks \(option)") }
     }
 
     @Test func helpListsTheFormatsAndEveryExistingSpellingStillWorks() throws {

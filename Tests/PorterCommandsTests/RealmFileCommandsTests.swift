@@ -20,36 +20,50 @@ import Testing
     static let keyZeroTo63 = (0..<64).map { String(format: "%02x", $0) }.joined()
     static let key100To163 = (100..<164).map { String(format: "%02x", $0) }.joined()
 
-    static let fixtures: [Fixture] = {
-        func at(_ name: String) -> String { realmDir.appendingPathComponent(name).path }
-        return [
-            Fixture(path: at("every-type.realm"), dump: at("every-type.expected.json")),
-            Fixture(
-                path: at("every-type-encrypted.realm"), keyHex: key100To163,
-                dump: at("every-type-encrypted.expected.json")),
-            Fixture(path: at("inner-nodes.realm"), dump: at("inner-nodes.expected.json")),
-            Fixture(
-                path: SharedRealmFiles.path("dev-encrypted-realm-docs.realm"), keyHex: keyZeroTo63,
-                dump: at("dev-encrypted-realm-docs.expected.json")),
-            Fixture(
-                path: SharedRealmFiles.path("js-bundled.realm"), dump: SharedRealmFiles.path("js-bundled.expected.json")
-            ),
-            Fixture(
-                path: SharedRealmFiles.path("js-simple.realm"), dump: SharedRealmFiles.path("js-simple.expected.json")),
-            Fixture(
-                path: SharedRealmFiles.path("swift-migration-default-v5.realm"),
-                dump: SharedRealmFiles.path("swift-migration-default-v5.expected.json")),
-            Fixture(path: SharedRealmFiles.path("core-upgrade-20.realm")),
-            Fixture(path: SharedRealmFiles.path("core-upgrade-1000-22.realm")),
-            Fixture(path: SharedRealmFiles.path("core-upgrade-1000-23.realm")),
-            Fixture(path: SharedRealmFiles.path("core-sync-client-history-011.realm")),
-        ].filter { !$0.path.hasPrefix(SharedRealmFiles.folder.path) || SharedRealmFiles.available }
-    }()
+    static func at(_ name: String) -> String { realmDir.appendingPathComponent(name).path }
+
+    /// The fixtures in the repository, read everywhere.
+    static let ownFixtures: [Fixture] = [
+        Fixture(path: at("every-type.realm"), dump: at("every-type.expected.json")),
+        Fixture(
+            path: at("every-type-encrypted.realm"), keyHex: key100To163,
+            dump: at("every-type-encrypted.expected.json")),
+        Fixture(path: at("inner-nodes.realm"), dump: at("inner-nodes.expected.json")),
+    ]
+
+    /// Real files of other projects in `../shared/realm-files`; their tests are separate, so that
+    /// where the folder is absent they are reported as skipped with the reason, never dropped.
+    static let sharedFixtures: [Fixture] = [
+        Fixture(
+            path: SharedRealmFiles.path("dev-encrypted-realm-docs.realm"), keyHex: keyZeroTo63,
+            dump: at("dev-encrypted-realm-docs.expected.json")),
+        Fixture(
+            path: SharedRealmFiles.path("js-bundled.realm"), dump: SharedRealmFiles.path("js-bundled.expected.json")
+        ),
+        Fixture(
+            path: SharedRealmFiles.path("js-simple.realm"), dump: SharedRealmFiles.path("js-simple.expected.json")),
+        Fixture(
+            path: SharedRealmFiles.path("swift-migration-default-v5.realm"),
+            dump: SharedRealmFiles.path("swift-migration-default-v5.expected.json")),
+        Fixture(path: SharedRealmFiles.path("core-upgrade-20.realm")),
+        Fixture(path: SharedRealmFiles.path("core-upgrade-1000-22.realm")),
+        Fixture(path: SharedRealmFiles.path("core-upgrade-1000-23.realm")),
+        Fixture(path: SharedRealmFiles.path("core-sync-client-history-011.realm")),
+    ]
 
     /// Exporting a Realm file gives, byte for byte, the export of a Porter database holding the
     /// same objects (imported from that file), in every format.
-    @Test(arguments: fixtures)
+    @Test(arguments: ownFixtures)
     func realmExportEqualsTheExportOfTheSameObjectsInAPorterDatabase(_ fixture: Fixture) throws {
+        try Self.expectRealmExportEqualsPorterExport(fixture)
+    }
+
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"), arguments: sharedFixtures)
+    func sharedRealmExportEqualsTheExportOfTheSameObjectsInAPorterDatabase(_ fixture: Fixture) throws {
+        try Self.expectRealmExportEqualsPorterExport(fixture)
+    }
+
+    static func expectRealmExportEqualsPorterExport(_ fixture: Fixture) throws {
         let tmp = try TemporaryFolder("cmd")
         let dir = tmp.url
         let before = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
@@ -81,8 +95,19 @@ import Testing
 
     /// `porter export` of each file equals realm-core's own dump of it, compared as documents:
     /// numbers by value, dates to the millisecond (BSON's unit), sets as multisets.
-    @Test(arguments: fixtures.filter { $0.dump != nil })
+    @Test(arguments: ownFixtures.filter { $0.dump != nil })
     func exportEqualsRealmCoresDump(_ fixture: Fixture) throws {
+        try Self.expectExportEqualsRealmCoresDump(fixture)
+    }
+
+    @Test(
+        .enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"),
+        arguments: sharedFixtures.filter { $0.dump != nil })
+    func sharedExportEqualsRealmCoresDump(_ fixture: Fixture) throws {
+        try Self.expectExportEqualsRealmCoresDump(fixture)
+    }
+
+    static func expectExportEqualsRealmCoresDump(_ fixture: Fixture) throws {
         let tmp = try TemporaryFolder("cmd")
         let dir = tmp.url
         let out = dir.appendingPathComponent("out").path
@@ -187,8 +212,13 @@ import Testing
         #expect(named.output.stderr.contains("Pet is linked from Person.pets"))
     }
 
-    @Test(arguments: fixtures)
-    func checkPassesOnEveryFixture(_ fixture: Fixture) {
+    @Test(arguments: ownFixtures)
+    func checkPassesOnEveryFixture(_ fixture: Fixture) { Self.expectCheckPasses(fixture) }
+
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"), arguments: sharedFixtures)
+    func checkPassesOnEverySharedFile(_ fixture: Fixture) { Self.expectCheckPasses(fixture) }
+
+    static func expectCheckPasses(_ fixture: Fixture) {
         let run = CapturedOutput.run(["check", fixture.path] + fixture.keyArguments)
         #expect(run.status == 0, "\(run.output.stdout) \(run.output.stderr)")
         #expect(run.output.stdout == "ok")

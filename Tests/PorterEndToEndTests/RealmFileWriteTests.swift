@@ -158,7 +158,7 @@ import Testing
             #expect(run.status == 1, "\(pet): \(run.stdout)")
             #expect(run.stderr.hasPrefix("porter: error: ") && run.stderr.contains(phrase), "\(run.stderr)")
             #expect(try Data(contentsOf: app) == original)
-            // The lock file is realm-core's convention (README, "Safety"), and stays.
+            // The lock file is realm-core's convention (the Safety guide), and stays.
             #expect(
                 try Set(FileManager.default.contentsOfDirectory(atPath: dir.path)).subtracting(["app.realm.lock"]) == [
                     "app.realm", "v6.json",

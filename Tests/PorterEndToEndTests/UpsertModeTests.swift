@@ -3,7 +3,7 @@ import PorterTestSupport
 import Testing
 
 /// `porter import --mode upsert|merge` into both kinds of target: classes without a primary key
-/// refused with nothing written, and the README's update fixture idempotent.
+/// refused with nothing written, and the Interchange guide's update fixture idempotent.
 @Suite struct UpsertModeTests {
     static let schema = PorterBinary.fixtures.appendingPathComponent("schemas/realm-docs.json").path
     static let fixture = PorterBinary.fixtures.appendingPathComponent("data/realm-docs-fixture.json").path
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    /// A Porter database and a Realm file, both holding the README fixture.
+    /// A Porter database and a Realm file, both holding the Interchange guide's fixture.
     private func targets(_ dir: URL) throws -> [String] {
         let db = dir.appendingPathComponent("app.porter").path
         #expect(try PorterBinary.run(["create", db, "--schema", Self.schema]).status == 0)

@@ -106,7 +106,7 @@ import Testing
 
     /// Every row of every table of the export read as the generated records and written by them
     /// into a database the migrator made: the same rows, but for the two values GRDB's decoding
-    /// cannot carry (README, "Moving an app to GRDB"), which the fixture holds and the test counts.
+    /// cannot carry (the Leaving Realm guide, "Moving an app to GRDB"), which the fixture holds and the test counts.
     @Test func everyRecordReadsBackAndWritesTheSameRows() throws {
         let folder = try TemporaryFolder("grdb-codegen")
         let exported = try DatabaseQueue(path: try Self.export(into: folder))
@@ -165,7 +165,7 @@ import Testing
                 }
             }
         }
-        // The fixture holds both values GRDB cannot carry (README says so): the test would notice a fix.
+        // The fixture holds both values GRDB cannot carry (the Leaving Realm guide says so): the test would notice a fix.
         #expect(nanLosses > 0 && nulLosses > 0, "NaN losses \(nanLosses), NUL losses \(nulLosses)")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PorterBSON
 import PorterInterchange
 import PorterJSON
+import PorterTestSupport
 import Testing
 import PorterDocument
 import PorterModel
@@ -26,14 +27,10 @@ import PorterStore
         var parseErrors: [JSONValue] { json["parseErrors"]?.arrayValue ?? [] }
     }
 
-    /// The corpus files, or none (with a note) when the corpus is absent.
+    /// The corpus files (`../shared/bson-corpus`; their tests are skipped where it is absent).
     static func corpus() throws -> [CorpusFile] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: Files.bsonCorpus.path) else {
-            print("note: BSON corpus not found at \(Files.bsonCorpus.path); only the built-in vectors run")
-            return []
-        }
-        return try names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            let json = try JSONValue.parse(try Data(contentsOf: Files.bsonCorpus.appendingPathComponent(name)))
+        try SharedBSONCorpus.files().compactMap { name in
+            let json = try JSONValue.parse(try Data(contentsOf: SharedBSONCorpus.folder.appendingPathComponent(name)))
             return json["bson_type"] == nil ? nil : CorpusFile(name: name, json: json)
         }
     }
@@ -95,9 +92,16 @@ import PorterStore
         return true
     }
 
-    @Test func validCasesRoundTripThroughMixed() throws {
+    @Test func validCasesRoundTripThroughMixed() throws { try Self.expectValidCasesRoundTripThroughMixed(Self.builtIn) }
+
+    @Test(.enabled(if: SharedBSONCorpus.available, "\(SharedBSONCorpus.missing)"))
+    func corpusValidCasesRoundTripThroughMixed() throws {
+        try Self.expectValidCasesRoundTripThroughMixed(try Self.corpus())
+    }
+
+    static func expectValidCasesRoundTripThroughMixed(_ files: [CorpusFile]) throws {
         var checked = 0
-        for file in try Self.corpus() + Self.builtIn {
+        for file in files {
             for valid in file.valid {
                 guard let hexText = valid["canonical_bson"]?.stringValue else { continue }
                 let canonical = hexBytes(hexText)
@@ -147,7 +151,9 @@ import PorterStore
         print("BSON corpus: \(checked) valid cases of stored types round-tripped")
     }
 
-    func expectExtendedJSON(_ db: Database, canonical: Bool, _ expected: JSONValue?, _ description: String) throws {
+    static func expectExtendedJSON(_ db: Database, canonical: Bool, _ expected: JSONValue?, _ description: String)
+        throws
+    {
         guard let expectedText = expected?.stringValue else { return }
         let exported = String(
             decoding: try exportClass(db, "C", format: canonical ? "ejson-canonical" : "ejson"), as: UTF8.self)
@@ -183,9 +189,14 @@ import PorterStore
         }
     }
 
-    @Test func decodeErrorsAreRejected() throws {
+    @Test func decodeErrorsAreRejected() throws { try Self.expectDecodeErrorsAreRejected(Self.builtIn) }
+
+    @Test(.enabled(if: SharedBSONCorpus.available, "\(SharedBSONCorpus.missing)"))
+    func corpusDecodeErrorsAreRejected() throws { try Self.expectDecodeErrorsAreRejected(try Self.corpus()) }
+
+    static func expectDecodeErrorsAreRejected(_ files: [CorpusFile]) throws {
         var checked = 0
-        for file in try Self.corpus() + Self.builtIn {
+        for file in files {
             for bad in file.decodeErrors {
                 guard let hexText = bad["bson"]?.stringValue else { continue }
                 let db = try Self.database([file.testKey])
@@ -198,12 +209,18 @@ import PorterStore
                 checked += 1
             }
         }
+        #expect(checked > 0)
         print("BSON corpus: \(checked) decode errors rejected")
     }
 
-    @Test func parseErrorsAreRejected() throws {
+    @Test func parseErrorsAreRejected() throws { try Self.expectParseErrorsAreRejected(Self.builtIn) }
+
+    @Test(.enabled(if: SharedBSONCorpus.available, "\(SharedBSONCorpus.missing)"))
+    func corpusParseErrorsAreRejected() throws { try Self.expectParseErrorsAreRejected(try Self.corpus()) }
+
+    static func expectParseErrorsAreRejected(_ files: [CorpusFile]) throws {
         var checked = 0
-        for file in try Self.corpus() + Self.builtIn {
+        for file in files {
             for bad in file.parseErrors {
                 guard var text = bad["string"]?.stringValue else { continue }
                 // The one Extended JSON v2 parse error that is legacy Extended JSON, which Porter
@@ -223,6 +240,7 @@ import PorterStore
                 checked += 1
             }
         }
+        #expect(checked > 0)
         print("BSON corpus: \(checked) parse errors rejected")
     }
 }

@@ -3,8 +3,8 @@ import PorterInterchange
 import Testing
 import PorterTestSupport
 
-/// `porter export` and `porter import` end to end through the built binary (skipped with a note
-/// when the binary has not been built next to the tests).
+/// `porter export` and `porter import` end to end through the built binary (`swift build
+/// --build-tests` builds it; a missing binary fails the tests).
 @Suite struct CLITests {
     struct Run {
         var status: Int32
@@ -13,15 +13,9 @@ import PorterTestSupport
         var stdoutData: Data
     }
 
-    static let binary: URL? = PorterExecutable.url
-
-    static func porter(_ args: [String], stdin: Data? = nil) throws -> Run? {
-        guard let binary else {
-            print("note: the porter binary is not built next to the tests (swift build); CLI tests skipped")
-            return nil
-        }
+    static func porter(_ args: [String], stdin: Data? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = try PorterExecutable.locate()
         process.arguments = args
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
@@ -49,9 +43,9 @@ import PorterTestSupport
     @Test func importExportEveryFormatAndRoundTripThroughFolders() throws {
         let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
-        guard let created = try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) else { return }
+        let created = try Self.porter(["create", db, "--schema", Files.realmDocsSchema])
         #expect(created.status == 0)
-        let imported = try #require(try Self.porter(["import", db, Files.realmDocsFixture.path]))
+        let imported = try Self.porter(["import", db, Files.realmDocsFixture.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
             imported.stdout
@@ -59,14 +53,14 @@ import PorterTestSupport
         )
         for format in ["bson", "json", "ejson", "ejson-canonical"] {
             let out = dir.path("out-\(format)")
-            let exported = try #require(try Self.porter(["export", db, "--out", out, "--format", format]))
+            let exported = try Self.porter(["export", db, "--out", out, "--format", format])
             #expect(exported.status == 0, "\(exported.stderr)")
             #expect(exported.stdout.contains("Exported 14 documents"))
             let copy = dir.path("copy-\(format).realm")
-            let reimported = try #require(try Self.porter(["import", copy, out, "--create"]))
+            let reimported = try Self.porter(["import", copy, out, "--create"])
             #expect(reimported.status == 0, "\(reimported.stderr)")
             let again = dir.path("again-\(format)")
-            #expect(try Self.porter(["export", copy, "--out", again, "--format", format])?.status == 0)
+            #expect(try Self.porter(["export", copy, "--out", again, "--format", format]).status == 0)
             #expect(try Self.contents(out) == Self.contents(again), "\(format)")
         }
     }
@@ -74,14 +68,14 @@ import PorterTestSupport
     @Test func errorsArePrintedOnePerLineAndNothingIsWritten() throws {
         let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
-        guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
+        _ = try Self.porter(["create", db, "--schema", Files.realmDocsSchema])
         let bad = dir.path("User.json")
         try Data(
             "{\"_id\": \"a\", \"name\": 5}\n{\"_id\": \"b\", \"name\": \"B\", \"nick\": \"x\"}\n{\"_id\": 3, \"name\": \"C\"}\n"
                 .utf8
         ).write(to: URL(fileURLWithPath: bad))
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        let run = try #require(try Self.porter(["import", db, bad]))
+        let run = try Self.porter(["import", db, bad])
         #expect(run.status == 1)
         #expect(
             run.stderr == """
@@ -92,34 +86,33 @@ import PorterTestSupport
 
                 """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
-        let limited = try #require(try Self.porter(["import", db, bad, "--max-errors", "1"]))
+        let limited = try Self.porter(["import", db, bad, "--max-errors", "1"])
         #expect(limited.stderr.split(separator: "\n").count == 2)
         #expect(limited.stderr.contains("stopped at --max-errors 1"))
-        let lenient = try #require(try Self.porter(["import", db, bad, "--ignore-unknown", "--max-errors", "5"]))
+        let lenient = try Self.porter(["import", db, bad, "--ignore-unknown", "--max-errors", "5"])
         #expect(lenient.stderr.split(separator: "\n").count == 3)
     }
 
     @Test func streamsOneClassThroughStdoutAndStdin() throws {
         let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
-        guard try Self.porter(["create", db, "--schema", Files.realmDocsSchema]) != nil else { return }
-        #expect(try Self.porter(["import", db, Files.realmDocsFixture.path])?.status == 0)
-        let users = try #require(try Self.porter(["export", db, "--out", "-", "--class", "User", "--format", "json"]))
+        _ = try Self.porter(["create", db, "--schema", Files.realmDocsSchema])
+        #expect(try Self.porter(["import", db, Files.realmDocsFixture.path]).status == 0)
+        let users = try Self.porter(["export", db, "--out", "-", "--class", "User", "--format", "json"])
         #expect(
             users.stdout
                 == "{\"_id\":\"ada\",\"name\":\"Ada Lovelace\"}\n{\"_id\":\"grace\",\"name\":\"Grace Hopper\"}\n")
-        let bson = try #require(try Self.porter(["export", db, "--out", "-", "--class", "User"]))
+        let bson = try Self.porter(["export", db, "--out", "-", "--class", "User"])
         let copy = dir.path("copy.realm")
-        let schemaRun = try #require(try Self.porter(["schema", db]))
+        let schemaRun = try Self.porter(["schema", db])
         try Data(schemaRun.stdout.utf8).write(to: URL(fileURLWithPath: dir.path("schema.json")))
-        let piped = try #require(
-            try Self.porter(
-                ["import", copy, "-", "--class", "User", "--create", "--schema", dir.path("schema.json")],
-                stdin: bson.stdoutData))
+        let piped = try Self.porter(
+            ["import", copy, "-", "--class", "User", "--create", "--schema", dir.path("schema.json")],
+            stdin: bson.stdoutData)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout.hasPrefix("Imported 2 documents (User 2)"))
-        let again = try #require(
-            try Self.porter(["import", copy, "-", "--class", "User", "--mode", "upsert"], stdin: users.stdoutData))
+        let again = try Self.porter(
+            ["import", copy, "-", "--class", "User", "--mode", "upsert"], stdin: users.stdoutData)
         #expect(again.status == 0, "\(again.stderr)")
         // Argument errors: exit code 64, ArgumentParser's "Error: " line, then usage.
         for (arguments, message) in [
@@ -130,7 +123,7 @@ import PorterTestSupport
                 "The value 'xml' is invalid for '--format <format>'. Please provide one of the following:"
             ),
         ] {
-            let run = try #require(try Self.porter(arguments))
+            let run = try Self.porter(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.hasPrefix("Error: \(message)\n"), "\(run.stderr)")
         }
@@ -141,13 +134,11 @@ import PorterTestSupport
         let db = dir.path("new.realm")
         let bad = dir.path("fixture.json")
         try Data(#"{"schemaVersion": 3, "User": [{"_id": "a", "name": 1}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
-        guard let run = try Self.porter(["import", db, bad, "--create", "--schema", Files.realmDocsSchema]) else {
-            return
-        }
+        let run = try Self.porter(["import", db, bad, "--create", "--schema", Files.realmDocsSchema])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(bad):User#1:name: expected a string but got an int64 1\n"))
         #expect(!FileManager.default.fileExists(atPath: db))
-        let missing = try #require(try Self.porter(["import", db, bad]))
+        let missing = try Self.porter(["import", db, bad])
         #expect(
             missing.stderr
                 == "porter: error: \(db): no such database file (pass --create, with --schema or an export folder, to create it)\n"

@@ -71,11 +71,11 @@ import PorterTestSupport
         }
     }
 
-    @Test func corpusDocumentsMatchLibbson() throws {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: Files.bsonCorpus.path) else { return }
+    @Test(.enabled(if: SharedBSONCorpus.available, "\(SharedBSONCorpus.missing)"))
+    func corpusDocumentsMatchLibbson() throws {
         var compared = 0
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let data = try Data(contentsOf: Files.bsonCorpus.appendingPathComponent(name))
+        for name in try SharedBSONCorpus.files() {
+            let data = try Data(contentsOf: SharedBSONCorpus.folder.appendingPathComponent(name))
             guard let suite = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let valid = suite["valid"] as? [[String: Any]]
             else { continue }

@@ -106,14 +106,14 @@ import PorterTestSupport
         let dir = try TemporaryFolder()
         let db = dir.path("app.realm")
         try Data(Self.schemaJSON.utf8).write(to: URL(fileURLWithPath: dir.path("schema.json")))
-        guard let created = try CLITests.porter(["create", db, "--schema", dir.path("schema.json")]) else { return }
+        let created = try CLITests.porter(["create", db, "--schema", dir.path("schema.json")])
         #expect(created.status == 0)
-        let printed = try #require(try CLITests.porter(["schema", db]))
+        let printed = try CLITests.porter(["schema", db])
         #expect(printed.status == 0)
         let fixture = dir.path("fixture.json")
         try Data(#"{"schemaVersion": 2, "schema": \#(printed.stdout), \#(Self.people)}"#.utf8).write(
             to: URL(fileURLWithPath: fixture))
-        let imported = try #require(try CLITests.porter(["import", db, fixture]))
+        let imported = try CLITests.porter(["import", db, fixture])
         #expect(imported.status == 0, "\(imported.stderr)")
         let reopened = try Database.open(at: db, readOnly: true)
         #expect(try counts(reopened) == ["Person": 1, "Pet": 1])

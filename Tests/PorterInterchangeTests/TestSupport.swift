@@ -17,8 +17,6 @@ enum Files {
     static let realmDocsSchema = root.appendingPathComponent("Fixtures/schemas/realm-docs.json").path
     /// Fixture data for that schema.
     static let realmDocsFixture = root.appendingPathComponent("Fixtures/data/realm-docs-fixture.json")
-    /// The shared BSON corpus, when present.
-    static let bsonCorpus = root.deletingLastPathComponent().appendingPathComponent("shared/bson-corpus")
 }
 
 /// A schema from JSON text (test schemas are written inline).

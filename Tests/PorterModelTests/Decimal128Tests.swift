@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PorterModel
+import PorterTestSupport
 
 // MARK: - Helpers
 
@@ -242,20 +243,6 @@ struct Decimal128Tests {
 
 // MARK: - BSON corpus conformance
 
-/// `../shared/bson-corpus` next to the package root; optional (it is not part of the project).
-private let corpusDirectory: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // PorterModelTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
-    .appendingPathComponent("../shared/bson-corpus")
-    .standardizedFileURL
-
-private let corpusAvailable: Bool = {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: corpusDirectory.path, isDirectory: &isDirectory)
-        && isDirectory.boolValue
-}()
-
 /// The `$numberDecimal` string of an Extended JSON document `{"d": {"$numberDecimal": "…"}}`.
 private func numberDecimal(_ json: String) throws -> String {
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
@@ -267,16 +254,16 @@ private func numberDecimal(_ json: String) throws -> String {
 struct Decimal128CorpusTests {
     @Test(
         "Every decimal128 valid case and parse error of the BSON corpus",
-        .enabled(if: corpusAvailable, "skipped: ../shared/bson-corpus (BSON corpus) not found next to the package")
+        .enabled(if: SharedBSONCorpus.available, "\(SharedBSONCorpus.missing)")
     )
     func corpus() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: corpusDirectory.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: SharedBSONCorpus.folder.path)
             .filter { $0.hasPrefix("decimal128-") && $0.hasSuffix(".json") }
             .sorted()
         #expect(!files.isEmpty)
         var validCount = 0, degenerateCount = 0, parseErrorCount = 0
         for file in files {
-            let data = try Data(contentsOf: corpusDirectory.appendingPathComponent(file))
+            let data = try Data(contentsOf: SharedBSONCorpus.folder.appendingPathComponent(file))
             let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(file)")
             for case let test as [String: Any] in root["valid"] as? [Any] ?? [] {
                 let name = "\(file): \(test["description"] as? String ?? "?")"

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The module stack (README, "Layout"): every module imports only modules of lower layers, and each
+/// The module stack (ARCHITECTURE.md): every module imports only modules of lower layers, and each
 /// C library only from its one owner. Read from `Package.swift` and from every `import` line under
 /// `Sources/`, so an edge that points up or sideways fails here, whatever the build allows.
 @Suite struct ModuleStackTests {
@@ -9,11 +9,12 @@ import Testing
     static let layers: [String: Int] = [
         // C libraries from Debian.
         "PorterCSQLite": 0, "PorterCBSON": 0, "PorterCJSONC": 0, "PorterCCrypto": 0, "PorterCZlib": 0,
+        "PorterCPQ": 0,
         // Vocabulary: values and schemas, then the document vocabulary every format shares.
         "PorterModel": 1,
         "PorterDocument": 2,
         // Engines.
-        "PorterStore": 3, "PorterRealmFile": 3, "PorterBSON": 3, "PorterJSON": 3,
+        "PorterStore": 3, "PorterRealmFile": 3, "PorterBSON": 3, "PorterJSON": 3, "PorterPostgres": 3,
         // Operations: reports and plans, then what runs them.
         "PorterDiff": 4, "PorterQuery": 4,
         "PorterMigration": 5, "PorterInterchange": 5,
@@ -21,7 +22,7 @@ import Testing
         "PorterRealm": 6,
         // Faces.
         "Porter": 7,
-        "RealmSwift": 8, "PorterStudio": 8,
+        "RealmSwift": 8, "PorterStudio": 8, "PorterC": 8,
         "PorterCommands": 9,
         "PorterTool": 10,
     ]
@@ -30,6 +31,7 @@ import Testing
     static let cOwners: [String: String] = [
         "PorterCSQLite": "PorterStore", "PorterCBSON": "PorterBSON", "PorterCJSONC": "PorterJSON",
         "PorterCCrypto": "PorterRealmFile", "PorterCZlib": "PorterDocument",
+        "PorterCPQ": "PorterPostgres",
     ]
 
     /// The only modules that re-export others (`@_exported import`).

@@ -1,4 +1,5 @@
 import Foundation
+import PorterTestSupport
 import Testing
 @testable import PorterModel
 
@@ -246,7 +247,8 @@ struct TimestampTests {
 
     @Test("Foundation dates: nearest nanosecond in, nearest Double out")
     func foundationDates() {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, so that a failure is reproduced by the next run.
+        var generator = SeededGenerator(seed: 2001)
         // A `Date` counts from 2001; farther than 2^23 s (97 days) from it a Double step exceeds
         // a nanosecond, so Date → Timestamp → Date is exact, on both sides of 2001. (Dividing the
         // negative side by 4 once brought it within 97 days: an occasional failure.)
@@ -287,6 +289,7 @@ struct TimestampTests {
             "1970-01-01T00:00:00.000000001Z", "1970-01-01T00:00:01Z", "+010000-01-01T00:00:00Z",
         ].map(Timestamp.init(iso8601:))
         for (a, b) in zip(times, times.dropFirst()) { #expect(a < b, "\(a) < \(b)") }
-        #expect(times.shuffled().sorted() == times)
+        var generator = SeededGenerator(seed: 1970)
+        for _ in 0..<8 { #expect(times.shuffled(using: &generator).sorted() == times) }
     }
 }

@@ -24,3 +24,20 @@ public enum SharedRealmFiles {
             : ownFolder.appendingPathComponent(name).path
     }
 }
+
+/// The BSON corpus of MongoDB's specifications, read where it lives: `../shared/bson-corpus`
+/// beside the project root. Tests that need it are skipped with ``missing`` where it is absent.
+public enum SharedBSONCorpus {
+    /// `../shared/bson-corpus`.
+    public static let folder = SharedRealmFiles.projectRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/bson-corpus")
+    /// Whether the folder is there.
+    public static let available = FileManager.default.fileExists(atPath: folder.path)
+    /// Why a test needing the corpus was skipped.
+    public static let missing = "skipped: ../shared/bson-corpus (the BSON corpus) is absent"
+
+    /// The names of the corpus's JSON files, sorted.
+    public static func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+    }
+}

@@ -12,7 +12,7 @@ final class ObjectMakingMaker: Object {
     /// The unmanaged tag each initializer made last (the test reads it after a realm made objects).
     nonisolated(unsafe) static var lastTag: ObjectMakingTag?
 
-    required init() {
+    override init() {
         Self.lastTag = ObjectMakingTag()
         super.init()
     }
@@ -296,7 +296,7 @@ final class ObjectMakingLateMaker: Object {
     /// The unmanaged tag the initializer made last.
     nonisolated(unsafe) static var lastTag: ObjectMakingTag?
 
-    required init() {
+    override init() {
         if Self.makesTag { Self.lastTag = ObjectMakingTag() }
         super.init()
     }
@@ -314,7 +314,7 @@ final class ObjectMakingReader: Object {
     /// The texts of the tags initializers read, in order.
     nonisolated(unsafe) static var readTexts: [String] = []
 
-    required init() {
+    override init() {
         if let realm = Self.realm, let tag = realm.objects(ObjectMakingTag.self).sorted(byKeyPath: "_id").first {
             Self.readTexts.append(tag.text)
         }

@@ -3,7 +3,7 @@ import Testing
 @testable import Porter
 import PorterTestSupport
 
-/// The Swift snippets of README.md, verbatim apart from file locations, so the README stays true.
+/// The Swift snippets of the guides (Sources/Porter/Porter.docc), verbatim apart from file locations, so they stay true.
 enum Readme {
     class Dog: Object {
         @Persisted(primaryKey: true) var _id: ObjectId
@@ -29,7 +29,7 @@ enum Readme {
         let path = dir.file("app.realm").path
         let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/schemas/realm-docs.json").path
-        // README: "Swift API quick start (dynamic)"
+        // Getting started: the dynamic API
         let schema = try Schema(contentsOfFile: schemaFile)
         let db = try Database.create(at: path, schema: schema)
         try db.write {
@@ -55,7 +55,7 @@ enum Readme {
         typealias Dog = Readme.Dog
         typealias Person = Readme.Person
         typealias PersonProjection = Readme.PersonProjection
-        // README: "Typed models" (`Realm()` opens default.realm; here the file is in a temporary folder)
+        // Typed models: the opening example (`Realm()` opens default.realm; here the file is in a temporary folder)
         let realm = try Realm(fileURL: dir.file("dogs.realm"))
         try realm.write {
             let person = realm.create(Person.self, value: ["name": "Ali", "dogs": [["name": "Rex", "age": 3]]])
@@ -69,7 +69,7 @@ enum Readme {
         #expect(young.map(\.name) == ["Rex"] && sameThing.map(\.name) == ["Rex"])
         #expect(owners.map(\.name) == ["Ali"])
         #expect(realm.objects(Dog.self).first { $0.name == "Max" }?.owner?.walkedDogs.count == 1)
-        // README: "Class projections"
+        // Typed models: "Class projections"
         let people = realm.objects(PersonProjection.self)
         try realm.write { people[0].firstName = "Ali" }  // writes Person.name
         let person = try #require(realm.objects(Person.self).first)
@@ -90,7 +90,7 @@ enum Readme {
             @Persisted var fullName = ""
             @Persisted var age = 0
         }
-        // README: "Swift Migration API"
+        // Migrations: "From Swift"
         let config = Realm.Configuration(
             fileURL: url, schemaVersion: 2,
             migrationBlock: { migration, oldVersion in

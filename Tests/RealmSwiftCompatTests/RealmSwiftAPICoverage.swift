@@ -5,7 +5,7 @@ import Testing
 // Names each implemented public declaration of realm-swift 10.54's RealmSwift/Realm.swift,
 // RealmConfiguration.swift, ObjectId.swift, Map.swift (equality, merge), SectionedResults.swift,
 // Geospatial.swift, ThreadSafeReference.swift and SortDescriptor.swift in a compiling use (run
-// too, so each use is checked). The README's "Not part of Porter" lists the declarations left out.
+// too, so each use is checked). The Typed models guide's "Not part of Porter" lists the declarations left out.
 
 @Suite struct RealmSwiftAPICoverage {
     @Test func realmSwift() async throws {

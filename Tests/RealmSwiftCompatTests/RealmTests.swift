@@ -59,11 +59,15 @@ import RealmSwift
         let tmp = try TemporaryFolder("compat")
         let dir = tmp.url
         let url = dir.appendingPathComponent("default.realm")
+        DefaultConfigurationTurn.begin()
         var config = Realm.Configuration.defaultConfiguration
         config.fileURL = url
         let saved = Realm.Configuration.defaultConfiguration
         Realm.Configuration.defaultConfiguration = config
-        defer { Realm.Configuration.defaultConfiguration = saved }
+        defer {
+            Realm.Configuration.defaultConfiguration = saved
+            DefaultConfigurationTurn.end()
+        }
         // No objectTypes: classes join the schema as they are used, as Realm finds them itself.
         let realm = try Realm()
         try realm.write { realm.add(Dog(value: ["name": "Rex", "owner": ["name": "Ali"]])) }

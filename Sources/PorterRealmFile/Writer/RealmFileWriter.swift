@@ -26,7 +26,7 @@ public struct RealmFileWriter {
     /// The schema version stored in the `metadata` table.
     public let schemaVersion: UInt64
 
-    /// The file format written: 24 (the default), 23 or 22 (``WriterFileFormat``).
+    /// The file format written: 24 (the default), 23 or 22 (`WriterFileFormat`).
     public let fileFormat: Int
     /// Set when the source is a Realm file of format 23 or older: the strings of its sets of
     /// mixed are in realm-core 13's collation order, which a format 22/23 file keeps (Porter
@@ -55,7 +55,7 @@ public struct RealmFileWriter {
     /// Writes a complete file of ``fileFormat``: to a temporary file beside `path`, fsync, rename; never a partial file.
     /// With `encryptionKey` (the 64 bytes the SDKs take) the file is encrypted as realm-core does
     /// (AES-256-CBC + HMAC-SHA224 per 4096-byte page).
-    /// - Throws: ``PorterError`` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
+    /// - Throws: `PorterError` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
     ///   link, `io`); the destination is then untouched and no temporary file is left.
     public func write(to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil) throws {
         try Self.checkKey(encryptionKey, for: path)

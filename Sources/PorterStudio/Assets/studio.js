@@ -1,4 +1,4 @@
-// Porter Studio: the page over porter studio's JSON API (README, "Studio"). Plain JavaScript, no build step.
+// Porter Studio: the page over porter studio's JSON API (the Studio guide). Plain JavaScript, no build step.
 "use strict";
 
 const token = new URLSearchParams(location.search).get("token") || "";

@@ -1,0 +1,151 @@
+import Foundation
+import PorterDocument
+import PorterModel
+import PorterPostgres
+
+/// Where a PostgreSQL load goes: a SQL file for `psql -f`, or a server through libpq.
+protocol PostgresLoadTarget: AnyObject {
+    /// Runs (or writes) one statement.
+    func execute(_ sql: String) throws
+    /// Sends one table's rows with `COPY … FROM STDIN` (`bytea`: field positions to re-encode).
+    func copy(into table: String, from spool: CopySpool, bytea: Set<Int>) throws
+}
+
+/// A SQL file `psql -v ON_ERROR_STOP=1 -f` loads: statements and `COPY … FROM stdin` blocks.
+private final class PostgresSQLFile: PostgresLoadTarget {
+    let output: ByteOutput
+    init(output: ByteOutput) { self.output = output }
+
+    func execute(_ sql: String) throws { try output.write(sql + ";\n") }
+
+    func copy(into table: String, from spool: CopySpool, bytea: Set<Int>) throws {
+        try output.write("COPY \(quote(table)) FROM stdin;\n")
+        try spool.forEachChunk(bytea: bytea) { try output.write($0) }
+        try output.write("\\.\n")
+    }
+}
+
+/// A server, through libpq.
+private final class PostgresServerTarget: PostgresLoadTarget {
+    let connection: PostgresConnection
+    init(connection: PostgresConnection) { self.connection = connection }
+
+    func execute(_ sql: String) throws { try connection.execute(sql) }
+
+    func copy(into table: String, from spool: CopySpool, bytea: Set<Int>) throws {
+        try connection.copyIn("COPY \(quote(table)) FROM STDIN") { send in
+            try spool.forEachChunk(bytea: bytea) { try send($0) }
+        }
+    }
+}
+
+/// What `--to postgresql://…` does when the target schema already holds tables.
+public enum PostgresLoadMode: String, Sendable, CaseIterable {
+    /// Refuse (the default): nothing is changed.
+    case new
+    /// Drop the tables of this export that exist (with what depends on them), then load.
+    case replace
+}
+
+extension Exporter {
+    /// Writes the exported classes as one SQL file at `path` for `psql -v ON_ERROR_STOP=1 -f`:
+    /// in one transaction, the tables of the relational layout (as `--format sqlite`) with
+    /// PostgreSQL's types, each table's rows as `COPY … FROM stdin`, then indexes and foreign keys.
+    /// Written under a temporary name beside `path` and renamed into place when complete.
+    /// - Parameter force: replace an existing file (otherwise that is an error).
+    /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
+    public func export(toPostgresFile path: String, force: Bool = false) throws -> ExportReport {
+        let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
+        let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
+        try checkOneFileOutput(path, format: "postgres", force: force)
+        let writer = try PostgresCopyWriter(layout: layout, spoolBeside: path)
+        let report = try writeRelational(layout, kept: kept, path: path, write: writer.writeObject)
+        let (temp, output) = try ByteOutput.creatingTemporaryFile(beside: path)
+        do {
+            try output.write(
+                """
+                -- Porter export of \(URL(fileURLWithPath: self.path).lastPathComponent) (schema version \(schema.version)), \
+                relational layout \(RelationalValues.layoutVersion): psql -v ON_ERROR_STOP=1 -f FILE
+                SET client_encoding = 'UTF8';
+                SET standard_conforming_strings = on;
+                BEGIN;
+
+                """)
+            try writer.send(to: PostgresSQLFile(output: output))
+            try output.write("COMMIT;\n")
+            try output.close()
+            guard rename(temp, path) == 0 else {
+                throw PorterError(
+                    .io, "cannot move the finished file into place: \(String(cString: strerror(errno)))", location: path
+                )
+            }
+            TemporaryFiles.unregister(temp)
+            TemporaryFiles.syncFolder(of: path)
+        } catch {
+            output.abandon()
+            TemporaryFiles.remove(temp)
+            throw error
+        }
+        return report
+    }
+
+    /// Loads the exported classes into the PostgreSQL database at `url` in one transaction (all or
+    /// nothing: a failure, or a killed Porter, leaves the database as it was): the tables of
+    /// ``export(toPostgresFile:force:)`` in the connection's current schema, rows by `COPY`.
+    /// - Parameters:
+    ///   - mode: `.new` refuses a schema that holds any table; `.replace` drops this export's
+    ///     tables first.
+    ///   - spoolFolder: where the rows wait for their table's `COPY` (unlinked files).
+    /// - Throws: ``PorterError``: `usage` for a bad URL, `io` for the server's refusals, in one line.
+    public func load(intoPostgres url: String, mode: PostgresLoadMode = .new, spoolFolder: String? = nil) throws
+        -> ExportReport
+    {
+        let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
+        let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
+        let connection = try PostgresConnection(url: url)
+        let schemaName = try connection.query("SELECT current_schema()").first?.first ?? nil
+        guard let schemaName else {
+            throw PorterError(
+                .io, "the connection has no current schema (search_path names none that exists)",
+                location: connection.displayName)
+        }
+        let tables = layout.all.map(\.name) + [RelationalLayout.schemaTable, RelationalLayout.nullEntriesTable]
+        let present = try connection.query(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        ).compactMap { $0.first ?? nil }
+        if mode == .new, !present.isEmpty {
+            let shown = present.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (present.count > 3 ? ", …" : "")
+            throw PorterError(
+                .io,
+                "the schema '\(schemaName)' already holds \(present.count) table\(present.count == 1 ? "" : "s") (\(shown)): load into an empty schema, or pass --mode replace to drop and replace this export's tables",
+                location: connection.displayName)
+        }
+        let folder = spoolFolder ?? NSTemporaryDirectory()
+        let writer = try PostgresCopyWriter(
+            layout: layout, spoolBeside: URL(fileURLWithPath: folder).appendingPathComponent("porter-postgres").path)
+        let report = try writeRelational(layout, kept: kept, path: connection.displayName, write: writer.writeObject)
+        try connection.execute("BEGIN")
+        do {
+            if mode == .replace {
+                for table in tables where present.contains(table) {
+                    try connection.execute("DROP TABLE IF EXISTS \(quote(table)) CASCADE")
+                }
+            }
+            try writer.send(to: PostgresServerTarget(connection: connection))
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        return report
+    }
+}
+
+extension Exporter {
+    /// Checks a `--to` URL without connecting.
+    /// - Throws: ``PorterError`` (`usage`) saying what is wrong with it.
+    public static func checkPostgresURL(_ url: String) throws { try PostgresConnection.checkURL(url) }
+
+    /// `url` with any password replaced by `***`, for messages.
+    public static func displayPostgresURL(_ url: String) -> String { PostgresConnection.redacted(url) }
+}
