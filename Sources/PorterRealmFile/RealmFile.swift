@@ -1,8 +1,10 @@
 import Foundation
 import PorterModel
 
-/// A Realm Core file (formats 20–24), read natively and read-only: no realm-core, no lock file,
-/// nothing written beside it. Objects are streamed from the mapped file in bounded memory.
+/// A Realm Core file (formats 2–11 and 20–24), read natively and read-only: no realm-core, no
+/// lock file, nothing written beside it. Objects are streamed from the mapped file in bounded
+/// memory. A file of the pre-cluster layout (formats 2–9) is read through an in-memory image of
+/// what realm-core's upgrade makes of it (``LegacyFile``).
 public final class RealmFile: @unchecked Sendable {
     /// The file's path.
     public let path: String
@@ -49,9 +51,11 @@ public final class RealmFile: @unchecked Sendable {
     static func unsupportedMessage(_ format: Int) -> String {
         switch format {
         case 12...19:
-            return "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
+            return
+                "file format \(format) is not supported: no released realm-core wrote it (the formats are 2–11 and 20–24); the file is damaged or not a Realm file"
         default:
-            return "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
+            return
+                "file format \(format) is not supported: Porter reads formats \(LegacyFile.formats.lowerBound)–11 and 20–24"
         }
     }
 
@@ -79,7 +83,7 @@ public final class RealmFile: @unchecked Sendable {
                 // The pre-cluster layout: read as realm-core's upgrade would convert it, into
                 // an in-memory image of the current layout, read from here on.
                 guard header.topRef != 0 else { throw RealmFault("the file has no top array (top ref 0)") }
-                let old = try LegacyFile(original.mem, topRef: header.topRef)
+                let old = try LegacyFile(original.mem, topRef: header.topRef, format: header.fileFormat)
                 legacy = old
                 do {
                     mapping = FileMapping(

@@ -239,7 +239,8 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
             let message = (error as? PorterError)?.message ?? "\(error)"
             if let version = formatMentioned(message) {
                 return RealmFileDiagnosis(
-                    version > RealmFile.supportedFormats.upperBound ? .newerFormat : version < 12 ? .olderFormat : .damaged,
+                    version > RealmFile.supportedFormats.upperBound
+                        ? .newerFormat : version < 12 ? .olderFormat : .damaged,
                     version > RealmFile.supportedFormats.upperBound
                         ? "written by a newer core: file format \(version), from \(writers(ofFormat: version)); "
                             + "Porter reads formats 2–11 and 20–24"

@@ -35,7 +35,22 @@ import Testing
         // Only format 22 compares a string and a binary of a set of mixed by their bytes alone.
         "core-upgrade-1000-23.realm@22":
             "table_for_mixed[0].mixedSet: file format 22 cannot hold a string and a binary of the same bytes",
-    ]
+        // Old files Porter does not read yet (../shared/realm-files/legacy).
+        "test_shared_decrypt_4k_page.realm": "not a Porter or Realm file, unless it is an encrypted Realm file",
+        "test_shared_decrypt_64k_page.realm": "not a Porter or Realm file, unless it is an encrypted Realm file",
+        "test_upgrade_database_1000_5_to_6_stringindex.realm": "t1.table: a subtable without columns is not read",
+        "test_upgrade_database_4_5_to_6_stringindex.realm": "t1.table: a subtable without columns is not read",
+        "test_upgrade_database_4_10_to_11.realm": "the search index does not hold the object with key",
+        "vacuum_no_history_type.realm": "the Realm file was never written (format 0, no data)",
+    ].merging(
+        (["test_upgrade_colkey_error.realm"] + (1...7).map { "test_upgrade_progress_\($0).realm" }).map {
+            ($0, "the file was left in the middle of realm-core 6's upgrade")
+        }
+    ) { a, _ in a }
+
+    /// Files holding dates BSON cannot (Realm Java's sync permissions expire at the largest
+    /// Timestamp): compared by their JSON exports only (the BSON export refuses them in one line).
+    static let beyondBSON: Set<String> = ["optionalsubscriptionfields.realm"]
 
     static let cases: [(String, Int)] = sources.flatMap { [($0, 22), ($0, 23)] }
 
@@ -86,7 +101,7 @@ import Testing
         let file = try RealmFile(path: out)
         #expect(file.fileFormat == format)
         #expect(CapturedOutput.run(["check", out]).status == 0)
-        for exportFormat in ["bson", "json"] {
+        for exportFormat in ["bson", "json"] where !(exportFormat == "bson" && Self.beyondBSON.contains(name)) {
             #expect(try Self.export(out, format: exportFormat) == (try Self.export(source, format: exportFormat)))
         }
     }

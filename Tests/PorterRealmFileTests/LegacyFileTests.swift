@@ -142,7 +142,8 @@ struct LegacyFileTests {
         let foo = try objects(file, "foo")
         #expect(foo.map(\.key) == [512, 513, 514])
         #expect(file.table(named: "foo")?.properties.map(\.name) == ["name", "age"])
-        #expect(try foo.map { try value(file, "foo", $0, "name") } == [.string("Tom"), .string("Pluto"), .string("Jerry")])
+        #expect(
+            try foo.map { try value(file, "foo", $0, "name") } == [.string("Tom"), .string("Pluto"), .string("Jerry")])
         #expect(file.table(named: "bar")?.primaryKey == "ident")
         let origin = try objects(file, "origin")
         #expect(try value(file, "origin", origin[0], "num") == .int(1))
@@ -198,7 +199,8 @@ struct LegacyFileTests {
         let long = "1234567890123456789012345678901234567890123456789012345678901234567890\0"
         #expect(try objects(binaries, "long").map(\.values) == [[.binary(Data())], [.binary(Data(long.utf8))]])
         let nuls = try RealmFile(path: Self.path("core/test_upgrade_database_1000_4.realm"))
-        #expect(try objects(nuls, "table").map(\.values) == (0..<5).map { [.string(String(repeating: "\0", count: $0))] })
+        #expect(
+            try objects(nuls, "table").map(\.values) == (0..<5).map { [.string(String(repeating: "\0", count: $0))] })
     }
 
     /// `Upgrade_Database_8_9` (v5.23.8), and the one-row files of formats 6 and 7.
@@ -207,7 +209,9 @@ struct LegacyFileTests {
         let eight = try RealmFile(path: Self.path("core/test_upgrade_database_1000_8_to_9.realm"))
         #expect(eight.fileFormat == 8)
         #expect(try objects(eight, "table").map(\.values) == [[.int(123), .string("test string")]])
-        for (name, format) in [("test_upgrade_database_1000_6_to_7.realm", 6), ("test_upgrade_database_1000_7_to_8.realm", 7)] {
+        for (name, format) in [
+            ("test_upgrade_database_1000_6_to_7.realm", 6), ("test_upgrade_database_1000_7_to_8.realm", 7),
+        ] {
             let file = try RealmFile(path: Self.path("core/\(name)"))
             #expect(file.fileFormat == format)
             #expect(try objects(file, "table").map(\.values) == [[.int(123)]])
@@ -237,12 +241,15 @@ struct LegacyFileTests {
     /// systems of 4 KB and 64 KB pages, one string of 1.5 pages of 'a'; realm-core's test key.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func encryptedFormat9Files() throws {
-        for (name, pageSize) in [("test_shared_decrypt_4k_page.realm", 4096), ("test_shared_decrypt_64k_page.realm", 65536)] {
+        for (name, pageSize) in [
+            ("test_shared_decrypt_4k_page.realm", 4096), ("test_shared_decrypt_64k_page.realm", 65536),
+        ] {
             let file = try RealmFile(path: Self.path("core/\(name)"), encryptionKey: Fixture.coreKey)
             #expect(file.fileFormat == 9)
             #expect(file.isEncrypted)
             #expect(
-                try objects(file, "table").map(\.values) == [[.string(String(repeating: "a", count: pageSize * 3 / 2))]])
+                try objects(file, "table").map(\.values) == [[.string(String(repeating: "a", count: pageSize * 3 / 2))]]
+            )
         }
     }
 
@@ -274,10 +281,26 @@ struct LegacyFileTests {
         #expect(opened >= 58)
     }
 
+    /// realm-core 6 upgrades in place, table by table: a file whose upgrade was cut short (realm-core's
+    /// `Upgrade_progress` files) still says format 9 but holds tables of the new layout.
+    @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
+    func halfUpgradedFilesAreRefused() throws {
+        for name in ["test_upgrade_progress_2.realm", "test_upgrade_colkey_error.realm"] {
+            let error = expectPorterError(.notADatabase) { _ = try RealmFile(path: Self.path("core/\(name)")) }
+            #expect(
+                error?.message.hasPrefix("the file was left in the middle of realm-core 6's upgrade (table ") == true,
+                "\(error?.message ?? "")")
+            #expect(
+                error?.message.hasSuffix("the header still says format 9): Porter does not read such a file yet")
+                    == true)
+        }
+    }
+
     /// A copy cut short anywhere, or with bytes flipped, is refused in one line, never a crash.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func damagedCopiesAreRefusedInOneLine() throws {
-        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("core/test_upgrade_database_4_9_to_10.realm"))))
+        let whole = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: Self.path("core/test_upgrade_database_4_9_to_10.realm"))))
         let tmp = try TemporaryFolder("legacy-damaged")
         let path = tmp.path("damaged.realm")
         var generator = SeededGenerator(seed: 37)
@@ -302,7 +325,8 @@ struct LegacyFileTests {
     /// Formats 12–19 were never written by a released core: refused as such, and 1 as unknown.
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func madeUpFormatsAreRefused() throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("core/test_upgrade_database_1000_8_to_9.realm"))))
+        var bytes = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: Self.path("core/test_upgrade_database_1000_8_to_9.realm"))))
         let tmp = try TemporaryFolder("legacy-format")
         let path = tmp.path("format.realm")
         for format: UInt8 in [12, 15, 19] {
@@ -330,7 +354,8 @@ struct LegacyFileTests {
     @Test(.enabled(if: SharedRealmFiles.available, "\(SharedRealmFiles.missing)"))
     func diagnosisOfOldFormats() throws {
         for (name, format) in [
-            ("core/test_upgrade_database_1000_9_to_10.realm", 9), ("core/test_upgrade_database_1000_4_to_5_datetime1.realm", 3),
+            ("core/test_upgrade_database_1000_9_to_10.realm", 9),
+            ("core/test_upgrade_database_1000_4_to_5_datetime1.realm", 3),
             ("core/test_upgrade_database_11.realm", 11), ("java/default0.realm", 9),
         ] {
             let diagnosis = RealmFileDiagnosis.diagnose(path: Self.path(name))

@@ -84,7 +84,8 @@ struct RefusalTests {
         var simple = try bytes(Fixture.shared("js-simple.realm"))
         for format: UInt8 in [1, 25, 40] {
             simple[20] = format
-            #expect(try refusal(simple) == "file format \(format) is not supported: Porter reads formats 2–11 and 20–24")
+            #expect(
+                try refusal(simple) == "file format \(format) is not supported: Porter reads formats 2–11 and 20–24")
         }
         simple[20] = 15
         #expect(

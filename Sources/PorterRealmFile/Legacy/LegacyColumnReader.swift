@@ -47,7 +47,9 @@ struct LegacyColumnReader {
             try Self.list(mem, column.root, &parts[0])
         case K.stringEnum:
             parts = [
-                Part(spec: ValueSpec(type: C.string, nullable: column.isNullable, target: nil, enumKeysRef: column.enumKeys))
+                Part(
+                    spec: ValueSpec(
+                        type: C.string, nullable: column.isNullable, target: nil, enumKeysRef: column.enumKeys))
             ]
             try Self.list(mem, column.root, &parts[0])
         case K.binary:
@@ -149,7 +151,7 @@ struct LegacyColumnReader {
         case K.link:
             let (leaf, i) = try leaf(0, row)
             guard case .int(let v) = try scalar(leaf, i), v != 0 else { return .null }
-            return .link(className: targetClass ?? "", key: v - 1)
+            return .link(className: targetClass ?? "", key: v &- 1)
         case K.linkList:
             let ref = try collectionRef(row)
             guard ref != 0 else { return .list([]) }

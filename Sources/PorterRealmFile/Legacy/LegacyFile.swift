@@ -22,9 +22,9 @@ struct LegacyFile: RealmWriteSource {
     /// The `metadata` table's version (nil when absent or unversioned).
     let schemaVersion: Int64?
 
-    init(_ mem: Mem, topRef: Int64) throws(RealmFault) {
+    init(_ mem: Mem, topRef: Int64, format: Int) throws(RealmFault) {
         self.mem = mem
-        let layout = try LegacyLayout(mem, topRef: topRef)
+        let layout = try LegacyLayout(mem, topRef: topRef, format: format)
         self.layout = layout
         var classNames: [Int: String] = [:]
         for table in layout.tables where !RealmFile.isInternalTable(table.storedName) {
@@ -38,7 +38,8 @@ struct LegacyFile: RealmWriteSource {
             var properties: [Property] = []
             for column in table.columns {
                 do {
-                    properties.append(try Self.property(column, classNames: classNames, isPrimaryKey: column.storedName == pk))
+                    properties.append(
+                        try Self.property(column, classNames: classNames, isPrimaryKey: column.storedName == pk))
                 } catch {
                     throw error.located("\(name).\(column.name)")
                 }

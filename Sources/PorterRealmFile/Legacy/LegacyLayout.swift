@@ -55,7 +55,7 @@ struct LegacyLayout {
     let tables: [Table]
     let historyType: Int
 
-    init(_ mem: Mem, topRef: Int64) throws(RealmFault) {
+    init(_ mem: Mem, topRef: Int64, format: Int) throws(RealmFault) {
         let top = try mem.array(topRef, minimum: 3, "the top array")
         guard top.count <= 12 else {
             throw RealmFault("the top array at \(hex(topRef)) has \(top.count) slots (expected 3 to 10)")
@@ -67,6 +67,14 @@ struct LegacyLayout {
         let tableRefs = try mem.array(try top.ref(1), minimum: 0, "the table list")
         guard names.count == tableRefs.count else {
             throw RealmFault("the group lists \(names.count) table names but \(tableRefs.count) tables")
+        }
+        // realm-core 6 upgrades a file table by table, in place, and sets the format last: tables
+        // already in the cluster layout (12-slot tops) mean an upgrade was cut short.
+        for i in 0..<tableRefs.count where try mem.node(try tableRefs.ref(i)).count > 2 {
+            throw RealmFault(
+                "the file was left in the middle of realm-core 6's upgrade (table \(try names.string(i, mem) ?? "") is "
+                    + "already in the new layout, the header still says format \(format)): Porter does not read such a file yet"
+            )
         }
         var tables: [Table] = []
         for i in 0..<tableRefs.count {
