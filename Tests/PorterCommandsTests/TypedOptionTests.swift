@@ -55,7 +55,7 @@ import Testing
         (CodegenCommand.helpMessage(columns: 1000), "--lang <lang>", "(values: grdb, realmswift)"),
         (
             ExportCommand.helpMessage(columns: 1000), "--format <format>",
-            "(values: bson, json, ejson, ejson-canonical, csv, sqlite, realm; default: bson)"
+            "(values: bson, json, ejson, ejson-canonical, csv, sqlite, postgres, realm; default: bson)"
         ),
     ])
     func helpListsTheValues(_ help: String, _ option: String, _ values: String) {
