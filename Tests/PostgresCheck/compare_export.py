@@ -191,7 +191,7 @@ def cell_equal(pg_type, pg, lite):
 
 lite = sqlite3.connect(sqlite_path)
 lite_tables = sorted(r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
-pg_tables = sorted(psql("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").decode().split())
+pg_tables = sorted(psql("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").decode().splitlines())
 problems = []
 if lite_tables != pg_tables:
     problems.append("tables differ: sqlite %s, postgres %s" % (lite_tables, pg_tables))
