@@ -89,7 +89,7 @@ final class FileMapping: @unchecked Sendable {
     }
 
     /// Takes over `image`, a read-only mapping of an in-memory file standing for the file at
-    /// `fileSize` bytes on disk (an old file's content in the current layout, ``LegacyFile``).
+    /// `fileSize` bytes on disk (an old file's content in the current layout, `LegacyFile`).
     init(image: (pointer: UnsafeMutableRawPointer, length: Int), fileSize: Int, isEncrypted: Bool) {
         mapped = image.pointer
         mappedLength = image.length

@@ -166,7 +166,7 @@ extension RealmFile {
     package static func previousSnapshot(of path: String) -> RealmFile? { snapshot(of: path, previous: true) }
 
     /// Opens the current snapshot (`previous` false) or the previous one of a plaintext file that
-    /// may be cut short, from a private unlinked copy (see ``previousSnapshot(of:)``); nil when it does not open.
+    /// may be cut short, from a private unlinked copy (see `previousSnapshot(of:)`); nil when it does not open.
     package static func snapshot(of path: String, previous: Bool) -> RealmFile? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         let head = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())

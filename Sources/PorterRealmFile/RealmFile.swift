@@ -4,7 +4,7 @@ import PorterModel
 /// A Realm Core file (formats 2–11 and 20–24), read natively and read-only: no realm-core, no
 /// lock file, nothing written beside it. Objects are streamed from the mapped file in bounded
 /// memory. A file of the pre-cluster layout (formats 2–9) is read through an in-memory image of
-/// what realm-core's upgrade makes of it (``LegacyFile``).
+/// what realm-core's upgrade makes of it (`LegacyFile`).
 public final class RealmFile: @unchecked Sendable {
     /// The file's path.
     public let path: String
@@ -29,7 +29,7 @@ public final class RealmFile: @unchecked Sendable {
 
     let mapping: FileMapping
     /// The format of the layout read: `fileFormat`, or 24 for an old file read through the
-    /// image of its upgrade (``LegacyFile``).
+    /// image of its upgrade (`LegacyFile`).
     let layoutFormat: Int
     var mem: Mem { mapping.mem }
     /// Every table of the file (user and internal) by TableKey.
