@@ -85,11 +85,14 @@ docs: deps
 # sqlite, csv, --query), realm-walks (Realm file diff, general-path migration), create (many classes),
 # studio (first page, sort, query of a class in `porter studio`), typed (issue 22: typed write, read,
 # sorted query, typed read of a Realm file, BSON import vs its floor, fixture load; realm-core's
-# figures from $REALM_ORACLE, e.g. REALM_ORACLE=/work/ext/bin/realm-oracle-rel, in the same run).
+# figures from $REALM_ORACLE, e.g. REALM_ORACLE=/work/ext/bin/realm-oracle-rel, in the same run),
+# bindings (issue 39: Python iterating every property through porter_realm vs Python's sqlite3 over
+# the SQLite export, time and peak memory).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench
 	$(SWIFT) build -c release --product porter-realm-write-bench
+	$(SWIFT) build -c release --product PorterC
 	"$$($(SWIFT) build -c release --show-bin-path)/porter-bench" --objects $(N) --repeat $(REPEAT) --shapes $(SHAPES) --work .build/bench --json bench-results.json $(if $(ONLY),--only $(ONLY))
 
 clean:
@@ -110,7 +113,7 @@ torture: deps
 # libFuzzer targets (a separate package under Fuzz/), FUZZ_SECONDS each, ASan on.
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH ?= .build-fuzz
-FUZZ_TARGETS ?= FuzzBSONImport FuzzEJSONImport FuzzJSONImport FuzzSchemaFile FuzzRealmFile
+FUZZ_TARGETS ?= FuzzBSONImport FuzzEJSONImport FuzzJSONImport FuzzSchemaFile FuzzRealmFile FuzzLegacyRealmFile FuzzCAPI
 fuzz: deps
 	@bash Fuzz/run.sh "$(SWIFT)" "$(FUZZ_SCRATCH)" "$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
 

@@ -40,6 +40,8 @@ let package = Package(
         // them after the products, `make lib` gives them the names porter.h documents.
         .library(name: "PorterC", type: .dynamic, targets: ["PorterC"]),
         .library(name: "PorterCStatic", type: .static, targets: ["PorterC"]),
+        // For the Fuzz/ package only (not an API): the Realm-file fuzz targets' harness.
+        .library(name: "PorterFuzzHarness", targets: ["PorterFuzzHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -121,6 +123,10 @@ let package = Package(
         // Speed and memory of the Realm file writer against `realm-oracle bench` (development tool).
         .executableTarget(name: "porter-realm-write-bench", dependencies: ["PorterModel", "PorterRealmFile"], path: "Benchmarks/RealmWriterBench",
                          exclude: ["README.md"]),
+        // The Realm-file fuzz targets' work per input (`make fuzz`, the Fuzz/ package): here, not in
+        // Fuzz/, because it drives the rewriter and the writer, which are `package` API; like the
+        // tests, it is Porter's own test code.
+        .target(name: "PorterFuzzHarness", dependencies: ["PorterModel", "PorterRealmFile"], path: "Fuzz/Harness"),
         // Helpers every test target shares (not a product): shared fixture files, the temporary folder,
         // the seeded generator, the porter binary lookup, expectPorterError.
         .target(name: "PorterTestSupport", dependencies: ["PorterModel"], path: "Tests/PorterTestSupport"),

@@ -100,6 +100,7 @@ struct BenchRun {
         try runTypedAndFixtures()
         try runTypedRealmFile()
         try runPymongo()
+        try runBindings()
         try runRealmFiles()
         try runRealmDiffAndEmbedding()
         try runStudio()

@@ -94,8 +94,9 @@ public enum FuzzHarness {
         var files: [(name: String, className: String, bytes: Data)] = []
         for cls in db.schema.classes where try !cls.isEmbedded && db.count(cls.name) > 0 {
             let bytes = try exporter.exportData(className: cls.name)
-            files.append(
-                (ExportFileNames.fileName(forClass: cls.name, extension: exporter.fileExtension), cls.name, bytes))
+            // The fuzz schema's class names are plain, so the export's file name is the class name
+            // (ExportFileNames, which escapes other names, is `package` API).
+            files.append(("\(cls.name).\(exporter.fileExtension)", cls.name, bytes))
         }
         return files
     }

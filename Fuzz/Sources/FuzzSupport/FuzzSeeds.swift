@@ -9,6 +9,8 @@ public enum FuzzSeeds {
     public enum Kind: Sendable {
         /// The BSON, Extended JSON, plain JSON / fixture, schema-file and Realm-file targets.
         case bson, extendedJSON, plainJSON, schemaFile, realmFile
+        /// The old-layout reader's target: Realm files of formats 2–11 (`../shared/realm-files/legacy`).
+        case legacyRealmFile
     }
 
     /// With `PORTER_FUZZ_SEEDS=DIR` in the environment: writes the seeds of `kind` into DIR and
@@ -36,6 +38,7 @@ public enum FuzzSeeds {
         case .plainJSON: return try fixtureSeeds() + exportSeeds("json")
         case .schemaFile: return try schemaSeeds()
         case .realmFile: return try realmFileSeeds()
+        case .legacyRealmFile: return try legacyRealmFileSeeds()
         }
     }
 
@@ -85,6 +88,27 @@ public enum FuzzSeeds {
         ]
         if FileManager.default.fileExists(atPath: shared.path) { folders.append(shared) }
         for dir in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            where name.hasSuffix(".realm") {
+                seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))
+            }
+        }
+        return seeds
+    }
+
+    /// The old files of `../shared/realm-files/legacy` (realm-core's upgrade tests and Realm Java's
+    /// assets, formats 2–11), when it is there. The repository holds no old-format file (Porter
+    /// writes format 24 only), so without `../shared` the target starts from an empty corpus, and
+    /// says so.
+    static func legacyRealmFileSeeds() throws -> [Data] {
+        let legacy = FuzzHarness.root.deletingLastPathComponent().appendingPathComponent("shared/realm-files/legacy")
+        guard FileManager.default.fileExists(atPath: legacy.path) else {
+            print("no old-format seeds: \(legacy.path) is absent; fuzzing from an empty corpus")
+            return []
+        }
+        var seeds: [Data] = []
+        for folder in ["core", "java"] {
+            let dir = legacy.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             where name.hasSuffix(".realm") {
                 seeds.append(try FuzzFiles.read(dir.appendingPathComponent(name).path))
