@@ -198,7 +198,7 @@ FORCE:
 test-c: $(TEST_LIB_DIR)/libporter.so
 	$(SWIFT) build --product porter
 	$(BINDINGS_CC) -std=c99 -Wall -Wextra -Werror -pedantic -I$(TEST_LIB_DIR) bindings/c/test_porter.c \
-	  -L$(TEST_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(CURDIR)/$(TEST_LIB_DIR) -o .build/test_porter
+	  -L$(TEST_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(abspath $(TEST_LIB_DIR)) -o .build/test_porter
 	.build/test_porter "$$($(SWIFT) build --show-bin-path)/porter" $(REALM_FOLDERS)
 
 # The C test program under AddressSanitizer and UndefinedBehaviorSanitizer (the toolchain's
@@ -234,7 +234,7 @@ test-python: $(TEST_LIB_DIR)/libporter.so
 	  else echo "Missing python3-venv: run 'sudo apt-get install -y python3-venv python3-pip' and retry." >&2; exit 1; fi; }
 	@[ -x $(PY_VENV)/bin/python ] || python3 -m venv --system-site-packages $(PY_VENV)
 	@$(PY_VENV)/bin/python -c "import pytest" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet pytest
-	PORTER_LIB=$(CURDIR)/$(TEST_LIB_DIR)/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
+	PORTER_LIB=$(abspath $(TEST_LIB_DIR))/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
 	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \
 	  PORTER_FIXTURES=$(CURDIR)/Fixtures/realm PORTER_SHARED=$(CURDIR)/../shared/realm-files \
 	  $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider .

@@ -163,8 +163,9 @@ final class Support {
             if (index >= expected.size()) {
                 fail(where + ": the binding gave more objects than porter export (" + expected.size() + "); extra #" + index + ": " + document);
             }
-            final int i = index;
-            assertEquals(expected.get(index), document, () -> where + " #" + i + " differs from porter export");
+            if (!expected.get(index).equals(document)) {
+                fail(where + " #" + index + " differs from porter export " + difference(expected.get(index), document));
+            }
             Json.object(document);
             index++;
         }
@@ -172,6 +173,16 @@ final class Support {
         assertEquals(expected.size(), read, () -> where + ": the binding gave " + read + " objects, porter export " + expected.size());
         assertFalse(actual.hasNext(), where + ": the end is not sticky");
         return index;
+    }
+
+    /** Where two texts first differ, with some context of each (documents can be megabytes long). */
+    static String difference(String expected, String actual) {
+        int at = 0;
+        while (at < expected.length() && at < actual.length() && expected.charAt(at) == actual.charAt(at)) at++;
+        int from = Math.max(0, at - 60);
+        return "at character " + at + " (lengths " + expected.length() + " and " + actual.length() + "):\n  porter:  …"
+                + expected.substring(from, Math.min(expected.length(), at + 60)) + "…\n  binding: …"
+                + actual.substring(from, Math.min(actual.length(), at + 60)) + "…";
     }
 
     @SuppressWarnings("unchecked")
