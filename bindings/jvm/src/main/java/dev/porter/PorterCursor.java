@@ -1,6 +1,7 @@
 package dev.porter;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
@@ -38,7 +39,12 @@ public final class PorterCursor<T> implements Iterator<T>, AutoCloseable {
     public boolean hasNext() {
         if (ahead != null) return true;
         if (ended) return false;
-        byte[] document = Native.cursorNext(handle);
+        byte[] document;
+        try {
+            document = Native.cursorNext(handle);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
         if (document == null) {
             ended = true;
             cleanable.clean();

@@ -1,6 +1,7 @@
 package dev.porter;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +18,11 @@ import java.util.stream.Stream;
  * these same classes ({@code PorterFile.open(path).use { ... }}).
  */
 public final class PorterFile implements AutoCloseable {
-    /** Closes files and cursors that were dropped without close(). */
+    /**
+     * Closes files and cursors that were dropped without close(). Each method keeps its object
+     * reachable until its native call returned (Reference.reachabilityFence), so that the Cleaner
+     * never closes a handle under a call still being made with it.
+     */
     static final Cleaner CLEANER = Cleaner.create();
 
     private final long handle;
@@ -55,22 +60,34 @@ public final class PorterFile implements AutoCloseable {
 
     /** The schema as the schema-file JSON {@code porter schema FILE} prints. */
     public String schemaJson() {
-        return Native.text(Native.schemaJson(handle));
+        try {
+            return Native.text(Native.schemaJson(handle));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** The class names of the schema, embedded classes included, in schema order. */
     public List<String> classes() {
-        long count = Native.classCount(handle);
-        List<String> names = new ArrayList<>();
-        for (long i = 0; i < count; i++) {
-            names.add(Native.text(Native.className(handle, i)));
+        try {
+            long count = Native.classCount(handle);
+            List<String> names = new ArrayList<>();
+            for (long i = 0; i < count; i++) {
+                names.add(Native.text(Native.className(handle, i)));
+            }
+            return Collections.unmodifiableList(names);
+        } finally {
+            Reference.reachabilityFence(this);
         }
-        return Collections.unmodifiableList(names);
     }
 
     /** The number of objects of {@code className} ({@link Status#NOT_FOUND} for no such class). */
     public long count(String className) {
-        return Native.objectCount(handle, Native.cString(className));
+        try {
+            return Native.objectCount(handle, Native.cString(className));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** Every object of the top-level class {@code className} as canonical Extended JSON. */
@@ -107,7 +124,11 @@ public final class PorterFile implements AutoCloseable {
 
     private long open(String className, String query, Format format) {
         if (format == null) throw new PorterException(Status.INVALID_ARGUMENT.code(), "the format is null");
-        return Native.cursorOpen(handle, Native.cString(className), Native.cString(query), format.flags);
+        try {
+            return Native.cursorOpen(handle, Native.cString(className), Native.cString(query), format.flags);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** Exports as {@code porter export FILE --out outPath --format format}, without progress. */
@@ -125,7 +146,11 @@ public final class PorterFile implements AutoCloseable {
      * @throws PorterException with {@link Status#CANCELLED} when the listener cancelled
      */
     public void export(String outPath, String format, ProgressListener listener) {
-        Native.export(handle, Native.cString(outPath), Native.cString(format), listener);
+        try {
+            Native.export(handle, Native.cString(outPath), Native.cString(format), listener);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /**
