@@ -169,7 +169,7 @@ api-count: deps
 LIB_CONFIG ?= release
 LIB_DIR ?= .build/lib
 BINDINGS_CC ?= clang
-.PHONY: lib test-bindings test-c test-python sanitize-lib valgrind-lib wheel
+.PHONY: lib test-bindings test-c test-python test-jvm jvm sanitize-lib valgrind-lib wheel
 lib: deps
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterC
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterCStatic
@@ -181,19 +181,27 @@ lib: deps
 
 # The C test program and the Python package's tests against the debug library, reading
 # Fixtures/realm and ../shared/realm-files (skipped with a message when absent).
-TEST_LIB_DIR := .build/lib-debug
+# TEST_LIB_DIR=DIR (on the command line) tests a library built elsewhere as it is: DIR/libporter.so
+# and DIR/porter.h are used, not rebuilt.
+TEST_LIB_DEFAULT := .build/lib-debug
+TEST_LIB_DIR := $(TEST_LIB_DEFAULT)
 REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files
-test-bindings: test-c test-python
+test-bindings: test-c test-python test-jvm
 
+ifeq ($(TEST_LIB_DIR),$(TEST_LIB_DEFAULT))
 $(TEST_LIB_DIR)/libporter.so: FORCE
 	@$(MAKE) --no-print-directory lib LIB_CONFIG=debug LIB_DIR=$(TEST_LIB_DIR)
+else
+$(TEST_LIB_DIR)/libporter.so:
+	@echo "No $@: build it, or leave TEST_LIB_DIR at its default ($(TEST_LIB_DEFAULT), built by make)." >&2; exit 1
+endif
 .PHONY: FORCE
 FORCE:
 
 test-c: $(TEST_LIB_DIR)/libporter.so
 	$(SWIFT) build --product porter
 	$(BINDINGS_CC) -std=c99 -Wall -Wextra -Werror -pedantic -I$(TEST_LIB_DIR) bindings/c/test_porter.c \
-	  -L$(TEST_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(CURDIR)/$(TEST_LIB_DIR) -o .build/test_porter
+	  -L$(TEST_LIB_DIR) -lporter -lpthread -Wl,-rpath,$(abspath $(TEST_LIB_DIR)) -o .build/test_porter
 	.build/test_porter "$$($(SWIFT) build --show-bin-path)/porter" $(REALM_FOLDERS)
 
 # The C test program under AddressSanitizer and UndefinedBehaviorSanitizer (the toolchain's
@@ -229,10 +237,57 @@ test-python: $(TEST_LIB_DIR)/libporter.so
 	  else echo "Missing python3-venv: run 'sudo apt-get install -y python3-venv python3-pip' and retry." >&2; exit 1; fi; }
 	@[ -x $(PY_VENV)/bin/python ] || python3 -m venv --system-site-packages $(PY_VENV)
 	@$(PY_VENV)/bin/python -c "import pytest" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet pytest
-	PORTER_LIB=$(CURDIR)/$(TEST_LIB_DIR)/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
+	PORTER_LIB=$(abspath $(TEST_LIB_DIR))/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
 	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \
 	  PORTER_FIXTURES=$(CURDIR)/Fixtures/realm PORTER_SHARED=$(CURDIR)/../shared/realm-files \
 	  $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider .
+
+# The JVM binding (bindings/jvm: the dev.porter classes and the JNI glue porter_jni.c over porter.h)
+# with Debian's JDK 17 and JUnit 5 (installed when root): plain javac, java and the C compiler,
+# nothing downloaded. Build outputs in JVM_DIR: libporterjni.so (linked to LIB/libporter.so with an
+# rpath), classes/, porter.jar. Its JUnit tests compare every object of every Realm file of
+# Fixtures/realm and ../shared/realm-files (skipped with a reason when absent) with PORTER_BIN's
+# `porter export --format ejson-canonical` (default: the debug build of porter).
+JVM_DEBS := openjdk-17-jdk-headless junit5
+JUNIT_JAR := /usr/share/java/junit-platform-console-standalone.jar
+JAVA_HOME_OF_JAVAC = $$(dirname "$$(dirname "$$(readlink -f "$$(command -v javac)")")")
+PORTER_BIN ?=
+define jvm-deps
+	@command -v javac >/dev/null 2>&1 && [ -f "$(JAVA_HOME_OF_JAVAC)/include/jni.h" ] && [ -f $(JUNIT_JAR) ] || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing $(JVM_DEBS)"; \
+	    (apt-get install -y $(JVM_DEBS) || (apt-get update && apt-get install -y $(JVM_DEBS))) >/dev/null; \
+	  else echo "Missing a JDK or JUnit 5: run 'sudo apt-get install -y $(JVM_DEBS)' and retry." >&2; exit 1; fi; }
+endef
+# $(call jvm-build,LIB,JVM_DIR)
+define jvm-build
+	@rm -rf $(2) && mkdir -p $(2)/classes
+	java_home="$(JAVA_HOME_OF_JAVAC)"; $(BINDINGS_CC) -std=c11 -Wall -Wextra -Werror -pedantic -fPIC -shared \
+	  -I"$$java_home/include" -I"$$java_home/include/linux" -I$(1) bindings/jvm/src/main/c/porter_jni.c \
+	  -L$(1) -lporter -Wl,-rpath,$(abspath $(1)) -o $(2)/libporterjni.so
+	javac --release 11 -Xlint:all -Werror -d $(2)/classes $$(find bindings/jvm/src/main/java -name '*.java' | sort)
+	jar --create --file $(2)/porter.jar -C $(2)/classes .
+endef
+
+test-jvm: $(TEST_LIB_DIR)/libporter.so
+	$(jvm-deps)
+	$(if $(PORTER_BIN),,$(SWIFT) build --product porter)
+	$(call jvm-build,$(TEST_LIB_DIR),.build/jvm-test)
+	@mkdir -p .build/jvm-test/test-classes
+	javac -Xlint:all -Werror -cp .build/jvm-test/porter.jar:$(JUNIT_JAR) -d .build/jvm-test/test-classes \
+	  $$(find bindings/jvm/src/test/java -name '*.java' | sort)
+	"$(JAVA_HOME_OF_JAVAC)/bin/java" -Xcheck:jni -Dporter.jni.library=$(CURDIR)/.build/jvm-test/libporterjni.so \
+	  -Dporter.binary="$(or $(PORTER_BIN),$$($(SWIFT) build --show-bin-path)/porter)" \
+	  -Dporter.fixtures=$(CURDIR)/Fixtures/realm -Dporter.shared=$(abspath $(CURDIR)/../shared/realm-files) \
+	  -jar $(JUNIT_JAR) --disable-banner --disable-ansi-colors --details=tree --fail-if-no-tests \
+	  --class-path .build/jvm-test/porter.jar:.build/jvm-test/test-classes --select-package dev.porter
+
+# The JVM binding against the release library of `make lib`, in .build/jvm: porter.jar and
+# libporterjni.so (bindings/jvm/README.md).
+jvm: lib
+	$(jvm-deps)
+	$(call jvm-build,$(LIB_DIR),.build/jvm)
+	@echo "Built .build/jvm/porter.jar and .build/jvm/libporterjni.so (linked to $(abspath $(LIB_DIR))/libporter.so)"
 
 # A wheel of the Python package, with the release library inside, in .build/wheels.
 wheel: lib
