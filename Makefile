@@ -166,7 +166,7 @@ api-count: deps
 LIB_CONFIG ?= release
 LIB_DIR ?= .build/lib
 BINDINGS_CC ?= clang
-.PHONY: lib test-bindings test-c test-python sanitize-lib valgrind-lib wheel
+.PHONY: lib test-bindings test-c test-python test-node node-deps sanitize-lib valgrind-lib wheel
 lib: deps
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterC
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterCStatic
@@ -180,10 +180,16 @@ lib: deps
 # Fixtures/realm and ../shared/realm-files (skipped with a message when absent).
 TEST_LIB_DIR := .build/lib-debug
 REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files
-test-bindings: test-c test-python
+test-bindings: test-c test-python test-node
 
+# TEST_LIB_DIR given on the command line names a ready library (e.g. a snapshot build): used as
+# it is, never rebuilt or overwritten.
 $(TEST_LIB_DIR)/libporter.so: FORCE
+ifeq ($(origin TEST_LIB_DIR),command line)
+	@test -f $@ || { echo "No $@ (TEST_LIB_DIR=$(TEST_LIB_DIR) must hold a built libporter.so and porter.h)" >&2; exit 1; }
+else
 	@$(MAKE) --no-print-directory lib LIB_CONFIG=debug LIB_DIR=$(TEST_LIB_DIR)
+endif
 .PHONY: FORCE
 FORCE:
 
@@ -230,6 +236,34 @@ test-python: $(TEST_LIB_DIR)/libporter.so
 	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \
 	  PORTER_FIXTURES=$(CURDIR)/Fixtures/realm PORTER_SHARED=$(CURDIR)/../shared/realm-files \
 	  $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider .
+
+# The Node.js binding (bindings/node): its N-API addon compiled with cc against Node's headers
+# (Debian's libnode-dev, with nodejs; installed when root) into .build/node/porter.node, linked to
+# the debug library (rpath), then its node:test suite reading Fixtures/realm and
+# ../shared/realm-files (skipped with a reason when absent). No node-gyp: nothing is downloaded.
+# PORTER_BIN: the porter binary the tests compare with (default: the debug build, built here).
+NODE_CC ?= cc
+NODE_INCLUDE ?= /usr/include/node
+NODE_DEBS := nodejs libnode-dev
+NODE_ADDON := .build/node/porter.node
+PORTER_BIN ?=
+node-deps:
+	@command -v node >/dev/null 2>&1 && [ -f $(NODE_INCLUDE)/node_api.h ] || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing $(NODE_DEBS)"; \
+	    (apt-get install -y $(NODE_DEBS) || (apt-get update && apt-get install -y $(NODE_DEBS))) >/dev/null; \
+	  else echo "Missing Node.js or its headers ($(NODE_INCLUDE)/node_api.h): run 'sudo apt-get install -y $(NODE_DEBS)' and retry." >&2; exit 1; fi; }
+	@command -v node >/dev/null 2>&1 && [ -f $(NODE_INCLUDE)/node_api.h ] || { \
+	  echo "Still no node or $(NODE_INCLUDE)/node_api.h after installing $(NODE_DEBS)" >&2; exit 1; }
+
+test-node: $(TEST_LIB_DIR)/libporter.so node-deps
+	@mkdir -p $(dir $(NODE_ADDON))
+	$(NODE_CC) -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I$(NODE_INCLUDE) -I$(TEST_LIB_DIR) \
+	  bindings/node/src/porter_node.c -L$(TEST_LIB_DIR) -lporter -Wl,-rpath,$(abspath $(TEST_LIB_DIR)) -o $(NODE_ADDON)
+	@bin="$(PORTER_BIN)"; if [ -z "$$bin" ]; then $(SWIFT) build --product porter && bin="$$($(SWIFT) build --show-bin-path)/porter"; fi; \
+	  echo "node --test bindings/node/test/ (porter: $$bin, library: $(TEST_LIB_DIR))"; \
+	  PORTER_BINARY="$$bin" PORTER_NODE_ADDON=$(CURDIR)/$(NODE_ADDON) PORTER_FIXTURES=$(CURDIR)/Fixtures/realm \
+	  PORTER_SHARED=$(abspath ../shared/realm-files) node --test bindings/node/test/
 
 # A wheel of the Python package, with the release library inside, in .build/wheels.
 wheel: lib

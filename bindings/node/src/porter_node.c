@@ -139,10 +139,10 @@ static char *get_optional_string(napi_env env, napi_value value, const char *wha
     return text;
 }
 
-/* A key: undefined/null (none) or a Buffer/Uint8Array (its bytes, valid during this call; the
-   library checks the length and says what is wrong). Returns 0 with a TypeError thrown otherwise. */
+/* A key: undefined/null (none) or a non-empty Buffer/Uint8Array (its bytes, valid during this
+   call; the library checks the length and says what is wrong). Returns 0 with a TypeError or
+   RangeError thrown otherwise. */
 static int get_key(napi_env env, napi_value value, const uint8_t **key, size_t *length) {
-    static const uint8_t empty = 0;
     *key = NULL;
     *length = 0;
     if (is_nullish(env, value)) return 1;
@@ -153,9 +153,13 @@ static int get_key(napi_env env, napi_value value, const uint8_t **key, size_t *
         void *data = NULL;
         size_t count = 0;
         if (napi_get_typedarray_info(env, value, &type, &count, &data, NULL, NULL) != napi_ok) return 0;
+        if (type == napi_uint8_array && count == 0) {
+            /* The library reads a key of length 0 as no key: an empty key is a caller's mistake. */
+            napi_throw_range_error(env, NULL, "an encryption key is 64 bytes, got 0 (pass null for no key)");
+            return 0;
+        }
         if (type == napi_uint8_array) {
-            /* An empty array is a key of length 0 (refused by the library), not "no key". */
-            *key = data ? data : &empty;
+            *key = data;
             *length = count;
             return 1;
         }
