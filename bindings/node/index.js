@@ -45,17 +45,16 @@ class PorterError extends Error {
 
 /** The addon: PORTER_NODE_ADDON, porter.node beside this file, or the build's .build/node. */
 function loadAddon() {
-  const candidates = [
-    process.env.PORTER_NODE_ADDON,
-    path.join(__dirname, 'porter.node'),
-    path.join(__dirname, '..', '..', '.build', 'node', 'porter.node'),
-  ].filter(Boolean);
+  // An explicit PORTER_NODE_ADDON is the only place looked at: a wrong path is an error.
+  const candidates = process.env.PORTER_NODE_ADDON
+    ? [process.env.PORTER_NODE_ADDON]
+    : [path.join(__dirname, 'porter.node'), path.join(__dirname, '..', '..', '.build', 'node', 'porter.node')];
   for (const candidate of candidates) {
     if (fs.existsSync(candidate)) return require(path.resolve(candidate));
   }
   throw new Error(
-    `porter.node not found (looked at ${candidates.join(', ')}): build it with 'make node-addon', ` +
-      'or set PORTER_NODE_ADDON to its path',
+    `porter.node not found (looked at ${candidates.join(', ')}): build it with 'make test-node' or the ` +
+      "cc command in bindings/node/README.md, or set PORTER_NODE_ADDON to its path",
   );
 }
 
