@@ -28,16 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A porter_file * (file) or a porter_cursor * (cursor, with its flags), as a JavaScript external. */
 typedef struct {
-    porter_file *file;
-    int closed;
-} file_box;
-
-typedef struct {
-    porter_cursor *cursor;
+    void *handle;
+    int is_cursor;
     uint32_t flags;
     int closed;
-} cursor_box;
+} handle_box;
 
 /* Random 128-bit tags: an external made by another addon cannot carry them. */
 static const napi_type_tag FILE_TAG = {0x9a1c5e0f3b7d4c21ULL, 0x8e2f6a4d1c0b7e93ULL};
@@ -182,6 +179,13 @@ static void *get_box(napi_env env, napi_value value, const napi_type_tag *tag, c
     return NULL;
 }
 
+/* The arguments of a call whose first is a file (or, with is_cursor, a cursor) handle: its box, or
+   NULL with an exception thrown. */
+static handle_box *box_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, int is_cursor) {
+    if (!get_args(env, info, count, argv)) return NULL;
+    return get_box(env, argv[0], is_cursor ? &CURSOR_TAG : &FILE_TAG, is_cursor ? "cursor" : "file");
+}
+
 /* A count as a Number, or a BigInt beyond 2^53. */
 static napi_value make_count(napi_env env, uint64_t count) {
     napi_value result;
@@ -203,20 +207,56 @@ static napi_value take_string(napi_env env, char *text, size_t length) {
 
 /* --- Finalizers ----------------------------------------------------------------------------- */
 
-static void finalize_file(napi_env env, void *data, void *hint) {
+static int close_handle(const handle_box *box) {
+    return box->is_cursor ? porter_cursor_close(box->handle) : porter_close(box->handle);
+}
+
+/* Closes what the program left open when the external is collected; never a closed one again. */
+static void finalize_box(napi_env env, void *data, void *hint) {
     (void)env;
     (void)hint;
-    file_box *box = data;
-    if (!box->closed) porter_close(box->file);
+    handle_box *box = data;
+    if (!box->closed) close_handle(box);
     free(box);
 }
 
-static void finalize_cursor(napi_env env, void *data, void *hint) {
-    (void)env;
-    (void)hint;
-    cursor_box *box = data;
-    if (!box->closed) porter_cursor_close(box->cursor);
-    free(box);
+/* `handle` (just opened) in a new tagged external, which owns it; closed again on failure. */
+static napi_value wrap_handle(napi_env env, void *handle, int is_cursor, uint32_t flags) {
+    napi_value result = NULL;
+    handle_box *box = calloc(1, sizeof *box);
+    if (!box) {
+        handle_box temporary = {handle, is_cursor, flags, 0};
+        close_handle(&temporary);
+        napi_throw_error(env, NULL, "out of memory");
+        return NULL;
+    }
+    *box = (handle_box){handle, is_cursor, flags, 0};
+    if (napi_create_external(env, box, finalize_box, NULL, &result) != napi_ok) {
+        close_handle(box);
+        free(box);
+        return NULL;
+    }
+    NAPI_OK(napi_type_tag_object(env, result, is_cursor ? &CURSOR_TAG : &FILE_TAG));
+    return result;
+}
+
+/* close(file) / cursorClose(cursor) -> true when this call closed it, false when it was closed
+   already (the library would refuse a second close; JavaScript's close() may be called twice). */
+static napi_value close_box(napi_env env, napi_callback_info info, int is_cursor) {
+    napi_value argv[1], result;
+    handle_box *box = box_args(env, info, 1, argv, is_cursor);
+    if (!box) return NULL;
+    int was_open = !box->closed;
+    if (was_open) {
+        box->closed = 1;
+        int status = close_handle(box);
+        if (status != PORTER_OK) {
+            throw_last(env, status, NULL);
+            return NULL;
+        }
+    }
+    NAPI_OK(napi_get_boolean(env, was_open, &result));
+    return result;
 }
 
 static void finalize_state(napi_env env, void *data, void *hint) {
@@ -261,17 +301,25 @@ static napi_value js_version(napi_env env, napi_callback_info info) {
     return result;
 }
 
-/* open(path, key) -> file handle (external). */
-static napi_value js_open(napi_env env, napi_callback_info info) {
-    napi_value argv[2], result = NULL;
+/* The (path, key) arguments of open(), check() and inspect(): the path malloc'ed (free()), or
+   NULL with an exception thrown. */
+static char *get_path_and_key(napi_env env, napi_callback_info info, const uint8_t **key, size_t *key_length) {
+    napi_value argv[2];
     if (!get_args(env, info, 2, argv)) return NULL;
-    const uint8_t *key;
-    size_t key_length;
     char *path = get_string(env, argv[0], "the path");
-    if (!path || !get_key(env, argv[1], &key, &key_length)) {
+    if (path && !get_key(env, argv[1], key, key_length)) {
         free(path);
         return NULL;
     }
+    return path;
+}
+
+/* open(path, key) -> file handle (external). */
+static napi_value js_open(napi_env env, napi_callback_info info) {
+    const uint8_t *key;
+    size_t key_length;
+    char *path = get_path_and_key(env, info, &key, &key_length);
+    if (!path) return NULL;
     porter_file *file = NULL;
     int status = porter_open(path, key, key_length, 0, &file);
     free(path);
@@ -279,52 +327,22 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
         throw_last(env, status, NULL);
         return NULL;
     }
-    file_box *box = calloc(1, sizeof *box);
-    if (!box) {
-        porter_close(file);
-        napi_throw_error(env, NULL, "out of memory");
-        return NULL;
-    }
-    box->file = file;
-    if (napi_create_external(env, box, finalize_file, NULL, &result) != napi_ok) {
-        porter_close(file);
-        free(box);
-        return NULL;
-    }
-    NAPI_OK(napi_type_tag_object(env, result, &FILE_TAG));
-    return result;
+    return wrap_handle(env, file, 0, 0);
 }
 
 /* close(file) -> true when this call closed it, false when it was closed already. */
-static napi_value js_close(napi_env env, napi_callback_info info) {
-    napi_value argv[1], result;
-    if (!get_args(env, info, 1, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
-    if (!box) return NULL;
-    int was_open = !box->closed;
-    if (was_open) {
-        box->closed = 1;
-        int status = porter_close(box->file);
-        if (status != PORTER_OK) {
-            throw_last(env, status, NULL);
-            return NULL;
-        }
-    }
-    NAPI_OK(napi_get_boolean(env, was_open, &result));
-    return result;
-}
+static napi_value js_close(napi_env env, napi_callback_info info) { return close_box(env, info, 0); }
 
 /* schema(file) -> the schema-file JSON text. */
 static napi_value js_schema(napi_env env, napi_callback_info info) {
     napi_value argv[1];
-    if (!get_args(env, info, 1, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
+    handle_box *box = box_args(env, info, 1, argv, 0);
     if (!box) return NULL;
     char *json = NULL;
     size_t length = 0;
-    int status = porter_schema_json(box->file, &json, &length);
+    int status = porter_schema_json(box->handle, &json, &length);
     if (status != PORTER_OK) {
-        throw_last(env, status, box->file);
+        throw_last(env, status, box->handle);
         return NULL;
     }
     return take_string(env, json, length);
@@ -333,21 +351,20 @@ static napi_value js_schema(napi_env env, napi_callback_info info) {
 /* classes(file) -> [name, ...] in schema order (embedded classes included). */
 static napi_value js_classes(napi_env env, napi_callback_info info) {
     napi_value argv[1], result;
-    if (!get_args(env, info, 1, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
+    handle_box *box = box_args(env, info, 1, argv, 0);
     if (!box) return NULL;
     size_t count = 0;
-    int status = porter_class_count(box->file, &count);
+    int status = porter_class_count(box->handle, &count);
     if (status != PORTER_OK) {
-        throw_last(env, status, box->file);
+        throw_last(env, status, box->handle);
         return NULL;
     }
     NAPI_OK(napi_create_array_with_length(env, count, &result));
     for (size_t i = 0; i < count; i++) {
         char *name = NULL;
-        status = porter_class_name(box->file, i, &name);
+        status = porter_class_name(box->handle, i, &name);
         if (status != PORTER_OK) {
-            throw_last(env, status, box->file);
+            throw_last(env, status, box->handle);
             return NULL;
         }
         napi_value element = take_string(env, name, strlen(name));
@@ -360,16 +377,15 @@ static napi_value js_classes(napi_env env, napi_callback_info info) {
 /* count(file, className) -> number of objects. */
 static napi_value js_count(napi_env env, napi_callback_info info) {
     napi_value argv[2];
-    if (!get_args(env, info, 2, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
+    handle_box *box = box_args(env, info, 2, argv, 0);
     if (!box) return NULL;
     char *name = get_string(env, argv[1], "the class name");
     if (!name) return NULL;
     uint64_t count = 0;
-    int status = porter_object_count(box->file, name, &count);
+    int status = porter_object_count(box->handle, name, &count);
     free(name);
     if (status != PORTER_OK) {
-        throw_last(env, status, box->file);
+        throw_last(env, status, box->handle);
         return NULL;
     }
     return make_count(env, count);
@@ -377,9 +393,8 @@ static napi_value js_count(napi_env env, napi_callback_info info) {
 
 /* cursorOpen(file, className, query, flags) -> cursor handle (external). */
 static napi_value js_cursor_open(napi_env env, napi_callback_info info) {
-    napi_value argv[4], result = NULL;
-    if (!get_args(env, info, 4, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
+    napi_value argv[4];
+    handle_box *box = box_args(env, info, 4, argv, 0);
     if (!box) return NULL;
     uint32_t flags = 0;
     napi_valuetype type;
@@ -398,42 +413,27 @@ static napi_value js_cursor_open(napi_env env, napi_callback_info info) {
         return NULL;
     }
     porter_cursor *cursor = NULL;
-    int status = porter_cursor_open(box->file, name, query, flags, &cursor);
+    int status = porter_cursor_open(box->handle, name, query, flags, &cursor);
     free(name);
     free(query);
     if (status != PORTER_OK) {
-        throw_last(env, status, box->file);
+        throw_last(env, status, box->handle);
         return NULL;
     }
-    cursor_box *cbox = calloc(1, sizeof *cbox);
-    if (!cbox) {
-        porter_cursor_close(cursor);
-        napi_throw_error(env, NULL, "out of memory");
-        return NULL;
-    }
-    cbox->cursor = cursor;
-    cbox->flags = flags;
-    if (napi_create_external(env, cbox, finalize_cursor, NULL, &result) != napi_ok) {
-        porter_cursor_close(cursor);
-        free(cbox);
-        return NULL;
-    }
-    NAPI_OK(napi_type_tag_object(env, result, &CURSOR_TAG));
-    return result;
+    return wrap_handle(env, cursor, 1, flags);
 }
 
 /* cursorNext(cursor) -> the next document (a string, or a Buffer for BSON), null at the end. */
 static napi_value js_cursor_next(napi_env env, napi_callback_info info) {
     napi_value argv[1], result;
-    if (!get_args(env, info, 1, argv)) return NULL;
-    cursor_box *box = get_box(env, argv[0], &CURSOR_TAG, "cursor");
+    handle_box *box = box_args(env, info, 1, argv, 1);
     if (!box) return NULL;
     char *document = NULL;
     size_t length = 0;
-    int status = porter_cursor_next(box->cursor, &document, &length);
+    int status = porter_cursor_next(box->handle, &document, &length);
     if (status != PORTER_OK) {
         porter_free(document);
-        throw_last(env, status, box->cursor);
+        throw_last(env, status, box->handle);
         return NULL;
     }
     if (!document) {
@@ -449,23 +449,7 @@ static napi_value js_cursor_next(napi_env env, napi_callback_info info) {
 }
 
 /* cursorClose(cursor) -> true when this call closed it, false when it was closed already. */
-static napi_value js_cursor_close(napi_env env, napi_callback_info info) {
-    napi_value argv[1], result;
-    if (!get_args(env, info, 1, argv)) return NULL;
-    cursor_box *box = get_box(env, argv[0], &CURSOR_TAG, "cursor");
-    if (!box) return NULL;
-    int was_open = !box->closed;
-    if (was_open) {
-        box->closed = 1;
-        int status = porter_cursor_close(box->cursor);
-        if (status != PORTER_OK) {
-            throw_last(env, status, NULL);
-            return NULL;
-        }
-    }
-    NAPI_OK(napi_get_boolean(env, was_open, &result));
-    return result;
-}
+static napi_value js_cursor_close(napi_env env, napi_callback_info info) { return close_box(env, info, 1); }
 
 /* The JavaScript progress function during one export. */
 typedef struct {
@@ -503,8 +487,7 @@ static int on_progress(uint64_t done, uint64_t total, void *context) {
 /* exportTo(file, outPath, format, onProgress|undefined). */
 static napi_value js_export(napi_env env, napi_callback_info info) {
     napi_value argv[4], result;
-    if (!get_args(env, info, 4, argv)) return NULL;
-    file_box *box = get_box(env, argv[0], &FILE_TAG, "file");
+    handle_box *box = box_args(env, info, 4, argv, 0);
     if (!box) return NULL;
     progress_call call = {env, NULL, 0};
     if (!is_nullish(env, argv[3])) {
@@ -523,12 +506,12 @@ static napi_value js_export(napi_env env, napi_callback_info info) {
         free(out);
         return NULL;
     }
-    int status = porter_export(box->file, out, format, call.function ? on_progress : NULL, &call);
+    int status = porter_export(box->handle, out, format, call.function ? on_progress : NULL, &call);
     free(out);
     free(format);
     if (call.threw) return NULL; /* onProgress's own exception, still pending */
     if (status != PORTER_OK) {
-        throw_last(env, status, box->file);
+        throw_last(env, status, box->handle);
         return NULL;
     }
     NAPI_OK(napi_get_undefined(env, &result));
@@ -538,15 +521,10 @@ static napi_value js_export(napi_env env, napi_callback_info info) {
 typedef int (*report_fn)(const char *, const uint8_t *, size_t, char **, size_t *);
 
 static napi_value report(napi_env env, napi_callback_info info, report_fn function) {
-    napi_value argv[2];
-    if (!get_args(env, info, 2, argv)) return NULL;
     const uint8_t *key;
     size_t key_length;
-    char *path = get_string(env, argv[0], "the path");
-    if (!path || !get_key(env, argv[1], &key, &key_length)) {
-        free(path);
-        return NULL;
-    }
+    char *path = get_path_and_key(env, info, &key, &key_length);
+    if (!path) return NULL;
     char *json = NULL;
     size_t length = 0;
     int status = function(path, key, key_length, &json, &length);
