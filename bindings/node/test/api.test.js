@@ -28,13 +28,13 @@ function throwsPorter(fn, status, ...words) {
   });
 }
 
-/** Every file below `folder` with its bytes, for comparing two export folders. */
-function tree(folder) {
+/** Every file below `folder` (relative path -> bytes as base64), for comparing two export folders. */
+function tree(folder, prefix = '') {
   const files = {};
-  for (const entry of fs.readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath || entry.path, entry.name);
-    files[path.relative(folder, full)] = fs.readFileSync(full).toString('base64');
+  for (const entry of fs.readdirSync(path.join(folder, prefix), { withFileTypes: true })) {
+    const relative = path.join(prefix, entry.name);
+    if (entry.isDirectory()) Object.assign(files, tree(folder, relative));
+    else files[relative] = fs.readFileSync(path.join(folder, relative)).toString('base64');
   }
   return files;
 }
