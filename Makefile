@@ -169,7 +169,7 @@ api-count: deps
 LIB_CONFIG ?= release
 LIB_DIR ?= .build/lib
 BINDINGS_CC ?= clang
-.PHONY: lib test-bindings test-c test-python test-jvm jvm sanitize-lib valgrind-lib wheel
+.PHONY: lib test-bindings test-c test-python test-jvm jvm test-node node-deps sanitize-lib valgrind-lib wheel
 lib: deps
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterC
 	$(SWIFT) build -c $(LIB_CONFIG) --product PorterCStatic
@@ -186,14 +186,15 @@ lib: deps
 TEST_LIB_DEFAULT := .build/lib-debug
 TEST_LIB_DIR := $(TEST_LIB_DEFAULT)
 REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files
-test-bindings: test-c test-python test-jvm
+test-bindings: test-c test-python test-jvm test-node
 
-ifeq ($(TEST_LIB_DIR),$(TEST_LIB_DEFAULT))
+# TEST_LIB_DIR given on the command line names a ready library (e.g. a snapshot build): used as
+# it is, never rebuilt or overwritten.
 $(TEST_LIB_DIR)/libporter.so: FORCE
-	@$(MAKE) --no-print-directory lib LIB_CONFIG=debug LIB_DIR=$(TEST_LIB_DIR)
+ifeq ($(origin TEST_LIB_DIR),command line)
+	@test -f $@ || { echo "No $@ (TEST_LIB_DIR=$(TEST_LIB_DIR) must hold a built libporter.so and porter.h)" >&2; exit 1; }
 else
-$(TEST_LIB_DIR)/libporter.so:
-	@echo "No $@: build it, or leave TEST_LIB_DIR at its default ($(TEST_LIB_DEFAULT), built by make)." >&2; exit 1
+	@$(MAKE) --no-print-directory lib LIB_CONFIG=debug LIB_DIR=$(TEST_LIB_DIR)
 endif
 .PHONY: FORCE
 FORCE:
@@ -288,6 +289,33 @@ jvm: lib
 	$(jvm-deps)
 	$(call jvm-build,$(LIB_DIR),.build/jvm)
 	@echo "Built .build/jvm/porter.jar and .build/jvm/libporterjni.so (linked to $(abspath $(LIB_DIR))/libporter.so)"
+
+# The Node.js binding (bindings/node): its N-API addon compiled with cc against Node's headers
+# (Debian's libnode-dev, with nodejs; installed when root) into .build/node/porter.node, linked to
+# the debug library (rpath), then its node:test suite reading Fixtures/realm and
+# ../shared/realm-files (skipped with a reason when absent). No node-gyp: nothing is downloaded.
+# PORTER_BIN: the porter binary the tests compare with (default: the debug build, built here).
+NODE_CC ?= cc
+NODE_INCLUDE ?= /usr/include/node
+NODE_DEBS := nodejs libnode-dev
+NODE_ADDON := .build/node/porter.node
+node-deps:
+	@command -v node >/dev/null 2>&1 && [ -f $(NODE_INCLUDE)/node_api.h ] || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing $(NODE_DEBS)"; \
+	    (apt-get install -y $(NODE_DEBS) || (apt-get update && apt-get install -y $(NODE_DEBS))) >/dev/null; \
+	  else echo "Missing Node.js or its headers ($(NODE_INCLUDE)/node_api.h): run 'sudo apt-get install -y $(NODE_DEBS)' and retry." >&2; exit 1; fi; }
+	@command -v node >/dev/null 2>&1 && [ -f $(NODE_INCLUDE)/node_api.h ] || { \
+	  echo "Still no node or $(NODE_INCLUDE)/node_api.h after installing $(NODE_DEBS)" >&2; exit 1; }
+
+test-node: $(TEST_LIB_DIR)/libporter.so node-deps
+	@mkdir -p $(dir $(NODE_ADDON))
+	$(NODE_CC) -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I$(NODE_INCLUDE) -I$(TEST_LIB_DIR) \
+	  bindings/node/src/porter_node.c -L$(TEST_LIB_DIR) -lporter -Wl,-rpath,$(abspath $(TEST_LIB_DIR)) -o $(NODE_ADDON)
+	@bin="$(PORTER_BIN)"; if [ -z "$$bin" ]; then $(SWIFT) build --product porter && bin="$$($(SWIFT) build --show-bin-path)/porter"; fi; \
+	  echo "node --test bindings/node/test/ (porter: $$bin, library: $(TEST_LIB_DIR))"; \
+	  PORTER_BINARY="$$bin" PORTER_NODE_ADDON=$(CURDIR)/$(NODE_ADDON) PORTER_FIXTURES=$(CURDIR)/Fixtures/realm \
+	  PORTER_SHARED=$(abspath ../shared/realm-files) node --test bindings/node/test/
 
 # A wheel of the Python package, with the release library inside, in .build/wheels.
 wheel: lib
