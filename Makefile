@@ -185,7 +185,8 @@ lib: deps
 # and DIR/porter.h are used, not rebuilt.
 TEST_LIB_DEFAULT := .build/lib-debug
 TEST_LIB_DIR := $(TEST_LIB_DEFAULT)
-REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files
+REALM_FOLDERS := Fixtures/realm Fixtures/realm/written Fixtures/realm/column-migration ../shared/realm-files \
+  ../shared/realm-files/legacy/core ../shared/realm-files/legacy/java
 test-bindings: test-c test-python test-jvm test-node
 
 # TEST_LIB_DIR given on the command line names a ready library (e.g. a snapshot build): used as

@@ -12,6 +12,9 @@ import PorterStore
 /// The ABI version `porter.h` describes (`PORTER_ABI_VERSION`).
 let abiVersion: UInt32 = 1
 
+/// `PORTER_OPEN_SKIP_CHECK`: read without the check first, as `--skip-check`.
+let openSkipCheck: UInt32 = 1
+
 /// The library's version text, made once and never freed.
 nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar> = strdup(Database.porterVersion)!
 
@@ -32,12 +35,14 @@ public func porter_open(
     call {
         guard let out else { throw CallError(.invalidArgument, "the handle pointer is NULL") }
         out.pointee = nil
-        guard flags == 0 else { throw CallError(.invalidArgument, "unknown flags \(flags) (none are defined yet)") }
+        guard flags & ~openSkipCheck == 0 else {
+            throw CallError(.invalidArgument, "unknown flags \(flags) (PORTER_OPEN_SKIP_CHECK is the only one)")
+        }
         let path = try string(path, "the path")
         let key = try keyBytes(key, keyLength)
         try RealmFileOpening.requireFile(path)
         let file = try RealmFileOpening.open(path, key: key)
-        out.pointee = Registry.shared.add(FileObject(file: file, key: key))
+        out.pointee = Registry.shared.add(FileObject(file: file, key: key, skipCheck: flags & openSkipCheck != 0))
     }
 }
 
@@ -130,7 +135,8 @@ public func porter_cursor_open(
             throw CallError(.invalidArgument, "unknown cursor flags \(flags) (0 relaxed, 1 canonical, 2 BSON, 3 JSON)")
         }
         let cursor = try locked(object) {
-            try CursorObject(
+            try object.requireChecked()
+            return try CursorObject(
                 path: object.file.path, key: object.key, className: name, query: query.map { String(cString: $0) },
                 format: format)
         }
@@ -174,7 +180,10 @@ public func porter_export(
         let object = try Registry.shared.get(handle, as: FileObject.self, what: "file")
         let out = try string(outPath, "the output path")
         let format = try string(format, "the format")
-        try locked(object) { try object.export(to: out, format: format, progress: progress, context: context) }
+        try locked(object) {
+            try object.requireChecked()
+            try object.export(to: out, format: format, progress: progress, context: context)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PorterModel
+import PorterRealm
 import PorterRealmFile
 
 /// The C library's status codes (`porter.h`, `porter_status`): 0 is success; the numbers are part
@@ -67,10 +68,32 @@ final class FileObject: HandleObject {
     /// The file's schema, rebuilt from the file once.
     let schema: Schema
 
-    init(file: RealmFile, key: [UInt8]?) {
+    /// `PORTER_OPEN_SKIP_CHECK`: cursors and exports read the file without `porter check`'s
+    /// checks first (the command line's `--skip-check`).
+    let skipCheck: Bool
+    /// The outcome of the check, made once, at the first cursor or export: nil until then.
+    private var checkOutcome: Result<Void, Error>?
+
+    init(file: RealmFile, key: [UInt8]?, skipCheck: Bool) {
         self.file = file
         self.key = key
+        self.skipCheck = skipCheck
         schema = file.schema
+    }
+
+    /// Refuses, as `porter export` does, to read out of a file that fails `porter check`'s checks:
+    /// a damaged file must not be copied into something that looks sound. Checked once per
+    /// handle (the check walks the whole file); call with the handle's lock held.
+    func requireChecked() throws {
+        guard !skipCheck else { return }
+        if checkOutcome == nil {
+            checkOutcome = Result {
+                if let refusal = RealmFileOpening.checkRefusal(try file.check(), path: file.path, isRealm: true) {
+                    throw refusal
+                }
+            }
+        }
+        try checkOutcome?.get()
     }
 }
 

@@ -37,15 +37,6 @@ enum InputCheck {
             isRealm = true
             problems = try StoreFile.openRealm(path, key: key).check()
         }
-        guard let first = problems.first else { return }
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-        let advice =
-            isRealm
-            ? "'porter check \(path)' lists every problem; salvage what is readable into a new file, "
-                + "or pass --skip-check if you know better"
-            : "'porter check \(path)' lists every problem; pass --skip-check if you know better"
-        throw PorterError(
-            .notADatabase, "refused: the file fails its check: \(first)\(more). \(advice)",
-            location: path)
+        if let refusal = RealmFileOpening.checkRefusal(problems, path: path, isRealm: isRealm) { throw refusal }
     }
 }

@@ -16,6 +16,22 @@ public enum RealmFileOpening {
         if isDirectory.boolValue { throw PorterError(.io, "is a folder, not a database file", location: path) }
     }
 
+    /// The refusal of a file that fails `porter check`'s checks, made by every face before it copies
+    /// the file anywhere (the writing commands and `export`, the C library's cursors and export):
+    /// nil when `problems` is empty. One text, so that a refusal reads the same wherever it comes
+    /// from; `--skip-check` (`PORTER_OPEN_SKIP_CHECK` in C) is what reads such a file anyway.
+    package static func checkRefusal(_ problems: [String], path: String, isRealm: Bool) -> PorterError? {
+        guard let first = problems.first else { return nil }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+        let advice =
+            isRealm
+            ? "'porter check \(path)' lists every problem; salvage what is readable into a new file, "
+                + "or pass --skip-check if you know better"
+            : "'porter check \(path)' lists every problem; pass --skip-check if you know better"
+        return PorterError(
+            .notADatabase, "refused: the file fails its check: \(first)\(more). \(advice)", location: path)
+    }
+
     /// Opens `path`, a file that is not a Porter database, as a Realm file with `key` (nil: not
     /// encrypted); a refusal says why the file will not open (``RealmFileDiagnosis``).
     /// - Throws: ``PorterError`` naming the file: a key given to a plain file, no key for what is

@@ -64,7 +64,8 @@ static const char *message(const void *handle) {
 /* `porter ARGS` through the shell, its standard output read by the caller. */
 static FILE *run_porter(const char *args) {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' %s 2>/dev/null", porter_binary, args);
+    /* Standard error is dropped unless `args` says where it goes ("2>&1 >/dev/null" reads it). */
+    snprintf(command, sizeof command, "'%s' %s%s", porter_binary, args, strstr(args, "2>&1") ? "" : " 2>/dev/null");
     return popen(command, "r");
 }
 
@@ -114,8 +115,33 @@ static long compare_class(porter_file *file, const char *path, const uint8_t *ke
         size_t length = 99;
         status = porter_cursor_next(cursor, &document, &length);
         char *expected = read_line(cli);
-        CHECK(status == PORTER_OK, "%s %s #%ld: cursor_next failed: %s", path, class_name, count, message(cursor));
-        if (status != PORTER_OK || (!document && !expected)) {
+        if (status != PORTER_OK) {
+            /* A stored value this form cannot hold (a date beyond BSON's range in Extended JSON):
+               porter export must fail on it too, after the same objects, with the same message. */
+            long failed_at = count;
+            char *library_message = porter_last_error(cursor);
+            while (expected) {
+                free(expected);
+                expected = read_line(cli);
+                count++;
+            }
+            CHECK(count == failed_at, "%s %s: the library failed at #%ld, porter export wrote %ld", path, class_name,
+                  failed_at, count);
+            CHECK(pclose(cli) != 0, "%s %s #%ld: the library failed (%s), porter export did not", path, class_name,
+                  failed_at, library_message);
+            char stderr_args[4200];
+            snprintf(stderr_args, sizeof stderr_args, "%s 2>&1 >/dev/null", args);
+            FILE *errors = run_porter(stderr_args);
+            char *cli_message = read_line(errors);
+            pclose(errors);
+            CHECK(cli_message && library_message && strstr(cli_message, library_message), "%s %s: library: %s, porter: %s",
+                  path, class_name, library_message, cli_message ? cli_message : "(nothing)");
+            free(cli_message);
+            porter_free(library_message);
+            CHECK(porter_cursor_close(cursor) == PORTER_OK, "cursor_close: %s", message(NULL));
+            return -1;
+        }
+        if (!document && !expected) {
             CHECK(length == 0 || status != PORTER_OK, "the end has length %zu", length);
             porter_free(document);
             free(expected);
@@ -569,6 +595,51 @@ static void cycle(const char *fixtures) {
     porter_close(file);
 }
 
+/* --- The check before a copy ---------------------------------------------------------------- */
+
+/* A file that opens but fails `porter check` (realm-core's upgrade test file of format 4 with an
+   index that disagrees with its column): cursors and exports refuse it as `porter export` does,
+   once per handle, unless it was opened with PORTER_OPEN_SKIP_CHECK. From ../shared when there. */
+static void test_check_before_copy(int argc, char **argv) {
+    char path[1024] = "";
+    for (int i = 2; i < argc; i++) {
+        snprintf(path, sizeof path, "%s/legacy/core/test_upgrade_database_4_10_to_11.realm", argv[i]);
+        if (access(path, R_OK) == 0) break;
+        path[0] = '\0';
+    }
+    if (!path[0]) {
+        printf("skipped the check-before-copy test: legacy/core/test_upgrade_database_4_10_to_11.realm is not in "
+               "the folders given (the shared Realm files are not on this machine)\n");
+        return;
+    }
+    porter_file *file = NULL;
+    CHECK(porter_open(path, NULL, 0, 0, &file) == PORTER_OK, "open %s: %s", path, message(NULL));
+    if (!file) return;
+    char *name = NULL;
+    CHECK(porter_class_name(file, 0, &name) == PORTER_OK, "class 0: %s", message(file));
+    porter_cursor *cursor = NULL;
+    for (int round = 0; round < 2; round++) { /* the second time from the remembered outcome */
+        int status = porter_cursor_open(file, name, NULL, PORTER_CURSOR_EJSON_CANONICAL, &cursor);
+        CHECK(status == PORTER_ERR_NOT_A_REALM_FILE && cursor == NULL, "a file failing its check read (%d)", status);
+        CHECK(strstr(message(file), ": refused: the file fails its check: ") != NULL, "message: %s", message(file));
+    }
+    char out[1100];
+    snprintf(out, sizeof out, "%s/refused-export", scratch);
+    CHECK(porter_export(file, out, "json", NULL, NULL) == PORTER_ERR_NOT_A_REALM_FILE, "a failing file exported");
+    CHECK(access(out, F_OK) != 0, "a refused export left %s", out);
+    porter_close(file);
+    file = NULL;
+    CHECK(porter_open(path, NULL, 0, PORTER_OPEN_SKIP_CHECK, &file) == PORTER_OK, "open with SKIP_CHECK: %s",
+          message(NULL));
+    if (file) {
+        int status = porter_cursor_open(file, name, NULL, PORTER_CURSOR_EJSON_CANONICAL, &cursor);
+        CHECK(status == PORTER_OK, "SKIP_CHECK still refused the cursor: %s", message(file));
+        if (cursor) porter_cursor_close(cursor);
+        porter_close(file);
+    }
+    porter_free(name);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s PORTER_BINARY FIXTURES_FOLDER [MORE_FOLDERS...]\n", argv[0]);
@@ -594,6 +665,7 @@ int main(int argc, char **argv) {
         test_queries(argv[2]);
         test_threads(argv[2]);
         test_errors(argv[2]);
+        test_check_before_copy(argc, argv);
         cycle(argv[2]);
     }
     char command[300];

@@ -92,6 +92,17 @@ typedef struct porter_file porter_file;
 /** A cursor over one class's objects (opaque). */
 typedef struct porter_cursor porter_cursor;
 
+/**
+ * porter_open() flags: read without `porter check`'s checks first (the command line's
+ * `--skip-check`). Without it, the first porter_cursor_open() or porter_export() on a handle runs
+ * the checks `porter export` runs before it copies a file (once per handle: they walk the whole
+ * file) and refuses a file that fails them with the message `porter export` prints ("refused: the
+ * file fails its check: …", PORTER_ERR_NOT_A_REALM_FILE), so that a damaged file is never copied
+ * into something that looks sound. With it, a cursor or an export reads on and fails at the first
+ * damaged object it meets (forensic reading of what remains; porter_check_json() lists the damage).
+ */
+#define PORTER_OPEN_SKIP_CHECK 1u
+
 /** Cursor flags: each object as relaxed Extended JSON (`porter export --format ejson`). */
 #define PORTER_CURSOR_EJSON_RELAXED 0u
 /** Cursor flags: each object as canonical Extended JSON (`--format ejson-canonical`). */
@@ -123,7 +134,7 @@ void porter_free(void *buffer);
 /**
  * Opens the Realm file at `path` read-only into `*file`.
  * `key`, `key_length`: the 64-byte key of an encrypted file; NULL and 0 for a plain file.
- * `flags`: 0 (none are defined yet; others are refused).
+ * `flags`: 0, or PORTER_OPEN_SKIP_CHECK (others are refused).
  * On failure `*file` is set to NULL; the message says why the file does not open: no such file,
  * not a Realm file (and what it is instead), encrypted and no key, wrong key, truncated, damaged
  * (where), written by an older or newer core, a Porter database.

@@ -94,25 +94,13 @@ function compareFile(file) {
   return { objects, classes };
 }
 
-/**
- * Files where the C library and `porter export` are known to disagree, with the reason: their
- * subtests run and report as TODO (visible in the output) instead of failing the suite.
- */
-const KNOWN_DIVERGENCES = {
-  'test_upgrade_database_4_10_to_11.realm':
-    "porter export runs porter check first and refuses the damaged file ('refused: the file fails its check: " +
-    "table.id: the search index ...'); the C library reads it unchecked and fails on a link to a missing table " +
-    'with another message: a library issue (porter.h promises the command line\'s message)',
-};
-
 /** One subtest per file of `folders`; the totals as a diagnostic line. */
 async function compareFolders(t, folders) {
   const totals = { files: 0, read: 0, classes: 0, objects: 0, refused: 0 };
   for (const { folder, recursive } of folders) {
     for (const file of realmFiles(folder, recursive)) {
       totals.files += 1;
-      const todo = KNOWN_DIVERGENCES[path.basename(file)];
-      await t.test(path.relative(path.dirname(folders[0].folder), file), { todo }, () => {
+      await t.test(path.relative(path.dirname(folders[0].folder), file), () => {
         const result = compareFile(file);
         if (result.refused !== undefined) {
           totals.refused += 1;

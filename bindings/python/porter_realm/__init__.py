@@ -31,6 +31,9 @@ __all__ = [
 Key = Union[bytes, str, None]
 PathLike = Union[str, "os.PathLike[str]"]
 
+#: ``porter_open``'s ``PORTER_OPEN_SKIP_CHECK`` (``open(..., check=False)``).
+SKIP_CHECK = 1
+
 #: What :meth:`RealmFile.export` writes (as ``porter export --format``).
 EXPORT_FORMATS = ("bson", "json", "ejson", "ejson-canonical", "csv", "sqlite", "realm")
 
@@ -98,12 +101,13 @@ class RealmFile(_Closing):
     :meth:`objects` read their own copy of the file and stay usable after :meth:`close`.
     """
 
-    def __init__(self, path: PathLike, key: Key = None) -> None:
+    def __init__(self, path: PathLike, key: Key = None, check: bool = True) -> None:
         data, length = _native.key_bytes(key)
         self.path: str = os.fspath(path)
         self._key = key
         handle = ctypes.c_void_p()
-        _native.raise_for(_native.lib().porter_open(_path(path), data, length, 0, ctypes.byref(handle)))
+        flags = 0 if check else SKIP_CHECK
+        _native.raise_for(_native.lib().porter_open(_path(path), data, length, flags, ctypes.byref(handle)))
         self._handle: Optional[int] = handle.value
         self._schema: Optional[Dict[str, Any]] = None
 
@@ -315,7 +319,12 @@ class _InStep(_Closing, Iterator[Any]):
 
 
 
-def open(path: PathLike, key: Key = None) -> RealmFile:  # noqa: A001 - the package's verb
+def open(path: PathLike, key: Key = None, check: bool = True) -> RealmFile:  # noqa: A001 - the package's verb
     """Opens the Realm file at ``path`` read-only; ``key``: the 64-byte key of an encrypted file
-    (bytes, or 128 hex digits). Raises :class:`PorterError` saying why a file does not open."""
-    return RealmFile(path, key)
+    (bytes, or 128 hex digits). Raises :class:`PorterError` saying why a file does not open.
+
+    ``check=False`` is ``porter export --skip-check``: without it, the first :meth:`RealmFile.objects`
+    or :meth:`RealmFile.export` runs ``porter check``'s checks (once per file) and refuses a file
+    that fails them, as ``porter export`` does; with it, iteration reads on up to the first damaged
+    object (forensic reading of what remains)."""
+    return RealmFile(path, key, check)

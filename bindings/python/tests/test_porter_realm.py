@@ -220,3 +220,32 @@ def test_errors(tmp_path):
     with pytest.raises(porter_realm.PorterError) as error:
         realm.count("Every")
     assert error.value.name == "closed-handle"
+
+
+DAMAGED_OLD_FILE = SHARED / "legacy" / "core" / "test_upgrade_database_4_10_to_11.realm"
+
+
+@pytest.mark.skipif(not DAMAGED_OLD_FILE.is_file(), reason=f"{DAMAGED_OLD_FILE} is absent (no ../shared)")
+def test_a_file_failing_its_check_is_not_read_unless_asked(tmp_path):
+    # It opens (the schema and counts are readable), but its index disagrees with its column:
+    # reading objects out of it, or exporting it, is refused as `porter export` refuses it.
+    with porter_realm.open(DAMAGED_OLD_FILE) as realm:
+        name = realm.classes[0]
+        with pytest.raises(porter_realm.PorterError) as refused:
+            next(iter(realm.objects(name)))
+        assert ": refused: the file fails its check: " in refused.value.message
+        expected = subprocess.run(
+            [PORTER_BINARY, "export", str(DAMAGED_OLD_FILE), "--out", str(tmp_path / "cli"), "--format", "json"],
+            capture_output=True, text=True,
+        )
+        assert expected.returncode == 1 and refused.value.message in expected.stderr
+        with pytest.raises(porter_realm.PorterError):
+            realm.export(tmp_path / "out", format="json")
+        assert not (tmp_path / "out").exists()
+    with porter_realm.open(DAMAGED_OLD_FILE, check=False) as realm:
+        # Forensic reading: what the check would refuse is read up to the first damaged object.
+        try:
+            for _ in realm.objects(realm.classes[0]):
+                pass
+        except porter_realm.PorterError as error:
+            assert "refused: the file fails its check" not in error.message
