@@ -37,6 +37,14 @@ extension BenchRun {
                 format: "peak memory %.0f MB vs %.0f MB: %.2f× (target ≤ 1.5×)",
                 Double(fromRealm.peakRSSBytes) / 1_048_576, Double(fromSQLite.peakRSSBytes) / 1_048_576, memory))
         print(String(format: "    peak memory %.2f× python sqlite3's (target ≤ 1.5×)", memory))
+        // Without the check `porter export` makes first (open(check=False)): what reading costs alone.
+        let unchecked = try pythonRun(python + ["porter-unchecked", realmFile, BenchItem.className()])
+        record(
+            "python iterate, check=False", "flat", unchecked, bytes: diskSize(realmFile),
+            reference: ("python sqlite3 over the SQLite export", fromSQLite),
+            note: String(
+                format: "peak memory %.2f× python sqlite3's; no target (the row above is the default)",
+                Double(unchecked.peakRSSBytes) / Double(max(fromSQLite.peakRSSBytes, 1))))
     }
 
     /// A Python side of the row: the fastest of the repeats by the script's own clock, the highest

@@ -2,6 +2,7 @@
 that its peak memory is its own.
 
     python3 iterate.py porter FILE.realm CLASS   # porter_realm: objects as dicts of Python values
+    python3 iterate.py porter-unchecked FILE.realm CLASS   # the same, open(check=False)
     python3 iterate.py sqlite FILE.sqlite CLASS  # Python's sqlite3 over Porter's SQLite export
 
 Both touch every property value of every object and print one JSON line: the objects read, the
@@ -19,10 +20,10 @@ def main() -> None:
     started = time.perf_counter()
     objects = 0
     touched = 0
-    if mode == "porter":
+    if mode in ("porter", "porter-unchecked"):
         import porter_realm
 
-        with porter_realm.open(path) as realm:
+        with porter_realm.open(path, check=mode == "porter") as realm:
             for document in realm.objects(class_name):
                 objects += 1
                 for value in document.values():

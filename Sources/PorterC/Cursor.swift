@@ -99,6 +99,39 @@ final class CursorObject: HandleObject, @unchecked Sendable {
         }
     }
 
+    /// A failure met after some documents of a batch: returned by the next call.
+    private var pendingFailure: (any Error)?
+
+    /// Up to `limit` documents in one buffer (`porter_cursor_next_batch`): text documents as one
+    /// JSON array (`[d1,d2,…]`, each exactly as ``next()`` gives it), BSON documents one after
+    /// another; nil at the end. A failure after the first document is kept for the next call, so
+    /// every document before it is returned first, as with ``next()``.
+    func nextBatch(limit: Int) throws -> (bytes: [UInt8], count: Int)? {
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            throw failure
+        }
+        var bytes: [UInt8] = bson ? [] : [UInt8(ascii: "[")]
+        var count = 0
+        while count < limit {
+            let document: ArraySlice<UInt8>?
+            do {
+                document = try next()
+            } catch {
+                guard count > 0 else { throw error }
+                pendingFailure = error
+                break
+            }
+            guard let document else { break }
+            if !bson && count > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: document)
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        if !bson { bytes.append(UInt8(ascii: "]")) }
+        return (bytes, count)
+    }
+
     /// One complete document from the buffer, if it holds one.
     private func takeDocument() throws -> ArraySlice<UInt8>? {
         let available = buffer.count - start

@@ -160,6 +160,27 @@ public func porter_cursor_next(
     }
 }
 
+@_cdecl("porter_cursor_next_batch")
+public func porter_cursor_next_batch(
+    _ handle: OpaquePointer?, _ maxObjects: Int, _ documents: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ length: UnsafeMutablePointer<Int>?, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    call(handle) {
+        let cursor = try Registry.shared.get(handle, as: CursorObject.self, what: "cursor")
+        guard let documents, let count else {
+            throw CallError(.invalidArgument, "the documents or count pointer is NULL")
+        }
+        documents.pointee = nil
+        count.pointee = 0
+        length?.pointee = 0
+        guard maxObjects > 0 else { throw CallError(.invalidArgument, "max_objects is 0") }
+        guard let batch = try locked(cursor, { try cursor.nextBatch(limit: maxObjects) }) else { return }
+        documents.pointee = try mallocCopy(batch.bytes)
+        length?.pointee = batch.bytes.count
+        count.pointee = batch.count
+    }
+}
+
 @_cdecl("porter_cursor_close")
 public func porter_cursor_close(_ handle: OpaquePointer?) -> Int32 {
     call(handle) {

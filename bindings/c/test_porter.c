@@ -595,6 +595,75 @@ static void cycle(const char *fixtures) {
     porter_close(file);
 }
 
+/* --- Batches ----------------------------------------------------------------------------- */
+
+/* porter_cursor_next_batch gives the documents porter_cursor_next gives, `[d1,d2]` per batch for
+   text and concatenated for BSON, then the end; its argument errors are refused. */
+static void test_batches(const char *fixtures) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/every-type.realm", fixtures);
+    porter_file *file = NULL;
+    CHECK(porter_open(path, NULL, 0, 0, &file) == PORTER_OK, "open %s: %s", path, message(NULL));
+    if (!file) return;
+    for (uint32_t flags = 0; flags <= PORTER_CURSOR_JSON; flags++) {
+        porter_cursor *one = NULL, *many = NULL;
+        CHECK(porter_cursor_open(file, "Every", NULL, flags, &one) == PORTER_OK, "cursor: %s", message(file));
+        CHECK(porter_cursor_open(file, "Every", NULL, flags, &many) == PORTER_OK, "cursor: %s", message(file));
+        if (!one || !many) return;
+        size_t batches = 0, objects = 0;
+        for (;;) {
+            char *batch = NULL;
+            size_t length = 0, count = 99;
+            CHECK(porter_cursor_next_batch(many, 2, &batch, &length, &count) == PORTER_OK, "batch: %s",
+                  message(many));
+            if (count == 0) {
+                CHECK(batch == NULL && length == 0, "the end of batches carries a buffer");
+                break;
+            }
+            CHECK(count <= 2 && batch != NULL, "a batch of %zu", count);
+            /* The same documents, one by one. */
+            size_t offset = 0;
+            if (flags != PORTER_CURSOR_BSON) CHECK(batch[offset++] == '[', "a text batch opens with '['");
+            for (size_t i = 0; i < count; i++) {
+                char *document = NULL;
+                size_t document_length = 0;
+                CHECK(porter_cursor_next(one, &document, &document_length) == PORTER_OK && document, "next");
+                if (!document) break;
+                CHECK(offset + document_length <= length && !memcmp(batch + offset, document, document_length),
+                      "batch %zu document %zu differs from porter_cursor_next's", batches, i);
+                offset += document_length;
+                if (flags != PORTER_CURSOR_BSON)
+                    CHECK(batch[offset++] == (i + 1 < count ? ',' : ']'), "separator after document %zu", i);
+                porter_free(document);
+            }
+            CHECK(offset == length, "batch %zu: %zu of %zu bytes accounted for", batches, offset, length);
+            if (flags != PORTER_CURSOR_BSON) CHECK(batch[length] == '\0', "a text batch is NUL-terminated");
+            objects += count;
+            batches++;
+            porter_free(batch);
+        }
+        char *rest = (char *)1;
+        CHECK(porter_cursor_next(one, &rest, NULL) == PORTER_OK && rest == NULL, "next_batch skipped documents");
+        uint64_t expected = 0;
+        porter_object_count(file, "Every", &expected);
+        CHECK(objects == expected && objects > 0, "batches gave %zu objects of %llu", objects,
+              (unsigned long long)expected);
+        char *batch = NULL;
+        size_t count = 0;
+        CHECK(porter_cursor_next_batch(many, 0, &batch, NULL, &count) == PORTER_ERR_INVALID_ARGUMENT,
+              "max_objects 0 accepted");
+        CHECK(porter_cursor_next_batch(many, 5, NULL, NULL, &count) == PORTER_ERR_INVALID_ARGUMENT,
+              "NULL documents accepted");
+        CHECK(porter_cursor_next_batch(many, 5, &batch, NULL, NULL) == PORTER_ERR_INVALID_ARGUMENT,
+              "NULL count accepted");
+        porter_cursor_close(one);
+        porter_cursor_close(many);
+        CHECK(porter_cursor_next_batch(many, 5, &batch, NULL, &count) == PORTER_ERR_CLOSED_HANDLE,
+              "a batch from a closed cursor");
+    }
+    porter_close(file);
+}
+
 /* --- The check before a copy ---------------------------------------------------------------- */
 
 /* A file that opens but fails `porter check` (realm-core's upgrade test file of format 4 with an
@@ -666,6 +735,7 @@ int main(int argc, char **argv) {
         test_threads(argv[2]);
         test_errors(argv[2]);
         test_check_before_copy(argc, argv);
+        test_batches(argv[2]);
         cycle(argv[2]);
     }
     char command[300];

@@ -194,6 +194,19 @@ int porter_cursor_open(porter_file *file, const char *class_name, const char *qu
  */
 int porter_cursor_next(porter_cursor *cursor, char **document, size_t *length);
 
+/**
+ * Up to `max_objects` (> 0) next objects in one buffer, for bindings whose cost is per call
+ * (Python's ctypes, JNI): `*count` objects in `*documents` (free with porter_free()), `*length`
+ * bytes (may be NULL for text). Text forms (the Extended JSON and JSON flags) come as one JSON
+ * array, `[d1,d2,…]`, each element exactly the document porter_cursor_next() would return, and
+ * NUL-terminated; BSON documents come one after another (each starts with its int32 length).
+ * At the end: PORTER_OK with `*count` 0 and `*documents` NULL. A failure met after some objects
+ * returns those first; the next call returns the failure. Mixing it with porter_cursor_next() on
+ * one cursor is allowed: both take the next objects.
+ */
+int porter_cursor_next_batch(porter_cursor *cursor, size_t max_objects, char **documents, size_t *length,
+                             size_t *count);
+
 /** Closes a cursor (stopping its reader thread). A second close fails with
     PORTER_ERR_CLOSED_HANDLE. A cursor never closed keeps a thread and two descriptors. */
 int porter_cursor_close(porter_cursor *cursor);

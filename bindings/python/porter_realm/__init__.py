@@ -19,7 +19,7 @@ import json
 import os
 from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, Union
 
-from . import _native
+from . import _native, _plain
 from ._ejson import Link, ObjectId, Timestamp, decode, with_nanoseconds
 from ._native import Cancelled, PorterError
 
@@ -192,6 +192,18 @@ class RealmFile(_Closing):
         milliseconds, so for a class with dates (or mixed values) the digits below come from a
         second cursor over the plain JSON export, read in step (``nanoseconds=False``: one
         cursor, dates to the millisecond)."""
+        if nanoseconds:
+            try:
+                convert = _plain.object_converter(self.schema, class_name)
+            except _plain.Unconvertible:
+                pass  # mixed values: their types are in Extended JSON only
+            else:
+                return _Batched(self, class_name, query, convert)
+        return self._slow_objects(class_name, query, nanoseconds)
+
+    def _slow_objects(self, class_name: str, query: Optional[str], nanoseconds: bool) -> Iterator[Dict[str, Any]]:
+        """Canonical Extended JSON decoded, with the dates' nanoseconds from a second cursor over
+        the plain JSON when the class holds dates: what any class, mixed values included, needs."""
         objects = self._cursor(class_name, query, 1, lambda data: decode(json.loads(data)))
         if not nanoseconds or not self._holds_dates(class_name):
             return objects
@@ -291,6 +303,101 @@ class Cursor(_Closing, Iterator[Any]):
             cursor, self._cursor = self._cursor, None
             _native.lib().porter_cursor_close(cursor)
 
+
+
+class _Batched(_Closing, Iterator[Any]):
+    """Objects from one cursor of plain JSON (dates to the nanosecond), fetched a batch at a time
+    (``porter_cursor_next_batch``: one call and one ``json.loads`` per batch) and turned into
+    Python values by the class's converter. A value the converter cannot give exactly (a date
+    outside years 1-9999) switches to the two-cursor path for the objects from there on."""
+
+    BATCH = 1024
+    _UNCONVERTIBLE = (_plain.Unconvertible, ValueError, TypeError, AttributeError)
+
+    def __init__(self, realm: "RealmFile", class_name: str, query: Optional[str], convert: Callable[[Any], Any]) -> None:
+        self._slow: Optional[Iterator[Any]] = None
+        self._realm = realm
+        self._class_name = class_name
+        self._query = query
+        self._convert = convert
+        self._cursor: Optional[Cursor] = realm._cursor(class_name, query, 3, bytes)
+        self._pending: List[Any] = []
+        self._index = 0
+        self._returned = 0
+        # Set when a batch held a value the converter cannot give: the objects converted before it
+        # are returned, then the two-cursor path takes over.
+        self._switching = False
+
+    def __iter__(self) -> "_Batched":
+        return self
+
+    def __next__(self) -> Any:
+        index = self._index
+        if index == len(self._pending):
+            if self._slow is not None:
+                return next(self._slow)
+            if self._switching:
+                return self._switch()
+            self._fill()
+            if not self._pending:  # the batch's first object could not be converted
+                return self._switch()
+            index = 0
+        self._index = index + 1
+        return self._pending[index]
+
+    def _fill(self) -> None:
+        self._returned += len(self._pending)
+        self._pending = []
+        self._index = 0
+        cursor = self._cursor
+        if cursor is None or cursor._cursor is None:
+            raise StopIteration
+        lib = _native.lib()
+        buffer = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        count = ctypes.c_size_t()
+        status = lib.porter_cursor_next_batch(
+            cursor._cursor, self.BATCH, ctypes.byref(buffer), ctypes.byref(length), ctypes.byref(count)
+        )
+        if status != 0:
+            try:
+                _native.raise_for(status, cursor._cursor)
+            finally:
+                self.close()
+        if count.value == 0:
+            self.close()
+            raise StopIteration
+        converted: List[Any] = []
+        append = converted.append
+        convert = self._convert
+        try:
+            for document in json.loads(_native.take_bytes(buffer, length.value)):
+                append(convert(document))
+        except self._UNCONVERTIBLE:
+            self._switching = True
+        self._pending = converted
+
+    def _switch(self) -> Any:
+        """Reads on from the two-cursor path, past the objects already returned."""
+        returned = self._returned + len(self._pending)
+        self.close()
+        slow = self._realm._slow_objects(self._class_name, self._query, True)
+        for _ in range(returned):
+            next(slow)
+        self._slow = slow
+        self._pending = []
+        self._index = 0
+        return next(slow)
+
+    def close(self) -> None:
+        """Stops the cursor (and the two-cursor path, if it was switched to)."""
+        cursor = self.__dict__.get("_cursor")
+        if cursor is not None:
+            self._cursor = None
+            cursor.close()
+        slow = self.__dict__.get("_slow")
+        if isinstance(slow, _Closing):
+            slow.close()
 
 
 class _InStep(_Closing, Iterator[Any]):

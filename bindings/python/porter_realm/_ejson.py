@@ -48,6 +48,8 @@ class Timestamp(_dt.datetime):
     """A Realm date: an aware UTC ``datetime`` with ``nanoseconds``, the digits below the second
     (Extended JSON holds milliseconds, so from a cursor they are a multiple of 1,000,000)."""
 
+    # A slot, not an instance dictionary: one fewer allocation per date read.
+    __slots__ = ("nanoseconds",)
     nanoseconds: int
 
     @classmethod

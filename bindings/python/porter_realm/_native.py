@@ -76,6 +76,7 @@ def _load() -> ctypes.CDLL:
             [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32, handle_p],
         ),
         "porter_cursor_next": (ctypes.c_int, [ctypes.c_void_p, c_char_pp, size_p]),
+        "porter_cursor_next_batch": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, c_char_pp, size_p, size_p]),
         "porter_cursor_close": (ctypes.c_int, [ctypes.c_void_p]),
         "porter_export": (
             ctypes.c_int,

@@ -249,3 +249,48 @@ def test_a_file_failing_its_check_is_not_read_unless_asked(tmp_path):
                 pass
         except porter_realm.PorterError as error:
             assert "refused: the file fails its check" not in error.message
+
+
+def test_one_cursor_of_plain_json_gives_what_the_two_cursor_path_gives():
+    path = FIXTURES / "every-type.realm"
+    with porter_realm.open(path) as realm:
+        for name in top_level(realm):
+            fast = list(realm.objects(name))
+            slow = list(realm._slow_objects(name, None, True))
+            assert comparable(fast) == comparable(slow), name
+            assert len(fast) == realm.count(name)
+
+
+def test_a_value_the_plain_form_cannot_give_switches_to_the_two_cursor_path(monkeypatch):
+    from porter_realm import _plain
+
+    # Dates outside datetime's years have no plain conversion here.
+    for text in ("+10000-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "2020-01-01T00:00:00.1234567890Z"):
+        with pytest.raises(_plain.Unconvertible):
+            _plain._date(text)
+    path = FIXTURES / "inner-nodes.realm"
+    with porter_realm.open(path) as realm:
+        name = max(top_level(realm), key=realm.count)
+        expected = list(realm._slow_objects(name, None, True))
+        assert len(expected) == 1000
+        iterator = realm.objects(name)
+        assert isinstance(iterator, porter_realm._Batched)
+        iterator.BATCH = 300  # a switch in the fourth batch, past whole batches already read
+        convert = iterator._convert
+        calls = []
+
+        def failing_at_700(document):
+            calls.append(1)
+            if len(calls) == 700:
+                raise _plain.Unconvertible("planted")
+            return convert(document)
+
+        iterator._convert = failing_at_700
+        got = list(iterator)
+        assert iterator._slow is not None
+        assert comparable(got) == comparable(expected)
+
+
+def test_a_class_with_mixed_values_reads_through_extended_json():
+    with porter_realm.open(FIXTURES / "every-type.realm") as realm:
+        assert not isinstance(realm.objects("Every"), porter_realm._Batched)
