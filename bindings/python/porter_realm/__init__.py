@@ -1,6 +1,6 @@
 """Read Realm files from Python: ``porter_realm.open(path, key=None)``.
 
-Porter's Realm file reader (no realm-core; file formats 20-24, encrypted or not, read-only) through
+Porter's Realm file reader (no realm-core; file formats 2-11 and 20-24, encrypted or not, read-only) through
 its C library, libporter.so. Objects come as dicts of Python values, exactly the documents
 ``porter export --format ejson-canonical`` writes, decoded: ``int``, ``float``, ``str``, ``bool``,
 ``None``, :class:`decimal.Decimal`, :class:`uuid.UUID`, ``bytes``, :class:`ObjectId`,
@@ -188,10 +188,11 @@ class RealmFile(_Closing):
         object-key order, those matching ``query`` (Realm Query Language, as ``Results.filter``
         and ``porter export --query`` take it: ``"age > 3 AND owner.name BEGINSWITH[c] 'a'"``).
 
-        Dates are :class:`Timestamp` values with their ``nanoseconds``; Extended JSON holds
-        milliseconds, so for a class with dates (or mixed values) the digits below come from a
-        second cursor over the plain JSON export, read in step (``nanoseconds=False``: one
-        cursor, dates to the millisecond)."""
+        Dates are :class:`Timestamp` values with their ``nanoseconds``. Objects come from one
+        cursor of the plain JSON export (dates to the nanosecond), converted by the schema; a
+        class with mixed values (whose types only Extended JSON says) reads Extended JSON with a
+        second cursor of plain JSON in step for the nanoseconds (``nanoseconds=False``: Extended
+        JSON alone, dates to the millisecond)."""
         if nanoseconds:
             try:
                 convert = _plain.object_converter(self.schema, class_name)
