@@ -7,74 +7,118 @@ extension RealmFile {
     /// Sub-indexes go 4 bytes deeper each, up to realm-core's 200-byte limit, under a few inner levels.
     static let indexDepthLimit = 80
 
-    /// Checks the search indexes of one table's single-value columns, noting one line per problem.
-    func checkSearchIndexes(_ table: RealmTable, _ info: TableInfo, note: (String) -> Void) {
-        let indexed = info.columns.indices.filter { c in
-            let column = info.columns[c]
-            return column.hasSearchIndex && column.indexRef != 0 && !column.isCollection
-                && column.attrs & ColumnInfo.Attr.fullText == 0
-        }
-        guard !indexed.isEmpty else { return }
-        var tableKeys: [String: Int] = [:]
-        for (t, i) in zip(tables, infos) { tableKeys[t.name] = Int(i.key) }
-        for c in indexed {
-            let column = info.columns[c]
+    /// One indexed column's check, filled in as the table's objects are walked.
+    struct SearchIndexCheck {
+        let property: Int
+        let place: String
+        let indexRef: Int64
+        let entries: Int
+        var objects = 0
+        var skipped = false
+        var missing = 0
+        var fault: String?
+    }
+
+    /// The search-index checks of one table's single-value columns, each index walked once for its
+    /// shape and key order (a fault noted, and that column left out), ready to look up every
+    /// object's value in the walk ``checkSearchIndexes(of:_:)`` is given.
+    func searchIndexChecks(_ table: RealmTable, _ info: TableInfo, note: (String) -> Void) -> [SearchIndexCheck] {
+        var checks: [SearchIndexCheck] = []
+        for column in info.columns
+        where column.hasSearchIndex && column.indexRef != 0 && !column.isCollection
+            && column.attrs & ColumnInfo.Attr.fullText == 0
+        {
             let place = "\(info.name).\(column.name)"
             // Values come in the table's property order, which need not be the Spec's.
             guard let p = table.properties.firstIndex(where: { $0.name == column.name }) else { continue }
-            func fault(_ error: any Error) -> String {
-                "\(place): the search index cannot be read: \((error as? RealmFault)?.message ?? "\(error)")"
-            }
             var entries = 0
             do {
                 try countIndexEntries(column.indexRef, depth: 0, total: &entries)
             } catch {
-                note(fault(error))
+                note(Self.indexFault(place, error))
                 continue
             }
-            var objects = 0
-            var skipped = false
-            var missing = 0
-            var indexFault: String?
+            checks.append(SearchIndexCheck(property: p, place: place, indexRef: column.indexRef, entries: entries))
+        }
+        return checks
+    }
+
+    private static func indexFault(_ place: String, _ error: any Error) -> String {
+        "\(place): the search index cannot be read: \((error as? RealmFault)?.message ?? "\(error)")"
+    }
+
+    /// Looks `object`'s value of each indexed column up in its index (realm-core's lookups by
+    /// primary key and by indexed value), noting the first three objects an index misses.
+    func checkSearchIndexes(
+        of object: RealmObject, _ checks: inout [SearchIndexCheck], tableKeys: [String: Int], note: (String) -> Void
+    ) {
+        for i in checks.indices where checks[i].fault == nil {
+            guard let value = WriterIndexValue(object.values[checks[i].property], tableKeys: tableKeys) else {
+                checks[i].skipped = true
+                continue
+            }
+            checks[i].objects += 1
+            let holds: Bool
             do {
-                try forEachObject(in: table) { object in
-                    guard indexFault == nil else { return }
-                    guard let value = WriterIndexValue(object.values[p], tableKeys: tableKeys) else {
-                        skipped = true
-                        return
-                    }
-                    objects += 1
-                    let holds: Bool
-                    do {
-                        holds = try indexHolds(column.indexRef, value, offset: 0, key: object.key, depth: 0)
-                    } catch {
-                        indexFault = fault(error)
-                        return
-                    }
-                    if !holds {
-                        missing += 1
-                        if missing <= 3 {
-                            note(
-                                "\(place): the search index does not hold the object with key \(object.key) "
-                                    + "under its value \(value.text)")
-                        }
-                    }
-                }
+                holds = try indexHolds(checks[i].indexRef, value, offset: 0, key: object.key, depth: 0)
             } catch {
-                // An object that cannot be read is the object walk's finding, not the index's.
+                checks[i].fault = Self.indexFault(checks[i].place, error)
                 continue
             }
-            if let indexFault {
-                note(indexFault)
-                continue
-            }
-            if missing > 3 { note("\(place): \(missing - 3) more objects missing from the search index") }
-            // realm-core keeps the primary keys of tombstones (deleted link targets) indexed.
-            let tombstones = info.tombstoneRoot != 0 ? ((try? countClusterTree(info.tombstoneRoot)) ?? 0) : 0
-            if !skipped, entries != objects + tombstones {
-                note("\(place): the search index holds \(entries) entries but the class has \(objects) objects")
+            if !holds {
+                checks[i].missing += 1
+                if checks[i].missing <= 3 {
+                    note(
+                        "\(checks[i].place): the search index does not hold the object with key \(object.key) "
+                            + "under its value \(value.text)")
+                }
             }
         }
+    }
+
+    /// What the walk found, once it went through every object: faults, the misses past three, and
+    /// entries that belong to no object.
+    func finishSearchIndexChecks(_ checks: [SearchIndexCheck], _ info: TableInfo, note: (String) -> Void) {
+        for check in checks {
+            if let fault = check.fault {
+                note(fault)
+                continue
+            }
+            if check.missing > 3 {
+                note("\(check.place): \(check.missing - 3) more objects missing from the search index")
+            }
+            // realm-core keeps the primary keys of tombstones (deleted link targets) indexed.
+            let tombstones = info.tombstoneRoot != 0 ? ((try? countClusterTree(info.tombstoneRoot)) ?? 0) : 0
+            if !check.skipped, check.entries != check.objects + tombstones {
+                note(
+                    "\(check.place): the search index holds \(check.entries) entries but the class has \(check.objects) objects"
+                )
+            }
+        }
+    }
+
+    /// The table keys by class name, for typed links a mixed value holds.
+    var tableKeysByName: [String: Int] {
+        var keys: [String: Int] = [:]
+        for (t, i) in zip(tables, infos) { keys[t.name] = Int(i.key) }
+        return keys
+    }
+
+    /// Checks the search indexes of one table in a walk of its own (for the tables whose objects
+    /// the main walk does not visit: embedded ones, reached through their parents).
+    func checkSearchIndexes(_ table: RealmTable, _ info: TableInfo, note: (String) -> Void) {
+        var checks = searchIndexChecks(table, info, note: note)
+        guard !checks.isEmpty else { return }
+        let tableKeys = tableKeysByName
+        do {
+            try forEachObject(in: table) { object in
+                checkSearchIndexes(of: object, &checks, tableKeys: tableKeys, note: note)
+            }
+        } catch {
+            // An object that cannot be read is the object walk's finding, not the index's.
+            return
+        }
+        finishSearchIndexChecks(checks, info, note: note)
     }
 
     /// Whether a ref in an index leaf is a sub-index rather than a list of object keys: the context
@@ -125,11 +169,26 @@ extension RealmFile {
     {
         guard depth <= Self.indexDepthLimit else { throw RealmFault("the search index nests too deep") }
         let node = try mem.node(ref)
-        let keys = try indexKeys(node)
+        // The keys' order was checked on every node of this index by `countIndexEntries` before
+        // any lookup (a lookup runs only once the index walked clean), so each lookup checks the
+        // shape alone and searches by halves: checking the order on every lookup made the check
+        // of a 200,000-object file spend half its time re-reading the same keys.
+        guard node.hasRefs, node.count >= 1 else {
+            throw RealmFault("the index node at \(hex(Int64(node.ref))) is malformed")
+        }
+        let keys = try mem.node(try node.ref(0))
+        guard keys.count == node.count - 1, keys.widthType == 0 else {
+            throw RealmFault("the keys of the index node at \(hex(Int64(node.ref))) do not match its slots")
+        }
         let wanted = Int64(value.key(at: offset))
         // Inner nodes hold each child's last key: the first key not below the wanted one.
-        var i = 0
-        while i < keys.count && keys.int(i) < wanted { i += 1 }
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys.int(middle) < wanted { low = middle + 1 } else { high = middle }
+        }
+        let i = low
         guard i < keys.count else { return false }
         let slot = try node.get(i + 1)
         if node.isInner { return try indexHolds(slot, value, offset: offset, key: key, depth: depth + 1) }

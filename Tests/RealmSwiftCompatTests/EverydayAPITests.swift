@@ -109,7 +109,12 @@ private func everydayRealm(_ name: String = #function) throws -> Realm {
             contact.phoneNumbers.merge([(key: "home", value: "444")]) { _, new in new }
         }
         #expect(contact.phoneNumbers["home"] == "444")
-        #expect(contact.phoneNumbers == contact.phoneNumbers)
+        // The same property of the same object, reached another way, is the same map (Realm's `==`).
+        let fetched = try #require(realm.objects(Friend.self).first { $0.phoneNumbers["work"] == "333" })
+        #expect(contact.phoneNumbers == fetched.phoneNumbers)
+        #expect(
+            Dictionary(uniqueKeysWithValues: contact.phoneNumbers.map { ($0.key, $0.value) })
+                == ["home": "444", "work": "333"])
         #expect(contact.phoneNumbers != same)
     }
 
