@@ -87,7 +87,8 @@ docs: deps
 # sorted query, typed read of a Realm file, BSON import vs its floor, fixture load; realm-core's
 # figures from $REALM_ORACLE, e.g. REALM_ORACLE=/work/ext/bin/realm-oracle-rel, in the same run),
 # bindings (issue 39: Python iterating every property through porter_realm vs Python's sqlite3 over
-# the SQLite export, time and peak memory).
+# the SQLite export, time and peak memory), check (issue 35: porter check of a Realm file vs
+# realm-oracle check, realm-core's own check of it).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench

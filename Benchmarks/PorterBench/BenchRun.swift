@@ -101,6 +101,7 @@ struct BenchRun {
         try runTypedRealmFile()
         try runPymongo()
         try runBindings()
+        try runCheck()
         try runRealmFiles()
         try runRealmDiffAndEmbedding()
         try runStudio()

@@ -6,7 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
-//                [--only leaving|realm-walks|create|studio|typed|bindings]   (one group of rows; see the Makefile's ONLY)
+//                [--only leaving|realm-walks|create|studio|typed|bindings|check]   (one group of rows; see the Makefile's ONLY)
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -35,10 +35,11 @@ do {
         case "studio": try bench.runOnly { try $0.runStudio() }
         case "typed": try bench.runOnly { try $0.runTypedGroup() }
         case "bindings": try bench.runOnly { try $0.runBindings() }
+        case "check": try bench.runOnly { try $0.runCheck() }
         case let other:
             FileHandle.standardError.write(
                 Data(
-                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed or bindings)\n"
+                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed, bindings or check)\n"
                         .utf8
                 ))
             exit(64)

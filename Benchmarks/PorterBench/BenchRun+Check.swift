@@ -1,0 +1,37 @@
+import Foundation
+import Porter
+
+extension BenchRun {
+    /// Issue #35's row: `porter check` of a Realm file of N flat objects (the whole process: start,
+    /// open, every check) against realm-core's own check of the same file, `realm-oracle check`
+    /// (realm-core 14.14 built outside the repository: `Group::verify`, then what realm-core relies
+    /// on when it reads, by its own code on every object: primary-key and search-index lookups,
+    /// set order, backlink counts, embedded parents; its seconds exclude its start and open). At
+    /// most 1.5×. Skipped, with a note, without the oracle.
+    mutating func runCheck() throws {
+        guard let oracle = realmOracle else {
+            print("  check rows skipped: realm-oracle not found ($REALM_ORACLE)")
+            return
+        }
+        let dir = "\(work)/check"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let realmFile = "\(dir)/items.realm"
+        _ = try child(["realmfile-write", String(objects), realmFile], once: true)
+        let checked = try measure(porter, ["check", realmFile])
+        var best: Double?
+        for _ in 0..<repeats {
+            let run = try measure(oracle, ["check", realmFile], once: true)
+            guard let data = run.stdout.split(separator: "\n").last.map({ Data($0.utf8) }),
+                let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                report["ok"] as? Bool == true, let seconds = report["seconds"] as? Double
+            else { throw BenchError("realm-oracle check did not pass the file: \(run.stdout.prefix(300))") }
+            best = min(best ?? seconds, seconds)
+        }
+        let core = Measured(seconds: best ?? 0, peakRSSBytes: 0, status: 0, stdout: "", stderr: "")
+        record(
+            "porter check Realm file", "flat", checked, bytes: diskSize(realmFile),
+            reference: ("realm-core check (realm-oracle)", core), target: 1.5,
+            note: "porter: the whole process; realm-core: its check alone")
+    }
+}
