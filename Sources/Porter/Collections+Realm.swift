@@ -123,3 +123,22 @@ extension LinkingObjects: _ObjectCollectionQueries where Element: Object {
             })
     }
 }
+
+// A map of links (`Map<String, Dog?>`) is queried as Realm queries it: the linked objects of its
+// values, in key order, null values left out.
+extension Map: _ObjectCollectionQueries where Value: _QueryObjectPath, Value._QueryElement: Object {
+    /// The linked objects of the map's values as results.
+    public func _queriedResults() -> Results<Value._QueryElement> {
+        guard case .managed(let p) = storage else {
+            preconditionFailure("queries need a managed map: add its object to a realm first")
+        }
+        return Results(
+            realm: p.realm, className: Value._QueryElement.className(),
+            baseKeys: {
+                guard case .map(let entries) = try p.storedValue() else { return [] }
+                return entries.sorted { $0.key < $1.key }.compactMap {
+                    if case .link(let link) = $0.value { return link.key } else { return nil }
+                }
+            })
+    }
+}

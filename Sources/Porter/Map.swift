@@ -179,3 +179,30 @@ extension Map: _Persistable {
         }
     }
 }
+
+/// Keyed collections (Realm's protocol, which ``Map`` conforms to): what code generic over maps
+/// can use.
+public protocol RealmKeyedCollection: Sequence {
+    /// The key type (`String`).
+    associatedtype Key: _MapKey
+    /// The value type.
+    associatedtype Value: RealmCollectionValue
+    /// The number of entries.
+    var count: Int { get }
+    /// Whether there are no entries.
+    var isEmpty: Bool { get }
+    /// The keys, sorted.
+    var keys: [Key] { get }
+    /// The values, in key order.
+    var values: [Value] { get }
+    /// The value under `key`, or nil.
+    subscript(key: Key) -> Value? { get set }
+    /// Stores `value` under `key`.
+    func updateValue(_ value: Value, forKey key: Key)
+    /// Removes `key` and its value.
+    func removeObject(for key: Key)
+    /// Removes every entry.
+    func removeAll()
+}
+
+extension Map: RealmKeyedCollection {}

@@ -37,6 +37,10 @@ public protocol _Persistable {
 /// keep their elements unique, as in Realm.
 public protocol RealmCollectionValue: _Persistable, Hashable {}
 
+/// Realm's name for the types its schema discovers from Swift declarations: Porter's
+/// `_Persistable` (code generic over `T: _RealmSchemaDiscoverable` compiles unchanged).
+public typealias _RealmSchemaDiscoverable = _Persistable
+
 /// The key type of a ``Map``: only `String`, as in Realm.
 public protocol _MapKey: Hashable, Comparable {
     /// The key as stored.

@@ -229,3 +229,28 @@ extension ProjectionObservable {
         }
     }
 }
+
+// A projection is stored as a link to its projected object: that makes projections collection
+// values, as in Realm (where `Results<Element: RealmCollectionValue>` holds them), so a
+// `List<PersonProjection>` holds projections of the linked `Person` objects.
+extension Projection: RealmCollectionValue {
+    /// A link to the projected class.
+    public static var _porterType: _PorterTypeInfo { Root._porterType }
+    /// A projection of a new unmanaged object.
+    public static func _porterDefault() -> Self { Self(projecting: Root._porterDefault()) }
+    /// A projection of the linked object.
+    public static func _porterDecode(_ value: Value, _ realm: Realm?) throws -> Self {
+        Self(projecting: try Root._porterDecode(value, realm))
+    }
+    /// A link to the projected object.
+    public func _porterEncode(_ writer: _PorterWriter) throws -> Value { try rootObject._porterEncode(writer) }
+    /// A projection of the detached copy of the projected object.
+    public func _porterDetached(_ copier: _DetachCopier) -> Self {
+        Self(projecting: rootObject._porterDetached(copier))
+    }
+    /// The projection itself, or a projection of a `Root` object.
+    public static func _porterFromAny(_ value: Any) -> Self? {
+        if let projection = value as? Self { return projection }
+        return (value as? Root).map { Self(projecting: $0) }
+    }
+}

@@ -34,7 +34,7 @@ public struct Query<T> {
         extended(KeyPathNames.name(of: keyPath), on: T._QueryElement.self)
     }
 
-    private func extended<V>(_ name: String?, on type: ObjectBase.Type) -> Query<V> {
+    fileprivate func extended<V>(_ name: String?, on type: ObjectBase.Type) -> Query<V> {
         guard let name else {
             return Query<V>(.invalid("the key path does not name one @Persisted property of \(type)"))
         }
@@ -100,16 +100,22 @@ extension Query where T: _Persistable {
     }
 }
 
-// Property-to-property comparisons, as Realm's `Query` declares them (`$0.a == $0.b`): both
-// sides name properties of the same Swift type (an enum compared with an enum of its type).
+// Property-to-property comparisons, as Realm's `Query` declares them (`$0.a == $0.b`): the two
+// properties may have different Swift types (`Int` with `Int?`, `Int` with `Double`, an enum with
+// an enum of its type); their stored values are compared as the query language compares them
+// (numbers by value, values of different kinds never equal).
 extension Query where T: _Persistable {
     /// The two properties are equal (two nulls are equal).
-    public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.equal, rhs) }
+    public static func == <U: _Persistable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.equal, rhs)
+    }
     /// The two properties differ.
-    public static func != (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.notEqual, rhs) }
+    public static func != <U: _Persistable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.notEqual, rhs)
+    }
 
     /// A comparison of this path with another query's path.
-    func comparePaths(_ op: QueryOperator, _ rhs: Query<T>) -> Query<Bool> {
+    func comparePaths<U>(_ op: QueryOperator, _ rhs: Query<U>) -> Query<Bool> {
         switch rhs.node {
         case .path(let right): return withPath { .comparePaths($0, op, right, [], .any) }
         case .invalid(let message): return Query<Bool>(.predicate(.invalid(message)))
@@ -120,13 +126,21 @@ extension Query where T: _Persistable {
 
 extension Query where T: _QueryComparable {
     /// The left property is less than the right one (null never matches).
-    public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.less, rhs) }
+    public static func < <U: _QueryComparable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.less, rhs)
+    }
     /// The left property is at most the right one.
-    public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.lessOrEqual, rhs) }
+    public static func <= <U: _QueryComparable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.lessOrEqual, rhs)
+    }
     /// The left property is greater than the right one.
-    public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.greater, rhs) }
+    public static func > <U: _QueryComparable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.greater, rhs)
+    }
     /// The left property is at least the right one.
-    public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparePaths(.greaterOrEqual, rhs) }
+    public static func >= <U: _QueryComparable>(lhs: Query<T>, rhs: Query<U>) -> Query<Bool> {
+        lhs.comparePaths(.greaterOrEqual, rhs)
+    }
 }
 
 extension Query where T: _QueryComparable {
@@ -267,6 +281,131 @@ extension Query where T: _QueryCollection, T._QueryCollectionElement: _QueryComp
     /// The average of the elements (`@avg`).
     public var avg: Query<T._QueryCollectionElement> { aggregated(.avg) }
 }
+
+/// Optional numbers and dates (`Int?`, `Double?`, `Date?` …): what a range of their wrapped type
+/// applies to.
+public protocol _QueryOptionalNumeric {
+    /// The wrapped type.
+    associatedtype _QueryWrapped: _QueryNumeric & Comparable
+}
+
+extension Optional: _QueryOptionalNumeric where Wrapped: _QueryNumeric & Comparable {
+    /// The wrapped type.
+    public typealias _QueryWrapped = Wrapped
+}
+
+extension Query where T: _QueryOptionalNumeric {
+    /// The optional property lies in the closed range (Realm's `BETWEEN`; null never does).
+    public func contains(_ range: ClosedRange<T._QueryWrapped>) -> Query<Bool> {
+        withPath { .between($0, QueryArgument(range.lowerBound), QueryArgument(range.upperBound)) }
+    }
+    /// The optional property lies in the half-open range (null never does).
+    public func contains(_ range: Range<T._QueryWrapped>) -> Query<Bool> {
+        withPath {
+            .and(
+                .compare($0, .greaterOrEqual, QueryArgument(range.lowerBound), []),
+                .compare($0, .less, QueryArgument(range.upperBound), []))
+        }
+    }
+}
+
+// A range on a collection of values holds when every element lies in it, as in Realm, which
+// writes it as `@min >= low AND @max < high` (so an empty collection, whose @min is null, never
+// matches).
+extension Query where T: _QueryCollection {
+    /// Every element lies between `low` and `high` (`high` included when `closed`).
+    func everyElement<V: _Persistable>(from low: V, to high: V, closed: Bool) -> Query<Bool> {
+        withPath { path in
+            var smallest = path
+            smallest.aggregate = .min
+            var largest = path
+            largest.aggregate = .max
+            return .and(
+                .compare(smallest, .greaterOrEqual, QueryArgument(low), []),
+                .compare(largest, closed ? .lessOrEqual : .less, QueryArgument(high), []))
+        }
+    }
+}
+
+extension Query where T: _QueryCollection, T._QueryCollectionElement: _QueryNumeric & Comparable {
+    /// Every element lies in the half-open range (`$0.scores.contains(1..<5)`).
+    public func contains(_ range: Range<T._QueryCollectionElement>) -> Query<Bool> {
+        everyElement(from: range.lowerBound, to: range.upperBound, closed: false)
+    }
+    /// Every element lies in the closed range (`$0.scores.contains(1...5)`).
+    public func contains(_ range: ClosedRange<T._QueryCollectionElement>) -> Query<Bool> {
+        everyElement(from: range.lowerBound, to: range.upperBound, closed: true)
+    }
+}
+
+extension Query where T: _QueryCollection, T._QueryCollectionElement: _QueryOptionalNumeric {
+    /// Every element of a collection of optionals lies in the half-open range.
+    public func contains(_ range: Range<T._QueryCollectionElement._QueryWrapped>) -> Query<Bool> {
+        everyElement(from: range.lowerBound, to: range.upperBound, closed: false)
+    }
+    /// Every element of a collection of optionals lies in the closed range.
+    public func contains(_ range: ClosedRange<T._QueryCollectionElement._QueryWrapped>) -> Query<Bool> {
+        everyElement(from: range.lowerBound, to: range.upperBound, closed: true)
+    }
+}
+
+// Custom-persistable types stored as objects (`struct Address: CustomPersistable` with an
+// `EmbeddedObject` as its `PersistedType`): paths go on through the stored object's properties.
+extension Query where T: CustomPersistable, T.PersistedType: ObjectBase {
+    /// A property of the object the value is stored as (`$0.address.city`).
+    public subscript<V>(dynamicMember keyPath: KeyPath<T.PersistedType, V>) -> Query<V> {
+        extended(KeyPathNames.name(of: keyPath), on: T.PersistedType.self)
+    }
+}
+
+/// Optional custom-persistable values stored as objects (`CLLocationCoordinate2D?` stored as an
+/// embedded `Location`): what their query paths go on through.
+public protocol _QueryStoredObjectPath {
+    /// The object class the values are stored as.
+    associatedtype _QueryStoredObject: ObjectBase
+}
+
+extension Optional: _QueryStoredObjectPath where Wrapped: CustomPersistable, Wrapped.PersistedType: ObjectBase {
+    /// The object class the values are stored as.
+    public typealias _QueryStoredObject = Wrapped.PersistedType
+}
+
+extension Query where T: _QueryStoredObjectPath {
+    /// A property of the object an optional value is stored as (`$0.location.latitude`).
+    public subscript<V>(dynamicMember keyPath: KeyPath<T._QueryStoredObject, V>) -> Query<V> {
+        extended(KeyPathNames.name(of: keyPath), on: T._QueryStoredObject.self)
+    }
+}
+
+extension Query
+where
+    T: _QueryCollection, T._QueryCollectionElement: CustomPersistable,
+    T._QueryCollectionElement.PersistedType: ObjectBase
+{
+    /// A property of the objects a collection of custom-persistable values is stored as (any
+    /// element: `$0.addresses.city == "Oslo"`).
+    public subscript<V>(
+        dynamicMember keyPath: KeyPath<T._QueryCollectionElement.PersistedType, V>
+    ) -> Query<V> {
+        extended(KeyPathNames.name(of: keyPath), on: T._QueryCollectionElement.PersistedType.self)
+    }
+}
+
+/// Numbers and dates in queries (Realm's tag protocol): what ranges and arithmetic comparisons
+/// apply to.
+public protocol _QueryNumeric: _QueryComparable {}
+
+extension Int: _QueryNumeric {}
+extension Int8: _QueryNumeric {}
+extension Int16: _QueryNumeric {}
+extension Int32: _QueryNumeric {}
+extension Int64: _QueryNumeric {}
+extension Float: _QueryNumeric {}
+extension Double: _QueryNumeric {}
+extension Decimal128: _QueryNumeric {}
+extension Date: _QueryNumeric {}
+extension AnyRealmValue: _QueryNumeric {}
+extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
 
 /// Types whose values can be ordered in queries and sorts: numbers, strings, dates, ids, bools, and
 /// their optionals (`AnyRealmValue` too: values of different kinds never compare).

@@ -89,3 +89,30 @@ extension Results where Element: ObjectBase {
     /// The value of a property for every object, in order (Realm's `value(forKey:)`).
     public func value(forKey key: String) -> [Any?] { map { $0.value(forKey: key) } }
 }
+
+/// Types whose smallest and largest values results and collections can report (Realm's tag
+/// protocol; Porter's `min(ofProperty:)`/`max(ofProperty:)` take any stored type, so code generic
+/// over `T: MinMaxType` calls them unchanged).
+public protocol MinMaxType: _Persistable {}
+/// Types that results and collections can sum and average (Realm's tag protocol).
+public protocol AddableType: _Persistable {}
+/// Types that results can be sorted by (Realm's tag protocol).
+public protocol SortableType: _Persistable {}
+
+extension Int: MinMaxType, AddableType, SortableType {}
+extension Int8: MinMaxType, AddableType, SortableType {}
+extension Int16: MinMaxType, AddableType, SortableType {}
+extension Int32: MinMaxType, AddableType, SortableType {}
+extension Int64: MinMaxType, AddableType, SortableType {}
+extension Float: MinMaxType, AddableType, SortableType {}
+extension Double: MinMaxType, AddableType, SortableType {}
+extension Decimal128: MinMaxType, AddableType, SortableType {}
+extension AnyRealmValue: MinMaxType, AddableType, SortableType {}
+extension Date: MinMaxType, SortableType {}
+extension String: SortableType {}
+extension Bool: SortableType {}
+extension ObjectId: SortableType {}
+extension UUID: SortableType {}
+extension Optional: MinMaxType where Wrapped: MinMaxType {}
+extension Optional: AddableType where Wrapped: AddableType {}
+extension Optional: SortableType where Wrapped: SortableType {}

@@ -187,8 +187,10 @@ extension Results where Element: ObjectBase {
     }
 }
 
-/// What `Realm/objects(_:)` can return: model objects, and class projections of them.
-public protocol RealmFetchable {
+/// What `Realm/objects(_:)` can return: model objects, and class projections of them. Each is a
+/// ``RealmCollectionValue`` too, as in Realm, so code generic over results' elements can make a
+/// `List<Element>` of them (`extension Results { func toList() -> List<Element> }`).
+public protocol RealmFetchable: RealmCollectionValue {
     /// The stored class the results read.
     static func _fetchedClassName() -> String
     /// The value for one stored object.
