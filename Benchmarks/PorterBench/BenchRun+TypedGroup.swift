@@ -8,7 +8,7 @@ extension BenchRun {
     /// `realm-oracle bench` in the same run when `$REALM_ORACLE` (or ../shared/tools) has one.
     mutating func runTypedGroup() throws {
         if realmOracle == nil {
-            print("  realm-oracle not found ($REALM_ORACLE): realm-core's figures are the ones quoted in issue #22")
+            print("  realm-oracle not found ($REALM_ORACLE): the rows beside realm-core are not measured")
         }
         try runTypedAndFixtures()
         try runTypedRealmFile()
