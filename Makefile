@@ -1,10 +1,10 @@
 # Porter: `make test` and `make demo` work on a fresh Debian machine with the Swift toolchain.
 SWIFT ?= swift
-DEBS := libbson-dev libjson-c-dev libsqlite3-dev libssl-dev zlib1g-dev libpq-dev sqlite3 python3 postgresql
+DEBS := libbson-dev libjson-c-dev libsqlite3-dev zlib1g-dev libpq-dev sqlite3 python3 postgresql
 # Commands the tests run: sqlite3 plants a trigger, python3 (sqlite3 module) builds damaged databases,
 # psql loads and reads back PostgreSQL exports (the server: Debian's postgresql, scripts/postgres-server.sh).
 TOOLS := sqlite3 python3 psql
-PKGCONF := libbson-1.0 json-c sqlite3 libcrypto zlib libpq
+PKGCONF := libbson-1.0 json-c sqlite3 zlib libpq
 N ?= 1000000
 REPEAT ?= 3
 SHAPES ?= flat,onelink,linked,nested
@@ -42,7 +42,23 @@ test: deps
 	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
 	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build
 	$(MAKE) test-bindings
+	$(MAKE) test-embedded
 	$(MAKE) lint
+
+# The embeddable reader as an app sees it (Tests/EmbeddedReader, issue #38): a package that depends
+# on the PorterRealmFile product alone. Its dependency closure, read from SwiftPM's own package
+# descriptions, holds no system library; its binary links none; it reads every Realm file of
+# Fixtures/realm (encrypted ones too) with porter's counts.
+EMBED_SCRATCH ?= .build/embedded-reader
+.PHONY: test-embedded
+test-embedded: deps
+	$(SWIFT) build --package-path Tests/EmbeddedReader --scratch-path $(EMBED_SCRATCH)
+	$(SWIFT) build --product porter
+	python3 Tests/EmbeddedReader/check-closure.py $(abspath $(EMBED_SCRATCH))
+	python3 Tests/EmbeddedReader/check-closure.py $(abspath .build) --package-path . --target PorterTool --expect-system
+	bash Tests/EmbeddedReader/check-binary.sh \
+	  "$$($(SWIFT) build --package-path Tests/EmbeddedReader --scratch-path $(EMBED_SCRATCH) --show-bin-path)/embedded-reader" \
+	  "$$($(SWIFT) build --show-bin-path)/porter"
 
 # Only the PostgreSQL tests, beside their own private server.
 .PHONY: test-postgres

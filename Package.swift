@@ -46,6 +46,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // AES for encrypted Realm files (PorterRealmFile): BoringSSL compiled into the package on
+        // Linux, CommonCrypto on Apple platforms; no system library, so apps can embed the reader.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Only for PorterGRDBCodegenTests.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Only for `make docs` (`swift package generate-documentation`): a command plugin, linked into no target.
@@ -56,7 +59,6 @@ let package = Package(
         .systemLibrary(name: "PorterCSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "PorterCBSON", pkgConfig: "libbson-1.0", providers: [.apt(["libbson-dev"])]),
         .systemLibrary(name: "PorterCJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
-        .systemLibrary(name: "PorterCCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "PorterCZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "PorterCPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
@@ -67,9 +69,13 @@ let package = Package(
         .target(name: "PorterDocument", dependencies: ["PorterModel", "PorterCZlib"]),
         // Engines: Porter's database on SQLite, Realm Core files, BSON and JSON.
         .target(name: "PorterStore", dependencies: ["PorterModel", "PorterCSQLite"]),
-        // Reads (formats 20–24) and writes (format 24) Realm Core files natively, no realm-core;
-        // the only libcrypto user (encrypted files).
-        .target(name: "PorterRealmFile", dependencies: ["PorterModel", "PorterCCrypto"]),
+        // Reads (formats 2–24) and writes (format 24) Realm Core files natively, no realm-core. The
+        // embeddable reader (issue #38): its closure holds no system library (encryption through
+        // swift-crypto), checked by Tests/PorterModelTests/EmbeddableClosureTests.swift.
+        .target(name: "PorterRealmFile", dependencies: [
+            "PorterModel", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "PorterBSON", dependencies: ["PorterModel", "PorterDocument", "PorterCBSON"]),
         .target(name: "PorterJSON", dependencies: ["PorterModel", "PorterDocument", "PorterCJSONC"]),
         // A PostgreSQL connection through libpq: statements, queries, COPY FROM STDIN.

@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// The file's bytes, mapped read-only (`MAP_PRIVATE`, `PROT_READ`): nothing is ever written, locked
-/// or created beside the file. An encrypted file is decrypted into an anonymous in-memory file
-/// (`PlainPages`, `memfd_create`) that is mapped instead: nothing decrypted reaches a disk, and
-/// nothing is left behind.
+/// or created beside the file. An encrypted file is decrypted into anonymous memory
+/// (``PageDecryptor``) that is read instead: nothing decrypted reaches a disk, and nothing is left
+/// behind.
 final class FileMapping: @unchecked Sendable {
     let mem: Mem
     /// The size of the file on disk (the encrypted size for encrypted files).
@@ -53,12 +53,9 @@ final class FileMapping: @unchecked Sendable {
             }
             let plain: PageDecryptor.Plain?
             do {
-                plain = try PageDecryptor.decryptToTemporaryFile(UnsafeRawPointer(raw), size: size, key: key)
-            } catch {
-                throw PorterError(
-                    .io,
-                    "cannot decrypt into a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))",
-                    location: path)
+                plain = try PageDecryptor.decrypt(UnsafeRawPointer(raw), size: size, key: key)
+            } catch let error as PorterError {
+                throw PorterError(error.code, error.message, location: path)
             }
             guard let plain else { throw refuse("decryption failed: wrong key, or the file is corrupt") }
             mapped = plain.pointer
@@ -99,9 +96,10 @@ final class FileMapping: @unchecked Sendable {
     }
 
     /// Drops the mapping's resident pages (they are clean: re-reading faults them in from the
-    /// page cache again), so a full scan of a large file does not stay resident.
+    /// page cache again), so a full scan of a large file does not stay resident. Not for the
+    /// decrypted pages: they live in anonymous memory, where dropping a page loses it.
     func releaseResidentPages() {
-        if let mapped { madvise(mapped, mappedLength, MADV_DONTNEED) }
+        if let mapped, !isEncrypted { madvise(mapped, mappedLength, MADV_DONTNEED) }
     }
 
     deinit {

@@ -4,9 +4,10 @@ import PorterModel
 import Glibc
 #endif
 
-/// Where the decrypted pages of an encrypted Realm file live while it is read: an anonymous
-/// memory file (`memfd_create`), never a file in a folder, so nothing decrypted is written to
-/// disk (its pages can only reach swap, as any process memory can).
+/// Where the format-24 image of an old file (formats 2–11, ``LegacyFile``) lives while it is read:
+/// an anonymous memory file (`memfd_create`), never a file in a folder, so nothing (decrypted or
+/// not) is written to disk. Linux and Android have it; Apple platforms do not, and there the old
+/// formats are refused.
 enum PlainPages {
     /// `memfd_create`, looked up at run time (Swift's Glibc module lacks it: it needs _GNU_SOURCE).
     private static let memfdCreate: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? = {
@@ -19,7 +20,9 @@ enum PlainPages {
     static func anonymousFile() throws -> Int32 {
         guard let memfdCreate else {
             throw PorterError(
-                .io, "this system has no memfd_create: Porter will not write decrypted pages to a temporary file")
+                .io,
+                "this system has no memfd_create, which reading a file of format 2–11 needs: Porter does not write "
+                    + "its image to a temporary file")
         }
         let fd = memfdCreate("porter-realm-pages", 1)  // 1: MFD_CLOEXEC
         guard fd >= 0 else {

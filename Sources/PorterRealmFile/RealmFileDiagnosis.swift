@@ -1,4 +1,3 @@
-import PorterCCrypto
 import Foundation
 import PorterModel
 
@@ -211,13 +210,8 @@ public struct RealmFileDiagnosis: Sendable, Equatable {
         else {
             return RealmFileDiagnosis(.truncated, "the file is truncated: it has no first data page", evidence)
         }
-        var mac = [UInt8](repeating: 0, count: 64)
-        var macLength: UInt32 = 0
-        _ = key.withUnsafeBufferPointer { k in
-            HMAC(EVP_sha224(), k.baseAddress! + 32, 32, data, 4096, &mac, &macLength)
-        }
+        let computed = data.withUnsafeBytes { HMACSHA224(key: key[32..<64]).authenticationCode(for: $0) }
         let hmac1 = Array(head[4..<32]), hmac2 = Array(head[36..<64])
-        let computed = Array(mac.prefix(28))
         evidence.append(("page 0 HMAC-SHA224 computed", hexBytes(computed.prefix(8)) + " …"))
         evidence.append(("page 0 HMAC stored", hexBytes(hmac1.prefix(8)) + " …"))
         guard computed == hmac1 || computed == hmac2 else {

@@ -8,7 +8,7 @@ import Testing
     /// Porter's modules by layer; a module may import modules of strictly lower layers only.
     static let layers: [String: Int] = [
         // C libraries from Debian.
-        "PorterCSQLite": 0, "PorterCBSON": 0, "PorterCJSONC": 0, "PorterCCrypto": 0, "PorterCZlib": 0,
+        "PorterCSQLite": 0, "PorterCBSON": 0, "PorterCJSONC": 0, "PorterCZlib": 0,
         "PorterCPQ": 0,
         // Vocabulary: values and schemas, then the document vocabulary every format shares.
         "PorterModel": 1,
@@ -30,7 +30,7 @@ import Testing
     /// The one Swift module allowed to import each C library.
     static let cOwners: [String: String] = [
         "PorterCSQLite": "PorterStore", "PorterCBSON": "PorterBSON", "PorterCJSONC": "PorterJSON",
-        "PorterCCrypto": "PorterRealmFile", "PorterCZlib": "PorterDocument",
+        "PorterCZlib": "PorterDocument",
         "PorterCPQ": "PorterPostgres",
     ]
 

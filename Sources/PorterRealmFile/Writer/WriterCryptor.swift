@@ -1,4 +1,3 @@
-import PorterCCrypto
 import PorterModel
 
 /// realm-core's page encryption (core `util/encrypted_file_mapping.cpp`): the decrypted file is cut
@@ -10,19 +9,11 @@ final class WriterCryptor {
     static let pageSize = 4096
     static let pagesPerMetadataPage = 64
 
-    private let aesKey: [UInt8]
-    private let hmacKey: [UInt8]
-    private let context: OpaquePointer
+    private let cipher: PageCipher
 
-    init(key: [UInt8]) throws {
-        precondition(key.count == 64)
-        aesKey = Array(key[0..<32])
-        hmacKey = Array(key[32..<64])
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw PorterError(.io, "cannot create a cipher context") }
-        context = ctx
+    init(key: [UInt8]) {
+        cipher = PageCipher(key: key)
     }
-
-    deinit { EVP_CIPHER_CTX_free(context) }
 
     /// Physical offset of data page `index` (after its metadata page and earlier pages).
     static func physicalOffset(ofPage index: Int) -> Int64 {
@@ -38,32 +29,13 @@ final class WriterCryptor {
     func encrypt(page: UnsafeRawBufferPointer, index: Int) throws -> (cipher: [UInt8], ivTable: [UInt8]) {
         precondition(page.count == Self.pageSize)
         let iv1: UInt32 = 1  // first version of the page (0 means "never written")
-        var iv = [UInt8](repeating: 0, count: 16)
-        withUnsafeBytes(of: iv1.littleEndian) { iv.replaceSubrange(0..<4, with: $0) }
-        withUnsafeBytes(of: UInt64(index * Self.pageSize).littleEndian) { iv.replaceSubrange(4..<12, with: $0) }
-        var cipher = [UInt8](repeating: 0, count: Self.pageSize)
-        var outLength: Int32 = 0
-        let ok = cipher.withUnsafeMutableBufferPointer { out in
-            EVP_EncryptInit_ex(context, EVP_aes_256_cbc(), nil, aesKey, iv) == 1
-                && EVP_CIPHER_CTX_set_padding(context, 0) == 1
-                && EVP_EncryptUpdate(
-                    context, out.baseAddress, &outLength, page.bindMemory(to: UInt8.self).baseAddress,
-                    Int32(Self.pageSize)) == 1
-                && outLength == Int32(Self.pageSize)
-        }
-        guard ok else { throw PorterError(.io, "encryption failed (OpenSSL)") }
-        var mac = [UInt8](repeating: 0, count: 32)
-        var macLength: UInt32 = 0
-        guard HMAC(EVP_sha224(), hmacKey, Int32(hmacKey.count), cipher, cipher.count, &mac, &macLength) != nil,
-            macLength == 28
-        else {
-            throw PorterError(.io, "HMAC failed (OpenSSL)")
-        }
+        let encrypted = try cipher.encrypt(page, iv: PageCipher.iv(iv1, page: index))
+        let mac = encrypted.withUnsafeBytes { cipher.authenticationCode(of: $0) }
         var entry = [UInt8]()
         entry.reserveCapacity(64)
         withUnsafeBytes(of: iv1.littleEndian) { entry.append(contentsOf: $0) }
         entry.append(contentsOf: mac[0..<28])
         entry.append(contentsOf: [UInt8](repeating: 0, count: 32))  // iv2/hmac2: no earlier version
-        return (cipher, entry)
+        return (encrypted, entry)
     }
 }

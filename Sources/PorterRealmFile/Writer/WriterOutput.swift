@@ -31,12 +31,7 @@ final class WriterOutput {
     init(path: String, fd: Int32, encryptionKey: [UInt8]? = nil) throws {
         self.path = path
         self.fd = fd
-        do {
-            cryptor = try encryptionKey.map { try WriterCryptor(key: $0) }
-        } catch {
-            close(fd)
-            throw error
-        }
+        cryptor = encryptionKey.map { WriterCryptor(key: $0) }
         buffer.reserveCapacity(Self.flushThreshold + 4096)
     }
 
