@@ -1,5 +1,5 @@
 // What an app does with the embedded reader: open the user's file (encrypted or not) read-only,
-// list its classes, and read every object. Prints `Class<TAB>count` per class, in the file's order,
+// list its classes, and read every object by property name, following its links. Prints `Class<TAB>count` per class, in the file's order,
 // so `make test-embedded` can compare with `porter inspect` of the same file.
 import Foundation
 import PorterRealmFile
@@ -23,8 +23,17 @@ if arguments.count == 3 {
 do {
     let file = try RealmFile(path: arguments[1], encryptionKey: key)
     for table in file.tables {
+        // Every object read by property name, and every link property followed, as a migration
+        // reads them: a dangling or damaged link fails here, not in the app.
+        let links = table.properties.filter { property in
+            property.type == .object && property.collection == .none
+                && file.table(named: property.objectType ?? "")?.isEmbedded == false
+        }.map(\.name)
         var count = 0
-        try file.forEachObject(in: table) { _ in count += 1 }
+        try file.forEachDynamicObject(ofClass: table.name) { object in
+            for name in links { _ = try object.linked(name) }
+            count += 1
+        }
         print("\(table.name)\t\(count)")
     }
 } catch {
