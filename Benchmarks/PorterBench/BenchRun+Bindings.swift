@@ -8,9 +8,7 @@ extension BenchRun {
     /// 2× its time and 1.5× its peak memory. Each side runs in its own process (best of the
     /// repeats); the time is the iteration's own clock, without the interpreter's start.
     mutating func runBindings() throws {
-        let dir = "\(work)/bindings"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("bindings")
         let binDir = URL(fileURLWithPath: porter).deletingLastPathComponent()
         let library = binDir.appendingPathComponent("libPorterC.so").path
         guard FileManager.default.fileExists(atPath: library) else {

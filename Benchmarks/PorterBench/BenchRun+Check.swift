@@ -13,9 +13,7 @@ extension BenchRun {
             print("  check rows skipped: realm-oracle not found ($REALM_ORACLE)")
             return
         }
-        let dir = "\(work)/check"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("check")
         let realmFile = "\(dir)/items.realm"
         _ = try child(["realmfile-write", String(objects), realmFile], once: true)
         let checked = try measure(porter, ["check", realmFile])

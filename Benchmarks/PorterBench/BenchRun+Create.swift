@@ -5,9 +5,7 @@ extension BenchRun {
     /// `porter create` of schemas with 1,000 and 10,000 classes (each with an indexed string, a
     /// link, a list and a mixed: seven tables and indexes): the cost per class should stay flat.
     mutating func runCreateScaling() throws {
-        let dir = "\(work)/create"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("create")
         var perClass: [Int: Double] = [:]
         for count in [1_000, 10_000] {
             let classes = (0..<count).map { i in

@@ -37,9 +37,7 @@ extension BenchRun {
     /// oracle in the same run (without it those rows are not measured; targets: reads ≤ 3×, one-write
     /// inserts and the sorted query ≤ 2×). Then the per-test fixture load (≤ 5 ms).
     mutating func runTypedAndFixtures() throws {
-        let dir = "\(work)/typed"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("typed")
         let count = objects
         let path = "\(dir)/typed.porter"
         let written = try child(["typed-write", String(count), path]) { removeDatabase(path) }

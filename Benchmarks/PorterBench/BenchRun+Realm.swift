@@ -16,9 +16,7 @@ extension BenchRun {
     mutating func realmCoreFigures() throws -> [String: Any]? {
         if let realmCore { return realmCore }
         guard let oracle = realmOracle else { return nil }
-        let dir = "\(work)/realm"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("realm")
         let made = try measure(oracle, ["bench", String(objects), dir], once: true)
         guard let data = made.stdout.data(using: .utf8),
             let core = try JSONSerialization.jsonObject(with: data) as? [String: Any]

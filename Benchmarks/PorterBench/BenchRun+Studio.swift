@@ -12,9 +12,7 @@ extension BenchRun {
     /// Item --query Q` of the same file (one pass over the class); the studio's peak memory is
     /// its process's (VmHWM).
     mutating func runStudio() throws {
-        let dir = "\(work)/studio"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("studio")
         let db = "\(dir)/items.porter", realm = "\(dir)/items.realm"
         _ = try child(["build", Shape.flat.rawValue, String(objects), db], once: true)
         _ = try measure(porter, ["export", db, "--format", "realm", "--out", realm], once: true) {

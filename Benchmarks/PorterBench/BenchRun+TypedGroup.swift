@@ -19,9 +19,7 @@ extension BenchRun {
     /// Builds the flat dataset, exports it as BSON once, and measures `porter import` of that
     /// export next to the libbson+sqlite3 insert loop (``runBSONImportFloor(dir:source:importBSON:)``).
     private mutating func runFlatBSONImport() throws {
-        let dir = "\(work)/flat"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try freshFolder("flat")
         let db = "\(dir)/source.porter"
         _ = try child(["build", Shape.flat.rawValue, String(objects), db], once: true)
         let out = "\(dir)/export-bson"

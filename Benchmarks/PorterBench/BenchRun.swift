@@ -58,6 +58,14 @@ struct BenchRun {
         return best!
     }
 
+    /// `work/name`, emptied (a leftover of an earlier run removed) and created.
+    func freshFolder(_ name: String) throws -> String {
+        let dir = "\(work)/\(name)"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     func child(_ args: [String], once: Bool = false, prepare: () throws -> Void = {}) throws -> Measured {
         try measure(selfPath, ["child"] + args, once: once, prepare: prepare)
     }

@@ -18,6 +18,7 @@ enum TypedRealmFileOperations {
         case "typed-realmfile-read": try typedRead(path: try arg(0))
         case "typed-realmfile-open": try typedOpen(path: try arg(0))
         case "realmfile-read": try directRead(path: try arg(0))
+        case "realmfile-dynamic-read": try dynamicRead(path: try arg(0))
         default: return false
         }
         return true
@@ -110,4 +111,21 @@ enum TypedRealmFileOperations {
         }
         print("\(count) \(checksum & 0xFFFF)")
     }
+
+    /// Reads every object of every class as dynamic objects, every property by name (the
+    /// embeddable reader's API); prints `objects bytes`.
+    static func dynamicRead(path: String) throws {
+        let file = try RealmFile(path: path)
+        var objects = 0, missing = 0
+        for table in file.tables {
+            let names = table.properties.map(\.name)
+            try file.forEachDynamicObject(ofClass: table.name) { object in
+                for name in names where object[name] == nil { missing += 1 }
+                objects += 1
+            }
+        }
+        guard missing == 0, objects > 0 else { throw BenchError("dynamic read: \(missing) values missing") }
+        print("\(objects) \(diskSize(path))")
+    }
+
 }

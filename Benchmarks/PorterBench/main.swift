@@ -36,10 +36,11 @@ do {
         case "typed": try bench.runOnly { try $0.runTypedGroup() }
         case "bindings": try bench.runOnly { try $0.runBindings() }
         case "check": try bench.runOnly { try $0.runCheck() }
+        case "inapp": try bench.runOnly { try $0.runInApp() }
         case let other:
             FileHandle.standardError.write(
                 Data(
-                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed, bindings or check)\n"
+                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed, bindings, check or inapp)\n"
                         .utf8
                 ))
             exit(64)

@@ -52,11 +52,33 @@ public struct ExportCommand: OutputCommand {
     @Option(
         name: .long, help: "Write one mongodump archive to this file instead of a folder ('--archive' alone: stdout).")
     public var archive: String?
-    /// The database name inside the archive.
+    /// The database name inside the archive, or of the folder's database subfolder.
     @Option(
         name: .customLong("db"),
-        help: "The database name recorded in an archive (default: the database file's name without extension).") public
-        var dumpDatabase: String?
+        help: ArgumentHelp(
+            "The database of the dump: recorded in an archive (default: the exported file's name), or a subfolder "
+                + "of --out holding the class files (mongodump's layout; default: the files in --out itself).",
+            valueName: "name")) public var dumpDatabase: String?
+    /// `--collection Dog=dogs`: the collection of a class in a BSON dump.
+    @Option(
+        name: .customLong("collection"),
+        help: ArgumentHelp(
+            "BSON dumps: write CLASS to the collection NAME instead of one named after it (repeatable).",
+            valueName: "CLASS=NAME")) public var collectionNames: [String] = []
+    /// `--validators`: a `$jsonSchema` validator per collection in the dump's metadata.
+    @Flag(
+        name: .long,
+        help:
+            "BSON dumps: a $jsonSchema validator per collection in its metadata, so mongorestore creates validated collections."
+    )
+    public var validators = false
+    /// `--app-config DIR`: the namespaces of an exported App Services app.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "BSON dumps: the databases and collections an exported App Services app (its folder or data_sources/) "
+                + "defines for each class, its relationships checked, with validators.", valueName: "dir"))
+    public var appConfig: String?
     /// The key of a written Realm file.
     @Option(
         name: .long,
@@ -182,6 +204,7 @@ public struct ExportCommand: OutputCommand {
                 .usage, "--array applies to the JSON formats (json, ejson, ejson-canonical), not \(format.rawValue)")
         }
         if archive != nil, out != nil { throw PorterError(.usage, "--archive writes one file: leave out --out") }
+        _ = try namespaceArguments()
         if archive == nil, out == nil {
             throw PorterError(.usage, "name where to write: --out FOLDER, --out - (one --class) or --archive[=FILE]")
         }
@@ -219,6 +242,7 @@ public struct ExportCommand: OutputCommand {
             count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
         try select(exporter)
+        exporter.namespaces = try namespaces(exporter)
         let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         if let progress {
             progress.total = try exporter.exportedClasses().reduce(0) { $0 + (try count($1.name)) }
@@ -253,6 +277,53 @@ public struct ExportCommand: OutputCommand {
         }
         if let schemaPath = report.schemaPath { output.out("  \(schemaPath)  schema") }
         for warning in report.warnings { output.err(warning) }
+    }
+
+    /// `--collection CLASS=NAME` pairs, checked: each names a class and a collection once.
+    private func namespaceArguments() throws -> [String: String] {
+        let given = !collectionNames.isEmpty || validators || appConfig != nil
+        if given && format != .bson && !(format.isJSON && !validators && appConfig == nil) {
+            throw PorterError(.usage, "--collection, --validators and --app-config apply to BSON dumps (--format bson)")
+        }
+        if given && out == "-" { throw PorterError(.usage, "--out - streams one class: namespaces do not apply") }
+        if appConfig != nil && dumpDatabase != nil {
+            throw PorterError(.usage, "--app-config names the databases: leave out --db")
+        }
+        var pairs: [String: String] = [:]
+        for pair in collectionNames {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw PorterError(.usage, "--collection \(pair): write CLASS=NAME (Dog=dogs)")
+            }
+            let cls = String(parts[0])
+            guard pairs[cls] == nil else { throw PorterError(.usage, "--collection: class \(cls) is named twice") }
+            if let problem = DumpNamespaces.problem(collection: String(parts[1])) {
+                throw PorterError(.usage, "--collection \(pair): \(problem)")
+            }
+            pairs[cls] = String(parts[1])
+        }
+        if let dumpDatabase, let problem = DumpNamespaces.problem(database: dumpDatabase) {
+            throw PorterError(.usage, "--db \(dumpDatabase): \(problem)")
+        }
+        return pairs
+    }
+
+    /// The namespaces of a dump (nil: the class-named flat folder, as before).
+    private func namespaces(_ exporter: Exporter) throws -> DumpNamespaces? {
+        let pairs = try namespaceArguments()
+        var result: DumpNamespaces
+        if let appConfig {
+            result = try DumpNamespaces.appConfig(
+                appConfig, schema: exporter.schema, classes: try exporter.exportedClasses().map(\.name))
+        } else if !pairs.isEmpty || validators || (dumpDatabase != nil && archive == nil) {
+            // --db alone with an archive keeps its old meaning (the archive's database name).
+            result = DumpNamespaces(database: archive == nil ? dumpDatabase : nil, validators: validators)
+        } else {
+            return nil
+        }
+        for (cls, name) in pairs { result.collections[cls] = name }
+        if validators { result.validators = true }
+        return result
     }
 
     /// Writes a mongodump archive to a file (complete or not at all) or to stdout.

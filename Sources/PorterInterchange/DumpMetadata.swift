@@ -11,8 +11,10 @@ package enum DumpMetadata {
     /// `Dog.metadata.json` for the class file `Dog.bson`.
     public static let fileSuffix = ".metadata.json"
 
-    /// The metadata document of a class, as one line of canonical Extended JSON.
-    public static func json(for cls: ObjectSchema) -> String {
+    /// The metadata document of a class, as one line of canonical Extended JSON: its collection
+    /// (the class name unless `collection` says otherwise) and, with `validator`, the collection
+    /// options that make mongorestore create it validated.
+    public static func json(for cls: ObjectSchema, collection: String? = nil, validator: JSONValue? = nil) -> String {
         func int(_ n: Int) -> JSONValue { .object(["$numberInt": .string(String(n))]) }
         func index(_ field: String, name: String, unique: Bool) -> JSONValue {
             var members = [JSONMember("v", int(2)), JSONMember("key", .object([JSONMember(field, int(1))]))]
@@ -26,11 +28,21 @@ package enum DumpMetadata {
             guard isKey || property.isIndexed else { continue }
             indexes.append(index(property.name, name: property.name + "_1", unique: isKey))
         }
-        let document: JSONValue = .object([
+        var members = [
             JSONMember("indexes", .array(indexes)),
-            JSONMember("collectionName", .string(cls.name)),
+            JSONMember("collectionName", .string(collection ?? cls.name)),
             JSONMember("type", .string("collection")),
-        ])
+        ]
+        if let validator {
+            members.append(
+                JSONMember(
+                    "options",
+                    .object([
+                        JSONMember("validator", validator), JSONMember("validationLevel", .string("strict")),
+                        JSONMember("validationAction", .string("error")),
+                    ])))
+        }
+        let document: JSONValue = .object(members)
         return document.serialized(pretty: false)
     }
 

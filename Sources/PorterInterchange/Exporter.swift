@@ -33,6 +33,9 @@ public final class Exporter {
     public var isCancelled: (() -> Bool)?
     /// `--query`, `--sort`, `--skip`, `--limit`, `--fields` for one class (Exporter+Selection.swift).
     public var selection: ExportSelection?
+    /// Databases, collections and validators of a mongodump export (``DumpNamespaces``); nil: one
+    /// flat folder of files named after the classes, as before.
+    public var namespaces: DumpNamespaces?
     private var written = 0
 
     /// Creates an exporter of a Porter database.
@@ -95,6 +98,12 @@ public final class Exporter {
     /// Writes `schema.json` and the class files into `directory` (created when missing).
     public func export(toDirectory directory: String) throws -> ExportReport {
         let classes = try exportedClasses()
+        if let namespaces {
+            guard format.fileExtension == "bson" || !namespaces.validators else {
+                throw PorterError(.usage, "validators are for mongorestore: they need --format bson")
+            }
+            try namespaces.validate(classes: classes.map(\.name), schema: schema)
+        }
         var isDirectory: ObjCBool = false
         let existed = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
         if existed && !isDirectory.boolValue {
@@ -113,9 +122,11 @@ public final class Exporter {
         var staged: [(temp: String, final: String)] = []
         var report = ExportReport()
         // Writes one file under a temporary name (gzipped with --gzip), renamed at the end.
-        func stage(_ fileName: String, gzip: Bool, _ body: (ByteOutput) throws -> Void) throws -> String {
+        func stage(_ fileName: String, in folder: String? = nil, gzip: Bool, _ body: (ByteOutput) throws -> Void)
+            throws -> String
+        {
             let name = gzip ? fileName + ".gz" : fileName
-            let final = try ExportFileNames.path(in: directory, fileName: name)
+            let final = try ExportFileNames.path(in: folder ?? directory, fileName: name)
             // Under a temporary name a caught signal removes.
             let (temp, file) = try ByteOutput.creatingTemporaryFile(beside: final)
             staged.append((temp, final))
@@ -129,18 +140,37 @@ public final class Exporter {
             }
             return final
         }
+        // The database folders made by this export (mongodump's <database>/<collection>.bson).
+        var madeFolders: [String] = []
         do {
             try read {
                 for cls in classes {
-                    let fileName = ExportFileNames.fileName(forClass: cls.name, extension: format.fileExtension)
+                    let collection = namespaces?.collection(for: cls.name) ?? cls.name
+                    var folder = directory
+                    if let database = namespaces?.database(for: cls.name) {
+                        folder = try ExportFileNames.path(in: directory, fileName: database)
+                        if !FileManager.default.fileExists(atPath: folder) {
+                            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+                            TemporaryFiles.register(folder)
+                            madeFolders.append(folder)
+                        }
+                    }
+                    let fileName = ExportFileNames.fileName(forClass: collection, extension: format.fileExtension)
                     var counts = (0, 0)
-                    let final = try stage(fileName, gzip: options.gzip) { counts = try writeClass(cls, to: $0) }
+                    let final = try stage(fileName, in: folder, gzip: options.gzip) {
+                        counts = try writeClass(cls, to: $0)
+                    }
                     report.files.append(ExportReport.ClassFile(className: cls.name, path: final, documents: counts.0))
                     report.flooredDates += counts.1
-                    // mongorestore recreates indexes from the metadata file beside each .bson file.
+                    // mongorestore recreates indexes (and validators) from the metadata file
+                    // beside each .bson file.
                     if format.fileExtension == "bson" {
-                        let metadataName = ExportFileNames.fileName(forClass: cls.name, extension: "metadata.json")
-                        _ = try stage(metadataName, gzip: options.gzip) { try $0.write(DumpMetadata.json(for: cls)) }
+                        let metadataName = ExportFileNames.fileName(forClass: collection, extension: "metadata.json")
+                        let validator =
+                            namespaces?.validators == true ? DumpValidator.validator(for: cls, schema: schema) : nil
+                        _ = try stage(metadataName, in: folder, gzip: options.gzip) {
+                            try $0.write(DumpMetadata.json(for: cls, collection: collection, validator: validator))
+                        }
                     }
                 }
                 report.schemaPath = try stage(ExportFileNames.schemaFile, gzip: false) {
@@ -155,9 +185,11 @@ public final class Exporter {
                 }
                 TemporaryFiles.unregister(file.temp)
             }
+            for folder in madeFolders { TemporaryFiles.unregister(folder) }
             if !existed { TemporaryFiles.unregister(directory) }
         } catch {
             for file in staged { TemporaryFiles.remove(file.temp) }
+            for folder in madeFolders.reversed() { TemporaryFiles.remove(folder) }
             if !existed { TemporaryFiles.remove(directory) }
             throw error
         }
@@ -191,15 +223,32 @@ public final class Exporter {
             throw PorterError(.usage, "an archive holds BSON: --archive needs --format bson, not \(format.name)")
         }
         let classes = try exportedClasses()
+        var databaseName = databaseName
+        if let namespaces {
+            try namespaces.validate(classes: classes.map(\.name), schema: schema)
+            let databases = Set(classes.compactMap { namespaces.database(for: $0.name) })
+            if databases.count > 1 {
+                throw PorterError(
+                    .usage,
+                    "an archive holds one database, and these classes go to \(databases.sorted().joined(separator: ", ")): export a folder instead"
+                )
+            }
+            databaseName = databases.first ?? databaseName
+        }
         let output = options.gzip ? try ByteOutput(gzipInto: destination) : destination
         var report = ExportReport()
         do {
             try read {
                 let archive = try MongoArchiveWriter(
                     output: output, database: databaseName,
-                    collections: classes.map { ($0.name, DumpMetadata.json(for: $0)) })
+                    collections: classes.map { cls in
+                        let collection = namespaces?.collection(for: cls.name) ?? cls.name
+                        let validator =
+                            namespaces?.validators == true ? DumpValidator.validator(for: cls, schema: schema) : nil
+                        return (collection, DumpMetadata.json(for: cls, collection: collection, validator: validator))
+                    })
                 for cls in classes {
-                    archive.beginCollection(cls.name)
+                    archive.beginCollection(namespaces?.collection(for: cls.name) ?? cls.name)
                     let (count, floored) = try writeClass(cls, to: output, archive: archive)
                     try archive.endCollection()
                     report.files.append(

@@ -413,9 +413,15 @@ enum Python {
     static func run(_ python: String, _ script: String, _ arguments: String...) throws -> (
         status: Int32, output: String
     ) {
+        try runProgram(python, ["-c", script] + arguments)
+    }
+
+    /// Runs `executable` (a Python, or any program) with `arguments`; the exit status and stdout
+    /// plus stderr.
+    static func runProgram(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
