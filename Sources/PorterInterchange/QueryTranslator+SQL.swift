@@ -277,6 +277,12 @@ struct SQLQueryTranslator {
             }
             let a = alias()
             if child.kind == .embedded {
+                if forElements && last && property.collection == .map {
+                    throw QueryTranslator.refuse(
+                        part,
+                        "a dictionary's null entries are elements too, and a dictionary of embedded objects has no rows for them"
+                    )
+                }
                 out.from.append("\(quote(child.name)) AS \(a)")
                 out.conditions.append("\(a).\"_owner\" = \(key)")
                 scope = Scope(table: child, ref: a)

@@ -11,10 +11,38 @@ import Testing
 /// Extended JSON export, must select exactly the objects the typed API's `filter` selects. The
 /// queries without an exact translation are listed here, so the list cannot grow unnoticed.
 @Suite struct QueryTranslationTests {
-    /// Every query of the corpus with its class.
-    static let corpus: [(className: String, query: String)] =
-        SharedQueryTests.dogQueries.map { ("Dog", $0) } + SharedQueryTests.personQueries.map { ("Person", $0) }
-        + SharedQueryTests.linkingObjectQueries.map { ("Person", $0) }
+    /// A corpus of queries over one seeded realm, with the queries each target refuses.
+    struct Corpus: CustomStringConvertible, Sendable {
+        let name: String
+        let queries: [(className: String, query: String)]
+        /// Makes the realm the queries run on.
+        let seed: @Sendable () throws -> (realm: Realm, folder: TemporaryFolder)
+        /// What the SQL translations (SQLite and PostgreSQL alike) refuse, as "Class: query".
+        let refusedBySQL: Set<String>
+        /// What the MongoDB translation refuses.
+        let refusedByMongo: Set<String>
+        var description: String { name }
+    }
+
+    /// The shared corpus (``SharedQueryTests``).
+    static let shared = Corpus(
+        name: "shared",
+        queries: SharedQueryTests.dogQueries.map { ("Dog", $0) } + SharedQueryTests.personQueries.map { ("Person", $0) }
+            + SharedQueryTests.linkingObjectQueries.map { ("Person", $0) },
+        seed: { try seededRealm() }, refusedBySQL: refusedBySQL, refusedByMongo: refusedByMongo)
+
+    /// realm-core's additions (``QueryLanguageCompletionTests``: SUBQUERY, @links, @type, @keys,
+    /// subscripts, key paths compared), on its data (the shared data with address books).
+    static let completion = Corpus(
+        name: "completion",
+        queries: QueryLanguageCompletionTests.dogQueries.map { ("Dog", $0) }
+            + QueryLanguageCompletionTests.personQueries.map { ("Person", $0) },
+        seed: {
+            let (realm, _, folder) = try QueryLanguageCompletionTests.files()
+            return (realm, folder)
+        }, refusedBySQL: completionRefusedBySQL, refusedByMongo: completionRefusedByMongo)
+
+    static let corpora = [shared, completion]
 
     /// The queries the SQL translations (SQLite and PostgreSQL alike) refuse.
     static let refusedBySQL: Set<String> = [
@@ -39,6 +67,90 @@ import Testing
         "Person: ANY walkers.favoriteToys.name BEGINSWITH 'ball'",
     ])
 
+    /// What the SQL translations of the completion corpus refuse: backlinks (`@links`), `@type`,
+    /// `@keys`/`@values`, subscripts, two key paths compared, the UTF-8 length of a string, and a
+    /// SUBQUERY over a dictionary of embedded objects (its null entries have no rows) or with a
+    /// subscript inside.
+    static let completionRefusedBySQL: Set<String> = [
+        "Dog: @links.@count == 0",
+        "Dog: @links.@count > 0",
+        "Dog: @links.Person.dogs.@count == 1",
+        "Dog: @links.Person.dogs.age > 30",
+        "Dog: ALL ratings.@keys == 'vet'",
+        "Dog: ALL ratings.@type == 'int'",
+        "Dog: ALL ratings.@values >= 2",
+        "Dog: ANY @links.Person.dogs.name == 'Ada'",
+        "Dog: ANY ratings.@keys BEGINSWITH 'g'",
+        "Dog: ANY ratings.@type == 'null'",
+        "Dog: ANY ratings.@values > 3",
+        "Dog: ANY tags == name",
+        "Dog: NONE @links.Person.dogs.age > 30",
+        "Dog: NONE ratings.@keys == 'walker'",
+        "Dog: NOT (ratings['vet'] > 1) OR @links.@count == 0",
+        "Dog: SUBQUERY(tags, $t, $t == 'cute').@count > 0 AND extra.@type == 'int'",
+        "Dog: breed.@size == 6",
+        "Dog: extra == ratings['vet']",
+        "Dog: extra.@type != 'double'",
+        "Dog: extra.@type == 'Integer'",
+        "Dog: extra.@type == 'int'",
+        "Dog: extra.@type == 'null'",
+        "Dog: extra.@type == 'numeric'",
+        "Dog: extra.@type IN {'objectId', 'binary', 'link', 'list', 'dictionary', 'uuid', 'date', 'decimal128'}",
+        "Dog: extra.@type IN {'string', 'bool'}",
+        "Dog: name ==[c] owner.name",
+        "Dog: name.@count > 3",
+        "Dog: name.@size == 3",
+        "Dog: name.@type == 'string'",
+        "Dog: owner.name.@size == 2",
+        "Dog: ratings.@keys == 'vet'",
+        "Dog: ratings.@values == nil",
+        "Dog: ratings[\"walker\"] > 3",
+        "Dog: ratings['missing'] == nil",
+        "Dog: ratings['vet'] == 5",
+        "Dog: ratings['vet'] == nil",
+        "Dog: ratings['vet'] >= ratings['groomer']",
+        "Dog: ratings['vet'] BETWEEN {1, 2}",
+        "Dog: ratings['vet'] IN {1, 5}",
+        "Dog: tags.@count < ratings.@count",
+        "Person: @links.@count == 0",
+        "Person: @links.@count >= 2",
+        "Person: @links.Dog.owner.@count > 1",
+        "Person: ALL @links.Dog.owner.tags.@count > 0",
+        "Person: ALL dogs.extra.@type == 'numeric'",
+        "Person: ALL dogs.name != name",
+        "Person: ANY @links.Dog.owner.name BEGINSWITH 'R'",
+        "Person: ANY dogs.owner.age < age",
+        "Person: ANY dogs.ratings['vet'] > 4",
+        "Person: SUBQUERY(addressBook, $a, $a.city == 'Oslo').@count == 1",
+        "Person: SUBQUERY(walkers, $w, $w.ratings['vet'] >= 1).@count == 2",
+        "Person: addressBook.@count == 2",
+        "Person: addressBook.@keys == 'home'",
+        "Person: addressBook['home'].city == 'Oslo'",
+        "Person: addressBook['work'] == nil",
+        "Person: age > dogs.@count",
+        "Person: name == walkers.owner.name",
+    ]
+
+    /// What the MongoDB translation of the completion corpus refuses: the SQL ones, every SUBQUERY
+    /// (counting matching elements needs `$expr`), paths across links.
+    static let completionRefusedByMongo: Set<String> = completionRefusedBySQL.union([
+        "Dog: 30 <= owner.age",
+        "Dog: SUBQUERY(favoriteToys, $t, $t.name CONTAINS 'Max').@count > 0",
+        "Dog: SUBQUERY(favoriteToys, $t, $t.squeaky == true).@count == 1",
+        "Dog: SUBQUERY(ratings, $r, $r == nil).@count <= 0",
+        "Dog: SUBQUERY(ratings, $r, $r > 2).@count == 1",
+        "Dog: SUBQUERY(tags, $t, $t == 'cute' OR $t == 'old').@size >= 1",
+        "Dog: SUBQUERY(tags, $t, $t BEGINSWITH 'c').@count != 2",
+        "Dog: SUBQUERY(tags, $t, $t BEGINSWITH 'c').@count == 2",
+        "Dog: SUBQUERY(tags, $tag, NOT ($tag == 'cute')).@count < 1",
+        "Dog: subquery(tags, $t, TRUEPREDICATE).@COUNT == 3",
+        "Person: SUBQUERY(dogs, $d, $d.tags.@count >= 2 AND $d.name BEGINSWITH 'R').@count == 1",
+        "Person: SUBQUERY(dogs, $d, SUBQUERY($d.tags, $t, $t == 'cute').@count > 0).@count >= 1",
+        "Person: SUBQUERY(previousAddresses, $a, $a.city == 'Rome').@count == 1",
+        "Person: SUBQUERY(walkers, $w, $w.breed == 'Beagle').@count > 0",
+        "Person: dogs.name.@size > 3",
+    ])
+
     /// The seeded realm of ``SharedQueryTests`` in a new folder.
     static func seededRealm() throws -> (realm: Realm, folder: TemporaryFolder) {
         let folder = try TemporaryFolder("query-translate")
@@ -59,12 +171,12 @@ import Testing
     }
 
     /// Translates every query of the corpus: the translations by "Class: query", and the refused.
-    static func translations(_ schema: Schema, to target: QueryTranslationTarget) throws -> (
+    static func translations(_ corpus: Corpus, _ schema: Schema, to target: QueryTranslationTarget) throws -> (
         translated: [(key: String, className: String, query: String, text: String)], refused: Set<String>
     ) {
         var translated: [(key: String, className: String, query: String, text: String)] = []
         var refused = Set<String>()
-        for (className, query) in corpus {
+        for (className, query) in corpus.queries {
             let key = "\(className): \(query)"
             do {
                 let text = try QueryTranslator.translate(query, className: className, schema: schema, to: target)
@@ -84,13 +196,14 @@ import Testing
         run.stdout.split(separator: "\n").map(String.init).sorted()
     }
 
-    @Test func everySQLiteTranslationSelectsWhatPorterSelects() throws {
-        let (realm, folder) = try Self.seededRealm()
+    @Test(arguments: corpora)
+    func everySQLiteTranslationSelectsWhatPorterSelects(_ corpus: Corpus) throws {
+        let (realm, folder) = try corpus.seed()
         let path = folder.path("export.sqlite")
         _ = try Exporter(database: realm.database, format: SharedQueryTranslationFormats.ejson).export(toSQLite: path)
-        let (translated, refused) = try Self.translations(realm.database.schema, to: .sql)
-        #expect(refused == Self.refusedBySQL, "refused: \(refused.sorted())")
-        #expect(translated.count + refused.count == Self.corpus.count)
+        let (translated, refused) = try Self.translations(corpus, realm.database.schema, to: .sql)
+        #expect(refused == corpus.refusedBySQL, "refused: \(refused.sorted())")
+        #expect(translated.count + refused.count == corpus.queries.count)
         var nonEmpty = 0
         for item in translated {
             let expected = try Self.expected(realm, item.className, item.query)
@@ -103,9 +216,9 @@ import Testing
         #expect(nonEmpty > translated.count / 2)
     }
 
-    @Test(.enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
-    func everyPostgresTranslationSelectsWhatPorterSelects() throws {
-        let (realm, folder) = try Self.seededRealm()
+    @Test(.enabled(if: PostgresServer.available, "\(PostgresServer.missing)"), arguments: corpora)
+    func everyPostgresTranslationSelectsWhatPorterSelects(_ corpus: Corpus) throws {
+        let (realm, folder) = try corpus.seed()
         let path = folder.path("export.sql")
         _ = try Exporter(database: realm.database, format: SharedQueryTranslationFormats.ejson)
             .export(toPostgresFile: path)
@@ -113,8 +226,8 @@ import Testing
         defer { PostgresServer.dropDatabase(database) }
         let load = try PostgresServer.psql(file: path, database: database)
         try #require(load.status == 0, "\(load.stderr)")
-        let (translated, refused) = try Self.translations(realm.database.schema, to: .postgres)
-        #expect(refused == Self.refusedBySQL, "refused: \(refused.sorted())")
+        let (translated, refused) = try Self.translations(corpus, realm.database.schema, to: .postgres)
+        #expect(refused == corpus.refusedBySQL, "refused: \(refused.sorted())")
         for item in translated {
             let run = try PostgresServer.psql(
                 "SELECT \"name\" FROM \(quoted(item.className)) WHERE \(item.text)", database: database)
@@ -138,14 +251,15 @@ import Testing
     @Test(
         .enabled(
             if: python != nil,
-            "skipped: no .build/python-venv with mongomock (`make test` installs it: pip install mongomock pymongo)"))
-    func everyMongoFilterSelectsWhatPorterSelects() throws {
-        let (realm, folder) = try Self.seededRealm()
+            "skipped: no .build/python-venv with mongomock (`make test` installs it: pip install mongomock pymongo)"),
+        arguments: corpora)
+    func everyMongoFilterSelectsWhatPorterSelects(_ corpus: Corpus) throws {
+        let (realm, folder) = try corpus.seed()
         let dump = folder.path("dump")
         _ = try Exporter(database: realm.database, format: SharedQueryTranslationFormats.ejson)
             .export(toDirectory: dump)
-        let (translated, refused) = try Self.translations(realm.database.schema, to: .mongo)
-        #expect(refused == Self.refusedByMongo, "refused: \(refused.sorted())")
+        let (translated, refused) = try Self.translations(corpus, realm.database.schema, to: .mongo)
+        #expect(refused == corpus.refusedByMongo, "refused: \(refused.sorted())")
         let filters = translated.map { ["class": $0.className, "filter": $0.text] }
         let filtersPath = folder.path("filters.json")
         try JSONSerialization.data(withJSONObject: filters).write(to: URL(fileURLWithPath: filtersPath))
