@@ -434,6 +434,8 @@ struct SQLQueryTranslator {
                 case .bool(let b): return negate(same(column, postgres ? (b ? "TRUE" : "FALSE") : (b ? "1" : "0")))
                 case .int(let n):
                     if equality { return negate(same(column, String(n))) }
+                    // A column of a required property (and a count) is never null.
+                    guard property.isOptional else { return "\(column) \(Self.sign(op)) \(n)" }
                     return "(\(column) IS NOT NULL AND \(column) \(Self.sign(op)) \(n))"
                 case .double(let number): d = number
                 }
