@@ -40,7 +40,8 @@ public struct QueryTranslateCommand: OutputCommand {
     /// The schema's source.
     @Option(name: .long, help: "A schema file, a Porter database or a Realm file.") public var schema: String
     /// The target.
-    @Option(name: .long, help: "sql (SQLite), postgres or mongo.") public var to: QueryTranslationTarget
+    @Option(name: .long, help: "What to write: a SQLite or PostgreSQL WHERE clause, or a MongoDB filter.")
+    public var to: QueryTranslationTarget
     /// `--models`: what a Realm file does not store (linking objects).
     @OptionGroup public var models: ModelsOption
     /// The key of an encrypted Realm file.
