@@ -26,6 +26,10 @@ public enum QueryTranslationTarget: String, CaseIterable, Sendable {
 ///   only for ASCII arguments whose letters no other character folds to (`b c d e g m o p q r u
 ///   v x z`). `[d]` is never translated.
 /// - `LIKE`'s `?` is one character (a grapheme cluster) in Porter, one code point in SQL: refused.
+///   Known difference: Porter's `BEGINSWITH`, `ENDSWITH`, `CONTAINS` and `LIKE` match on whole
+///   characters, so in text where a combining mark follows the matched ASCII (`Re\u{301}x`, text in
+///   NFD) Porter does not match where the translation (like realm-core, which compares bytes)
+///   does; no target can test grapheme boundaries in one expression.
 /// - Null never equals a value, `!=` holds for null, ordering comparisons never hold for null
 ///   or NaN: every condition is written two-valued (so `NOT` keeps Porter's meaning).
 /// - Dates, decimal128, ObjectId, UUID and data values, mixed numbers (a mixed value may hold a
