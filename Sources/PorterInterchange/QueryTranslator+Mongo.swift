@@ -67,7 +67,7 @@ struct MongoQueryTranslator {
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)")
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try argument.plainValue()
-            let part = QueryTranslator.describe(path, op, value, options)
+            let part = QueryTranslator.describe(path, op, value, options, quantifier)
             if let aggregate = path.aggregate {
                 guard quantifier != .noneOf else {
                     return .document([("$nor", .array([try filter(.compare(path, op, argument, options, .any))]))])
@@ -222,7 +222,7 @@ struct MongoQueryTranslator {
     {
         guard aggregate == .count else {
             throw QueryTranslator.refuse(
-                part, "@\(aggregate) of an array needs $expr or an aggregation, not a find() filter")
+                part, "@\(aggregate) needs $expr or an aggregation, not a find() filter")
         }
         let steps = try steps(path, part: part, counting: true)
         guard steps.count == 1, case .field(let name, _, true) = steps[0] else {

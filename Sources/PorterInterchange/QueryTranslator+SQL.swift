@@ -81,7 +81,7 @@ struct SQLQueryTranslator {
         case .invalid(let message): throw PorterError(.usage, "invalid query: \(message)")
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try argument.plainValue()
-            let part = QueryTranslator.describe(path, op, value, options)
+            let part = QueryTranslator.describe(path, op, value, options, quantifier)
             return try quantified(path, quantifier, start: start, part: part) { endpoint, this in
                 try this.condition(endpoint, op, value, options, part: part)
             }

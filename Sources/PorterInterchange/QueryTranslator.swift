@@ -165,13 +165,17 @@ public enum QueryTranslator {
     }
 
     /// How a comparison reads in messages: `name BEGINSWITH[c] 'r'`.
-    static func describe(_ path: QueryPath, _ op: QueryOperator, _ value: Value?, _ options: StringOptions) -> String {
+    static func describe(
+        _ path: QueryPath, _ op: QueryOperator, _ value: Value?, _ options: StringOptions,
+        _ quantifier: QueryQuantifier = .any
+    ) -> String {
         var flags = ""
         if options.contains(.caseInsensitive) { flags += "c" }
         if options.contains(.diacriticInsensitive) { flags += "d" }
         let opText = operatorNames[op] ?? "?"
         let valueText = value.map(literal) ?? "…"
-        return "\(path) \(opText)\(flags.isEmpty ? "" : "[\(flags)]") \(valueText)"
+        let prefix = quantifier == .all ? "ALL " : quantifier == .noneOf ? "NONE " : ""
+        return "\(prefix)\(path) \(opText)\(flags.isEmpty ? "" : "[\(flags)]") \(valueText)"
     }
 
     /// The operators as the query language writes them.
