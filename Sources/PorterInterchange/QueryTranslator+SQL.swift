@@ -82,6 +82,16 @@ struct SQLQueryTranslator {
         case .compare(let path, let op, let argument, let options, let quantifier):
             let value = try argument.plainValue()
             let part = QueryTranslator.describe(path, op, value, options, quantifier)
+            if path.operation == .type {
+                let type = try QueryValues.typeArgument(value, path: path)
+                return try quantified(path, quantifier, start: start, part: part) { endpoint, this in
+                    guard op == .equal || op == .notEqual else {
+                        throw QueryTranslator.refuse(part, "@type is compared by == and != only")
+                    }
+                    let holds = try this.typeCondition(endpoint, [type], part: part)
+                    return op == .equal ? holds : "NOT (\(holds))"
+                }
+            }
             return try quantified(path, quantifier, start: start, part: part) { endpoint, this in
                 try this.condition(endpoint, op, value, options, part: part)
             }
@@ -96,6 +106,12 @@ struct SQLQueryTranslator {
         case .in(let path, let arguments):
             let values = try arguments.map { try $0.plainValue() }
             let part = "\(path) IN {\(values.map(QueryTranslator.literal).joined(separator: ", "))}"
+            if path.operation == .type {
+                let types = try values.map { try QueryValues.typeArgument($0, path: path) }
+                return try quantified(path, .any, start: start, part: part) { endpoint, this in
+                    try this.typeCondition(endpoint, types, part: part)
+                }
+            }
             return try quantified(path, .any, start: start, part: part) { endpoint, this in
                 guard !values.isEmpty else { return this.falseSQL }
                 return "("
@@ -129,9 +145,12 @@ struct SQLQueryTranslator {
         _ path: QueryPath, _ quantifier: QueryQuantifier, start: Start, part: String,
         _ test: (Endpoint, inout SQLQueryTranslator) throws -> String
     ) throws -> String {
-        guard !path.isExtended else {
+        if path.components.contains(QueryPath.links) {
             throw QueryTranslator.refuse(
-                part, "backlinks (@links), subscripts, @type, @keys and @values are not translated")
+                part, "backlinks (@links) are not translated (a linking-objects property of the schema is)")
+        }
+        guard path.valuesSteps.isEmpty, path.operation == nil || path.aggregate == nil else {
+            throw QueryTranslator.refuse(part, "@values inside a path, and aggregates of @type, @keys or @values")
         }
         var resolved = try resolve(path, start: start, part: part, forElements: false)
         if let aggregate = path.aggregate {
@@ -224,6 +243,42 @@ struct SQLQueryTranslator {
                     .usage, "unknown property '\(scope.table.objectClass?.name ?? "?").\(name)'\(path.at)")
             }
             let key = "\(scope.ref).\(quote(scope.table.keyColumn ?? "_row"))"
+            let subscripts = path.subscripts[index]
+            let operation = last ? path.operation : nil
+            if subscripts != nil || operation == .keys || operation == .values {
+                // A dictionary of values at the end of the path: one entry's value, its keys or values.
+                guard last, property.collection == .map, property.type != .object,
+                    let child = scope.table.children[name], child.kind == .values
+                else {
+                    throw QueryTranslator.refuse(
+                        part, "subscripts, @keys and @values are translated for a dictionary of values ending the path")
+                }
+                var element = property
+                element.collection = .none
+                if let subscripts {
+                    guard subscripts.count == 1, case .key(let entry) = subscripts[0], property.type != .mixed,
+                        operation == nil
+                    else {
+                        throw QueryTranslator.refuse(part, "only one key of a dictionary of typed values is translated")
+                    }
+                    // The entry's value, null when there is no such key (as Porter reads it).
+                    let a = alias()
+                    element.isOptional = true
+                    out.endpoint = .value(
+                        "(SELECT \(a).\"value\" FROM \(quote(child.name)) AS \(a) WHERE \(a).\"owner\" = \(key) AND \(a).\"key\" = \(text(entry)))",
+                        type: nil, element)
+                    continue
+                }
+                let a = alias()
+                out.isCollection = true
+                out.from.append("\(quote(child.name)) AS \(a)")
+                out.conditions.append("\(a).\"owner\" = \(key)")
+                out.endpoint =
+                    operation == .keys
+                    ? .value("\(a).\"key\"", type: nil, Property(name: "@keys", type: .string))
+                    : .value("\(a).\"value\"", type: property.type == .mixed ? "\(a).\"value_type\"" : nil, element)
+                continue
+            }
             if property.isComputed {
                 guard let origin = property.objectType.flatMap({ schema[$0] }),
                     let originProperty = property.linkOriginProperty.flatMap({ origin.property(named: $0) }),
@@ -325,6 +380,55 @@ struct SQLQueryTranslator {
         }
         return table
     }
+
+    /// Whether a value has one of `types` (canonical `@type` names: ``QueryValues/typeArgument(_:path:)``):
+    /// a mixed value by its `_type` column, a typed one by its property's type (or null).
+    func typeCondition(_ endpoint: Endpoint, _ types: [Value], part: String) throws -> String {
+        guard case .value(let column, let typeColumn, let property) = endpoint else {
+            throw QueryTranslator.refuse(part, "@type is translated for values only")
+        }
+        let names = types.compactMap { type -> String? in
+            if case .string(let name) = type { return name }
+            return nil
+        }
+        var stored = Set<String>()
+        for name in names {
+            stored.formUnion(name == "numeric" ? ["int", "float", "double", "decimal128"] : [name])
+        }
+        let null = stored.remove("null") != nil
+        guard let typeColumn else {
+            // A typed value: its property's type, or null.
+            let own = Self.typeNames[property.type]
+            let holds = own.map { stored.contains($0) } ?? false
+            switch (holds, null) {
+            case (true, true): return trueSQL
+            case (true, false): return property.isOptional ? "\(column) IS NOT NULL" : trueSQL
+            case (false, true): return property.isOptional ? "\(column) IS NULL" : falseSQL
+            case (false, false): return falseSQL
+            }
+        }
+        // The `_type` column holds the kind names of ``RelationalValues/mixedCell``.
+        let kinds = stored.compactMap { Self.mixedKinds[$0] }.sorted().map(text)
+        var parts: [String] = []
+        if !kinds.isEmpty {
+            parts.append("(\(typeColumn) IS NOT NULL AND \(typeColumn) IN (\(kinds.joined(separator: ", "))))")
+        }
+        if null { parts.append("\(typeColumn) IS NULL") }
+        return parts.isEmpty ? falseSQL : "(" + parts.joined(separator: " OR ") + ")"
+    }
+
+    /// `@type`'s names of typed properties.
+    static let typeNames: [PropertyType: String] = [
+        .bool: "bool", .int: "int", .float: "float", .double: "double", .string: "string", .data: "binary",
+        .date: "timestamp", .decimal128: "decimal128", .objectId: "objectid", .uuid: "uuid", .object: "link",
+    ]
+
+    /// `@type`'s names as a mixed value's `_type` column spells them.
+    static let mixedKinds: [String: String] = [
+        "bool": "bool", "int": "int", "float": "float", "double": "double", "string": "string", "binary": "data",
+        "timestamp": "date", "decimal128": "decimal128", "objectid": "objectId", "uuid": "uuid", "link": "link",
+        "list": "list", "dictionary": "dictionary",
+    ]
 
     /// A string literal.
     func text(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
