@@ -181,12 +181,20 @@ struct SQLQueryTranslator {
     private func aggregateExpression(
         _ aggregate: QueryAggregate, _ resolved: inout Resolved, path: QueryPath, part: String
     ) throws -> Endpoint {
-        guard resolved.isCollection else {
-            throw QueryTranslator.refuse(
-                part, "@\(aggregate) of a single value (a string's length in UTF-8 bytes) is not translated")
-        }
         let from = resolved.from.joined(separator: ", ")
         let joins = resolved.conditions.joined(separator: " AND ")
+        guard resolved.isCollection else {
+            // `@count`/`@size` of one string or data value: its length in bytes (UTF-8 for
+            // strings, as realm-core), null when the value (or a link on the way) is null.
+            guard aggregate == .count, case .value(let column, nil, let property) = resolved.endpoint,
+                property.type == .string || property.type == .data
+            else {
+                throw QueryTranslator.refuse(part, "@\(aggregate) of a single value is not translated")
+            }
+            let length = postgres ? "octet_length(\(column))" : "length(CAST(\(column) AS BLOB))"
+            let value = from.isEmpty ? length : "(SELECT \(length) FROM \(from) WHERE \(joins))"
+            return .value(value, type: nil, Property(name: "@size", type: .int, optional: true))
+        }
         let count = Property(name: "@count", type: .int)
         switch aggregate {
         case .count:
