@@ -136,7 +136,9 @@ struct SQLQueryTranslator {
                 "(SELECT count(*) FROM \(resolved.from.joined(separator: ", ")) WHERE \(resolved.conditions.joined(separator: " AND ")))"
             let value = try argument.plainValue()
             return try numberCondition(count, op, value, part: "\(part) \(QueryTranslator.literal(value))")
-        case .opaque, .comparePaths, .arithmetic: throw QueryTranslator.untranslated(predicate)
+        case .comparePaths(let lhs, let op, let rhs, let options, let quantifier):
+            return try comparePaths(lhs, op, rhs, options, quantifier, start: start)
+        case .opaque, .arithmetic: throw QueryTranslator.untranslated(predicate)
         }
     }
 
@@ -145,6 +147,12 @@ struct SQLQueryTranslator {
         _ path: QueryPath, _ quantifier: QueryQuantifier, start: Start, part: String,
         _ test: (Endpoint, inout SQLQueryTranslator) throws -> String
     ) throws -> String {
+        let resolved = try values(path, start: start, part: part)
+        return quantify(resolved, quantifier, try test(resolved.endpoint, &self))
+    }
+
+    /// The values `path` reaches (its aggregate's value, with nothing to join, when it has one).
+    private mutating func values(_ path: QueryPath, start: Start, part: String) throws -> Resolved {
         if path.components.contains(QueryPath.links) {
             throw QueryTranslator.refuse(
                 part, "backlinks (@links) are not translated (a linking-objects property of the schema is)")
@@ -154,9 +162,7 @@ struct SQLQueryTranslator {
         }
         var resolved = try resolve(path, start: start, part: part, forElements: false)
         if let aggregate = path.aggregate {
-            let value = try aggregateExpression(aggregate, &resolved, path: path, part: part)
-            let holds = try test(value, &self)
-            return quantifier == .noneOf ? "NOT (\(holds))" : holds
+            return Resolved(endpoint: try aggregateExpression(aggregate, &resolved, path: path, part: part))
         }
         if case .rows = resolved.endpoint {
             throw QueryTranslator.refuse(
@@ -166,7 +172,11 @@ struct SQLQueryTranslator {
             throw QueryTranslator.refuse(
                 part, "a collection of objects is compared only through its objects' properties or @count")
         }
-        let holds = try test(resolved.endpoint, &self)
+        return resolved
+    }
+
+    /// Any, all or none of the values of `resolved` hold `holds`.
+    private func quantify(_ resolved: Resolved, _ quantifier: QueryQuantifier, _ holds: String) -> String {
         guard !resolved.from.isEmpty else { return quantifier == .noneOf ? "NOT (\(holds))" : holds }
         let from = resolved.from.joined(separator: ", ")
         let joins = resolved.conditions.joined(separator: " AND ")
@@ -175,6 +185,34 @@ struct SQLQueryTranslator {
         case .all: return "NOT EXISTS (SELECT 1 FROM \(from) WHERE \(joins) AND NOT (\(holds)))"
         case .noneOf: return "NOT EXISTS (SELECT 1 FROM \(from) WHERE \(joins) AND \(holds))"
         }
+    }
+
+    /// Two key paths compared: any, all or none of the left side's values against any value of
+    /// the right side. Translated for integers (and counts) only: strings compare by canonical
+    /// equivalence in Porter, floating-point values meet NaN, mixed values decimals.
+    private mutating func comparePaths(
+        _ lhs: QueryPath, _ op: QueryOperator, _ rhs: QueryPath, _ options: StringOptions,
+        _ quantifier: QueryQuantifier, start: Start
+    ) throws -> String {
+        let prefix = quantifier == .all ? "ALL " : quantifier == .noneOf ? "NONE " : ""
+        let part = "\(prefix)\(lhs) \(QueryTranslator.operatorNames[op] ?? "?") \(rhs)"
+        let left = try values(lhs, start: start, part: part)
+        let right = try values(rhs, start: start, part: part)
+        guard options.isEmpty, case .value(let l, nil, let a) = left.endpoint,
+            case .value(let r, nil, let b) = right.endpoint,
+            a.type == .int, b.type == .int
+        else {
+            throw QueryTranslator.refuse(part, "two key paths are compared when both are integers (or counts) only")
+        }
+        let holds: String
+        switch op {
+        case .equal: holds = same(l, r)
+        case .notEqual: holds = "NOT (\(same(l, r)))"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            holds = "(\(l) IS NOT NULL AND \(r) IS NOT NULL AND \(l) \(Self.sign(op)) \(r))"
+        default: throw QueryTranslator.refuse(part, "string operators on integers")
+        }
+        return quantify(left, quantifier, quantify(right, .any, holds))
     }
 
     /// `@count`, `@size`, `@min`, `@max`, `@sum` as a value (`@avg` is refused).

@@ -68,7 +68,7 @@ import Testing
     ])
 
     /// What the SQL translations of the completion corpus refuse: backlinks (`@links`), two key
-    /// paths compared, `@keys`/subscripts of a dictionary of embedded
+    /// paths compared unless both are integers, `@keys`/subscripts of a dictionary of embedded
     /// objects, `@type` of a link, and a SUBQUERY over a dictionary of embedded objects (its null
     /// entries have no rows) or through a subscript.
     static let completionRefusedBySQL: Set<String> = [
@@ -82,21 +82,17 @@ import Testing
         "Dog: NOT (ratings['vet'] > 1) OR @links.@count == 0",
         "Dog: extra == ratings['vet']",
         "Dog: name ==[c] owner.name",
-        "Dog: ratings['vet'] >= ratings['groomer']",
-        "Dog: tags.@count < ratings.@count",
         "Person: @links.@count == 0",
         "Person: @links.@count >= 2",
         "Person: @links.Dog.owner.@count > 1",
         "Person: ALL @links.Dog.owner.tags.@count > 0",
         "Person: ALL dogs.name != name",
         "Person: ANY @links.Dog.owner.name BEGINSWITH 'R'",
-        "Person: ANY dogs.owner.age < age",
         "Person: SUBQUERY(addressBook, $a, $a.city == 'Oslo').@count == 1",
         "Person: addressBook.@count == 2",
         "Person: addressBook.@keys == 'home'",
         "Person: addressBook['home'].city == 'Oslo'",
         "Person: addressBook['work'] == nil",
-        "Person: age > dogs.@count",
         "Person: name == walkers.owner.name",
     ]
 
@@ -104,6 +100,10 @@ import Testing
     /// (counting matching elements needs `$expr`), paths across links, dictionaries' values and
     /// keys, and `@type`.
     static let completionRefusedByMongo: Set<String> = completionRefusedBySQL.union([
+        "Dog: ratings['vet'] >= ratings['groomer']",
+        "Dog: tags.@count < ratings.@count",
+        "Person: ANY dogs.owner.age < age",
+        "Person: age > dogs.@count",
         "Dog: name.@size == 3",
         "Dog: name.@count > 3",
         "Dog: breed.@size == 6",
