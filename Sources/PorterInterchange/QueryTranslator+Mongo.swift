@@ -189,7 +189,7 @@ struct MongoQueryTranslator {
         case .any: return any(steps[...], prefix: "", operators)
         case .noneOf: return .document([("$nor", .array([any(steps[...], prefix: "", operators)]))])
         case .all:
-            return .document([("$nor", .array([any(steps[...], prefix: "", Self.negated(operators, property))]))])
+            return .document([("$nor", .array([any(steps[...], prefix: "", Self.negated(operators))]))])
         }
     }
 
@@ -300,7 +300,7 @@ struct MongoQueryTranslator {
                     .joined(separator: "[\\s\\S]*") + end
             }
             let regex = JSON.document([("$in", .array([.regex(pattern, options: caseless ? "i" : "")]))])
-            return op == .notEqual ? Self.negated(regex, property) : regex
+            return op == .notEqual ? Self.negated(regex) : regex
         case .int, .bool, .float, .double:
             switch try QueryTranslator.scalarArgument(
                 property, value, ordering: ordering, equality: equality, part: part)
@@ -320,7 +320,7 @@ struct MongoQueryTranslator {
     /// The operator document holding where `operators` does not. A regex is negated as a regex
     /// (a lookahead), with null beside it (no string operator holds for null): `$not` around a
     /// regex inside `$elemMatch` is where evaluators disagree.
-    static func negated(_ operators: JSON, _ property: Property) -> JSON {
+    static func negated(_ operators: JSON) -> JSON {
         guard case .document(let members) = operators, members.count == 1, members[0].0 == "$in",
             case .array(let items) = members[0].1, items.count == 1, case .regex(let pattern, let options) = items[0]
         else { return .document([("$not", operators)]) }

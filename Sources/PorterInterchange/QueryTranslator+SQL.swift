@@ -277,6 +277,7 @@ struct SQLQueryTranslator {
             }
             return Resolved(endpoint: element)
         }
+        // The endpoint is set by the path's last component.
         var out = Resolved(endpoint: .embedded(trueSQL))
         let names = path.components
         guard !names.isEmpty else {

@@ -15,10 +15,11 @@ public enum QueryTranslationTarget: String, CaseIterable, Sendable {
 
 /// Realm queries (the Realm Query Language `--query` and the typed API's `filter` read) written
 /// as a WHERE clause over a relational export's tables or as a MongoDB filter over the document
-/// export, selecting exactly the objects Porter's own evaluator (``QueryMatcher``) selects.
+/// export, selecting the objects Porter's own evaluator (``QueryMatcher``) selects (with the one
+/// known difference below).
 ///
 /// What has no exact translation is refused with one line naming the part of the query and why
-/// (`no translation: `ratings.@avg` — …`), never written approximately. The rules it keeps:
+/// (``no translation: `ratings.@avg >= 3` — …``), never written approximately. The rules it keeps:
 /// - Porter compares strings with `==` by canonical equivalence and matches substrings on whole
 ///   characters; the targets compare bytes. Only ASCII arguments are translated, and not those
 ///   holding `K`, `;` or `` ` `` (U+212A, U+037E and U+1FEF are canonically those characters).
