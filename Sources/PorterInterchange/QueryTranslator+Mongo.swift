@@ -112,9 +112,13 @@ struct MongoQueryTranslator {
 
     /// The steps of a path, refusing what a find() filter cannot follow.
     func steps(_ path: QueryPath, part: String, counting: Bool = false) throws -> [Step] {
-        guard !path.isExtended else {
+        // One key of a dictionary of values ending the path is a field of its document.
+        let keyed = path.subscripts.count == 1 ? path.subscripts[path.components.count - 1] : nil
+        guard !path.components.contains(QueryPath.links), path.operation == nil, path.valuesSteps.isEmpty,
+            path.subscripts.isEmpty || keyed != nil
+        else {
             throw QueryTranslator.refuse(
-                part, "backlinks (@links), subscripts, @type, @keys and @values are not translated")
+                part, "backlinks (@links), @type, @keys, @values and subscripts inside a path are not translated")
         }
         var cls = schema[className]
         var out: [Step] = []
@@ -122,6 +126,23 @@ struct MongoQueryTranslator {
             let last = index == path.components.count - 1
             guard let property = cls?.property(named: name) else {
                 throw PorterError(.usage, "unknown property '\(cls?.name ?? "?").\(name)'\(path.at)")
+            }
+            if last, let keyed {
+                guard keyed.count == 1, case .key(let key) = keyed[0], property.collection == .map,
+                    property.type != .object, property.type != .mixed, !key.isEmpty,
+                    !key.contains("."), !key.hasPrefix("$"), path.aggregate == nil
+                else {
+                    throw QueryTranslator.refuse(
+                        part,
+                        "a subscript is translated for one key (without . or a leading $) of a dictionary of typed values"
+                    )
+                }
+                // Null when the key is absent, as Porter reads it (a missing field is null to MongoDB).
+                var element = property
+                element.collection = .none
+                element.isOptional = true
+                out.append(.field(name + "." + key, element, array: false))
+                continue
             }
             if property.isComputed {
                 throw QueryTranslator.refuse(
