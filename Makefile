@@ -36,7 +36,7 @@ release: deps
 # The whole suite runs beside a private PostgreSQL server (scripts/postgres-server.sh: its own data
 # folder and Unix socket in a temporary folder, no TCP, not root), stopped at the end however the
 # tests end; PORTER_TEST_POSTGRES tells the PostgreSQL tests where it is.
-test: deps
+test: deps python-mongomock
 	$(SWIFT) build --build-tests
 	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
 	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
@@ -67,6 +67,12 @@ test-postgres: deps
 	@folder=$$(sh scripts/postgres-server.sh start) || exit 1; \
 	trap 'sh scripts/postgres-server.sh stop "$$folder"' EXIT INT TERM; \
 	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build --filter Postgres
+
+# mongomock and pymongo's bson (PyPI) in the virtual environment under .build: QueryTranslationTests
+# evaluates the MongoDB filters of `porter query translate` with them (skipped, saying so, without).
+.PHONY: python-mongomock python-venv
+python-mongomock: python-venv
+	@$(PY_VENV)/bin/python -c "import mongomock, bson, jsonschema" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet mongomock pymongo jsonschema
 
 # The style check `make test` (and so CI) runs: `swift format lint --strict` with `.swift-format`
 # (swift-format ships with the Swift 6 toolchain); `make format` fixes what it finds.
@@ -248,14 +254,16 @@ valgrind-lib: test-c
 # virtual environment under .build with the debug library, then its pytest suite. python3-venv
 # comes from Debian (installed when root); pytest from Debian's python3-pytest or PyPI.
 PY_VENV := .build/python-venv
-test-python: $(TEST_LIB_DIR)/libporter.so
-	$(SWIFT) build --product porter
+# The virtual environment itself (python3-venv from Debian, installed when root).
+python-venv:
 	@python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || { \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing python3-venv python3-pip"; \
 	    (apt-get install -y python3-venv python3-pip || (apt-get update && apt-get install -y python3-venv python3-pip)) >/dev/null; \
 	  else echo "Missing python3-venv: run 'sudo apt-get install -y python3-venv python3-pip' and retry." >&2; exit 1; fi; }
 	@[ -x $(PY_VENV)/bin/python ] || python3 -m venv --system-site-packages $(PY_VENV)
+test-python: $(TEST_LIB_DIR)/libporter.so python-venv
+	$(SWIFT) build --product porter
 	@$(PY_VENV)/bin/python -c "import pytest" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet pytest
 	PORTER_LIB=$(abspath $(TEST_LIB_DIR))/libporter.so $(PY_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps ./bindings/python
 	cd bindings/python/tests && PORTER_BINARY="$$(cd $(CURDIR) && $(SWIFT) build --show-bin-path)/porter" \

@@ -16,7 +16,7 @@ public struct PorterCLI: ParsableCommand {
             ExportCommand.self, ImportCommand.self, CheckCommand.self,
             DiffCommand.self, PlanCommand.self, MigrateCommand.self,
             RekeyCommand.self, CompactCommand.self, SalvageCommand.self, CodegenCommand.self, StudioCommand.self,
-            VerifyCommand.self,
+            VerifyCommand.self, QueryCommand.self,
         ]
     )
 

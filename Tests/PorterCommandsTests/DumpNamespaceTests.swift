@@ -16,7 +16,7 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         return (try? run(python, ["-c", "import bson, jsonschema"]).status) == 0
     }()
-    static let pythonMissing = "needs .build/python-venv with pymongo and jsonschema (make python-venv-mongo)"
+    static let pythonMissing = "needs .build/python-venv with pymongo and jsonschema (make python-mongomock)"
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         try Python.runProgram(executable, arguments)

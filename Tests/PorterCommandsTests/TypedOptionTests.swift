@@ -31,6 +31,10 @@ import Testing
             ["codegen", TestFiles.schema, "--lang", "kotlin"],
             "The value 'kotlin' is invalid for '--lang <lang>'. Please provide one of 'grdb' and 'realmswift'."
         ),
+        (
+            ["query", "translate", "name == 'a'", "--class", "Dog", "--schema", TestFiles.schema, "--to", "oracle"],
+            "The value 'oracle' is invalid for '--to <to>'. Please provide one of 'sql', 'postgres' or 'mongo'."
+        ),
     ])
     func anUnknownValueIsAnArgumentError(_ arguments: [String], _ message: String) throws {
         let tmp = try TemporaryFolder("cmd")
@@ -53,6 +57,7 @@ import Testing
         ),
         (ImportCommand.helpMessage(columns: 1000), "--mode <mode>", "(values: insert, upsert, merge; default: insert)"),
         (CodegenCommand.helpMessage(columns: 1000), "--lang <lang>", "(values: grdb, realmswift)"),
+        (QueryTranslateCommand.helpMessage(columns: 1000), "--to <to>", "(values: sql, postgres, mongo)"),
         (
             ExportCommand.helpMessage(columns: 1000), "--format <format>",
             "(values: bson, json, ejson, ejson-canonical, csv, sqlite, postgres, realm; default: bson)"
