@@ -69,7 +69,8 @@ test-postgres: deps
 	PORTER_TEST_POSTGRES="$$folder" $(SWIFT) test --skip-build --filter Postgres
 
 # mongomock and pymongo's bson (PyPI) in the virtual environment under .build: QueryTranslationTests
-# evaluates the MongoDB filters of `porter query translate` with them (skipped, saying so, without).
+# evaluates the MongoDB filters of `porter query translate` with them, DumpNamespaceTests validates
+# dumps with pymongo and jsonschema (each skipped, saying so, without).
 .PHONY: python-mongomock python-venv
 python-mongomock: python-venv
 	@$(PY_VENV)/bin/python -c "import mongomock, bson, jsonschema" 2>/dev/null || $(PY_VENV)/bin/python -m pip install --quiet mongomock pymongo jsonschema
