@@ -289,19 +289,7 @@ public struct ExportCommand: OutputCommand {
         if appConfig != nil && dumpDatabase != nil {
             throw PorterError(.usage, "--app-config names the databases: leave out --db")
         }
-        var pairs: [String: String] = [:]
-        for pair in collectionNames {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw PorterError(.usage, "--collection \(pair): write CLASS=NAME (Dog=dogs)")
-            }
-            let cls = String(parts[0])
-            guard pairs[cls] == nil else { throw PorterError(.usage, "--collection: class \(cls) is named twice") }
-            if let problem = DumpNamespaces.problem(collection: String(parts[1])) {
-                throw PorterError(.usage, "--collection \(pair): \(problem)")
-            }
-            pairs[cls] = String(parts[1])
-        }
+        let pairs = try DumpNamespaces.collectionPairs(collectionNames)
         if let dumpDatabase, let problem = DumpNamespaces.problem(database: dumpDatabase) {
             throw PorterError(.usage, "--db \(dumpDatabase): \(problem)")
         }

@@ -43,6 +43,19 @@ public struct ImportCommand: OutputCommand {
         name: .customLong("db"),
         help: "The database to import from a mongodump root folder or archive that holds several.") public
         var dumpDatabase: String?
+    /// `--collection Dog=dogs`: the class of a collection in a folder dump.
+    @Option(
+        name: .customLong("collection"),
+        help: ArgumentHelp(
+            "Folder dumps: the collection NAME's file holds objects of CLASS (as export --collection wrote it; repeatable).",
+            valueName: "CLASS=NAME")) public var collectionNames: [String] = []
+    /// `--app-config DIR`: the namespaces of an exported App Services app.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folder dumps: read the classes of each database's collections from an exported App Services app "
+                + "(as export --app-config wrote them); every database it names is imported.", valueName: "dir"))
+    public var appConfig: String?
     /// A mongodump archive file (`--archive` alone: stdin).
     @Option(name: .long, help: "A mongodump archive to import (plain or gzip); '--archive' alone reads it from stdin.")
     public var archive: String?
@@ -164,6 +177,27 @@ public struct ImportCommand: OutputCommand {
         )
     }
 
+    /// `--collection` and `--app-config` as the export's mapping, read backwards (nil: none given).
+    private func namespaces(schema: Schema) throws -> DumpNamespaces? {
+        var result: DumpNamespaces
+        if let appConfig {
+            if dumpDatabase != nil { throw PorterError(.usage, "--app-config names the databases: leave out --db") }
+            result = try DumpNamespaces.appConfig(appConfig, schema: schema, classes: [])
+            result.validators = false
+        } else if !collectionNames.isEmpty {
+            result = DumpNamespaces()
+        } else {
+            return nil
+        }
+        for (cls, name) in try DumpNamespaces.collectionPairs(collectionNames) {
+            guard schema[cls] != nil else {
+                throw PorterError(.usage, "--collection \(cls)=\(name): the schema has no class '\(cls)'")
+            }
+            result.collections[cls] = name
+        }
+        return result
+    }
+
     private func importAll(mode importMode: ImportMode, staged: inout StagedDatabase?) throws -> ImportReport {
         let (db, new) = try openOrCreate()
         staged = new
@@ -177,6 +211,7 @@ public struct ImportCommand: OutputCommand {
                 mode: importMode, ignoreUnknown: ignoreUnknown, maxErrors: maxErrors,
                 dumpDatabase: dumpDatabase, fillMissing: fillMissing))
         importer.readsRealmFiles(encryptionKey: try encryption.key())
+        importer.namespaces = try namespaces(schema: db.schema)
         let progress = ProgressLine.make(verb: "imported", quiet: progressLine.quiet)
         progress?.totalBytes = inputBytes()
         importer.progress = progress.map { line in { line.update($0, bytes: $1) } }

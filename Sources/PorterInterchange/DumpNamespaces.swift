@@ -68,6 +68,26 @@ public struct DumpNamespaces: Sendable, Equatable {
         }
     }
 
+    /// `--collection CLASS=NAME` arguments as a class → collection map.
+    /// - Throws: ``PorterError/Code/usage`` for a malformed pair, a class named twice, or a
+    ///   collection name MongoDB refuses.
+    public static func collectionPairs(_ arguments: [String]) throws -> [String: String] {
+        var pairs: [String: String] = [:]
+        for pair in arguments {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw PorterError(.usage, "--collection \(pair): write CLASS=NAME (Dog=dogs)")
+            }
+            let cls = String(parts[0])
+            guard pairs[cls] == nil else { throw PorterError(.usage, "--collection: class \(cls) is named twice") }
+            if let problem = problem(collection: String(parts[1])) {
+                throw PorterError(.usage, "--collection \(pair): \(problem)")
+            }
+            pairs[cls] = String(parts[1])
+        }
+        return pairs
+    }
+
     /// Why MongoDB refuses a collection name, or nil.
     public static func problem(collection name: String) -> String? {
         if name.isEmpty { return "a collection name cannot be empty" }

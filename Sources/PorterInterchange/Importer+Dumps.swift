@@ -7,6 +7,22 @@ extension Importer {
     /// A mongodump root: one database subfolder, picked by `--db` or being the only one.
     func importDumpRoot(_ listing: DumpFolder, format: String?) throws {
         let names = listing.databases.map(\.name)
+        // An app configuration's dump spans its databases: every one it names is imported.
+        if options.dumpDatabase == nil, let mapped = namespaces?.databases, !mapped.isEmpty {
+            let wanted = Set(mapped.values)
+            skipped += listing.skipped
+            skipped += listing.databases.filter { !wanted.contains($0.name) }.map(\.path)
+            let folders = listing.databases.filter { wanted.contains($0.name) }
+            guard !folders.isEmpty else {
+                problems.add(
+                    source: listing.path, label: "",
+                    message:
+                        "the dump holds none of the app configuration's databases (\(wanted.sorted().joined(separator: ", ")))"
+                )
+                return
+            }
+            return try importFolders(folders.map { ($0.path, $0.name) }, format: format)
+        }
         let chosen: String
         if let db = options.dumpDatabase {
             guard names.contains(db) else {
@@ -28,7 +44,7 @@ extension Importer {
         skipped += listing.skipped
         skipped += listing.databases.filter { $0.name != chosen }.map(\.path)
         guard let folder = listing.databases.first(where: { $0.name == chosen }) else { return }
-        try importFolder(folder.path, format: format, inDumpRoot: true)
+        try importFolder(folder.path, format: format, inDumpRoot: true, database: chosen)
     }
 
     /// Compares a metadata file's indexes with the class's indexed properties (warnings only).

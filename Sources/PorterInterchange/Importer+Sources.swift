@@ -58,7 +58,7 @@ extension Importer {
     /// `.metadata.json` files excepted; `.gz` files decompressed), in link order; each file's class
     /// comes from its name. A mongodump root folder (one subfolder per database) imports the
     /// database named by `--db`, or its only one.
-    func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false) throws {
+    func importFolder(_ folder: String, format: String?, inDumpRoot: Bool = false, database: String? = nil) throws {
         let listing: DumpFolder
         do {
             listing = try DumpFolder(path: folder)
@@ -66,15 +66,8 @@ extension Importer {
             problems.add(source: folder, label: "", message: error.message)
             return
         }
-        // mongodump's own `prelude.json` (at the root or in a database folder, gzipped with
-        // --gzip) and `oplog.bson` are bookkeeping, not collections, unless the schema has such a class.
-        let bookkeeping = listing.classFiles.filter { file in
-            guard let className = file.className, database.schema[className] == nil else { return false }
-            return className == "prelude" || className == "oplog"
-        }
-        skipped += bookkeeping.map(\.path)
-        let classFiles = listing.classFiles.filter { file in !bookkeeping.contains { $0.path == file.path } }
-        if classFiles.isEmpty, !listing.databases.isEmpty {
+        if listing.classFiles.allSatisfy({ isBookkeeping($0) }), !listing.databases.isEmpty {
+            skipped += listing.classFiles.map(\.path)
             return try importDumpRoot(listing, format: format)
         }
         if let db = options.dumpDatabase, !inDumpRoot {
@@ -85,25 +78,63 @@ extension Importer {
             )
             return
         }
-        skipped += listing.skipped
+        try importFolders([(folder, database)], format: format, listings: [listing])
+    }
+
+    /// mongodump's own `prelude.json` (at the root or in a database folder, gzipped with --gzip)
+    /// and `oplog.bson` are bookkeeping, not collections, unless the schema has such a class.
+    private func isBookkeeping(_ file: DumpFolder.Entry) -> Bool {
+        guard let className = file.className, database.schema[className] == nil else { return false }
+        return className == "prelude" || className == "oplog"
+    }
+
+    /// The class files of one or more folders (a database folder each, for an app configuration's
+    /// dump), in link order across all of them; each file's class is its collection's
+    /// (``namespaces``) or its name.
+    func importFolders(_ folders: [(path: String, database: String?)], format: String?, listings: [DumpFolder]? = nil)
+        throws
+    {
         var files: [(path: String, className: String)] = []
-        for file in classFiles where !problems.isFull {
-            guard let className = file.className, database.schema[className] != nil else {
-                problems.add(
-                    source: file.path, label: "", message: "file name does not name a class of the database's schema")
-                continue
+        for (index, folder) in folders.enumerated() {
+            let listing: DumpFolder
+            if let listings {
+                listing = listings[index]
+            } else {
+                do {
+                    listing = try DumpFolder(path: folder.path)
+                } catch let error as PorterError {
+                    problems.add(source: folder.path, label: "", message: error.message)
+                    continue
+                }
             }
-            files.append((file.path, className))
-        }
-        for metadata in listing.metadataFiles where !problems.isFull {
-            guard let className = metadata.className, database.schema[className] != nil else {
-                skipped.append(metadata.path)
-                continue
+            func mapped(_ name: String?) -> String? {
+                guard let name else { return nil }
+                return namespaces?.className(ofCollection: name, database: folder.database) ?? name
             }
-            do {
-                checkMetadata(try ByteInput(path: metadata.path), className: className)
-            } catch let error as PorterError {
-                problems.add(source: metadata.path, label: "", message: error.message)
+            let bookkeeping = listing.classFiles.filter { isBookkeeping($0) }
+            skipped += bookkeeping.map(\.path)
+            skipped += listing.skipped
+            for file in listing.classFiles
+            where !problems.isFull && !bookkeeping.contains(where: { $0.path == file.path }) {
+                guard let className = mapped(file.className), database.schema[className] != nil else {
+                    problems.add(
+                        source: file.path, label: "",
+                        message: "file name does not name a class of the database's schema"
+                            + (namespaces == nil ? "" : " (nor a collection of the given namespaces)"))
+                    continue
+                }
+                files.append((file.path, className))
+            }
+            for metadata in listing.metadataFiles where !problems.isFull {
+                guard let className = mapped(metadata.className), database.schema[className] != nil else {
+                    skipped.append(metadata.path)
+                    continue
+                }
+                do {
+                    checkMetadata(try ByteInput(path: metadata.path), className: className)
+                } catch let error as PorterError {
+                    problems.add(source: metadata.path, label: "", message: error.message)
+                }
             }
         }
         let order = dependencyOrder(files.map(\.className))

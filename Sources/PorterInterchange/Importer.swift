@@ -53,6 +53,9 @@ public final class Importer {
     /// Called every few hundred documents with the documents read so far and the bytes of the
     /// source files read so far (compressed bytes for gzip files).
     public var progress: ((_ documents: Int, _ bytes: Int64) -> Void)?
+    /// The namespaces a dump was exported into (`--collection`, `--app-config`): a collection
+    /// file names its class through them, and a mongodump root imports every database they name.
+    public var namespaces: DumpNamespaces?
     @exclusivity(unchecked) var documentsRead = 0
     /// Bytes of the files finished, and the file being read.
     var finishedBytes: Int64 = 0

@@ -96,6 +96,41 @@ import Testing
         #expect(archive.output.stderr.contains("an archive holds one database"))
     }
 
+    /// The import reads such dumps back through the same mapping: the same objects as a round trip
+    /// through a plain, class-named dump (`porter verify` of the two databases).
+    @Test func importReadsTheDumpBackThroughTheSameMapping() throws {
+        let dir = try TemporaryFolder("dump-import")
+        let schema = dir.path("schema.json")
+        try Data(CapturedOutput.run(["schema", Self.links]).output.stdout.utf8).write(to: URL(fileURLWithPath: schema))
+        #expect(CapturedOutput.run(["export", Self.links, "--out", dir.path("plain")]).status == 0)
+        let plain = dir.path("plain.porter")
+        let imported = CapturedOutput.run(["import", plain, dir.path("plain"), "--create", "--schema", schema])
+        #expect(imported.status == 0, "\(imported.output.stderr)")
+        let runs: [(export: [String], import: [String])] = [
+            (["--app-config", Self.app], ["--app-config", Self.app]),
+            (
+                ["--db", "app", "--collection", "P=people", "--collection", "D=dogs"],
+                ["--collection", "P=people", "--collection", "D=dogs"]
+            ),
+        ]
+        for (index, run) in runs.enumerated() {
+            let dump = dir.path("dump\(index)"), copy = dir.path("copy\(index).porter")
+            #expect(CapturedOutput.run(["export", Self.links, "--out", dump] + run.export).status == 0)
+            let back = CapturedOutput.run(["import", copy, dump, "--create", "--schema", schema] + run.import)
+            #expect(back.status == 0, "\(run.import): \(back.output.stderr)")
+            let verify = CapturedOutput.run(["verify", plain, copy])
+            #expect(verify.status == 0, "\(run.import): \(verify.output.stdout) \(verify.output.stderr)")
+            #expect(verify.output.stdout.contains("5 objects in 2 classes match"), "\(verify.output.stdout)")
+        }
+        // Without the mapping, the app's dump is two databases of unknown collections.
+        let unmapped = CapturedOutput.run([
+            "import", dir.path("x.porter"), dir.path("dump0"), "--create", "--schema", schema,
+        ])
+        #expect(unmapped.status == 1)
+        #expect(unmapped.output.stderr.contains("the dump holds several databases (kennel, links)"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("x.porter")))
+    }
+
     /// Each refusal: one line, the right exit code, nothing written.
     @Test func refusals() throws {
         let dir = try TemporaryFolder("dump-refuse")
