@@ -9,6 +9,7 @@ extension BenchRun {
     /// set order, backlink counts, embedded parents; its seconds exclude its start and open). At
     /// most 1.5×. Skipped, with a note, without the oracle.
     mutating func runCheck() throws {
+        try runPorterDatabaseCheck()
         guard let oracle = realmOracle else {
             print("  check rows skipped: realm-oracle not found ($REALM_ORACLE)")
             return
@@ -31,5 +32,29 @@ extension BenchRun {
             "porter check Realm file", "flat", checked, bytes: diskSize(realmFile),
             reference: ("realm-core check (realm-oracle)", core), target: 1.5,
             note: "porter: the whole process; realm-core: its check alone")
+    }
+
+    /// Issue #35's Porter-database row: `porter check` of a database of N flat typed objects (the
+    /// whole process) against SQLite's own `PRAGMA integrity_check` (the sqlite3 shell) plus one
+    /// read of every value (the `sqlite3_step` loop over every column), both in this run. At most 2×.
+    private mutating func runPorterDatabaseCheck() throws {
+        let dir = try freshFolder("check-porter")
+        let db = "\(dir)/items.porter"
+        _ = try child(["typed-write", String(objects), db], once: true)
+        let checked = try measure(porter, ["check", db])
+        let integrity = try measure("/usr/bin/sqlite3", [db, "PRAGMA integrity_check;"])
+        guard integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok" else {
+            throw BenchError("PRAGMA integrity_check did not pass the database: \(integrity.stdout.prefix(300))")
+        }
+        let scan = try child(["ref-scan", db])
+        let reference = Measured(
+            seconds: integrity.seconds + scan.seconds, peakRSSBytes: max(integrity.peakRSSBytes, scan.peakRSSBytes),
+            status: 0, stdout: "", stderr: "")
+        record(
+            "porter check Porter database", "flat", checked, bytes: diskSize(db),
+            reference: ("integrity_check + read of every value", reference), target: 2,
+            note: String(
+                format: "integrity_check %.2f s + sqlite3_step loop %.2f s; porter: the whole process",
+                integrity.seconds, scan.seconds))
     }
 }

@@ -55,15 +55,19 @@ extension Database {
                 lines.append("\(cls.name).\(pk.name): the unique index that enforces the primary key is missing")
             }
         }
+        // One pass for the nulls and storage classes of every single value; the queries that name
+        // the objects below run only for the properties this pass found something wrong with.
+        let counted = try singleValueViolations(cls)
         for property in cls.persistedProperties {
             let path = "\(cls.name).\(property.name)"
             guard try storageExists(cls.name, property) else { continue }
+            let quick = property.isCollection ? nil : counted[property.name]
             // Required links cannot be null by construction (to-one links are optional); a list
             // or set of links holds no null element, a map of links may.
             let nullsForbidden =
                 !property.isOptional
                 && (property.type != .object || property.collection == .list || property.collection == .set)
-            if nullsForbidden {
+            if nullsForbidden && (quick.map { $0.nulls > 0 } ?? true) {
                 let nulls = try nullValues(cls.name, property)
                 if nulls.count > 0 {
                     let what =
@@ -73,7 +77,9 @@ extension Database {
                     lines.append("\(path): \(nulls.count) \(what): \(sample(nulls))")
                 }
             }
-            let misstored = try misstoredValues(cls.name, property)
+            let misstored =
+                quick.map { $0.misstored > 0 } ?? true
+                ? try misstoredValues(cls.name, property) : SampledCount(count: 0)
             if misstored.count > 0 {
                 lines.append(
                     "\(path): \(misstored.count) value\(s(misstored.count)) not stored as '\(property.type.rawValue)': \(sample(misstored))"

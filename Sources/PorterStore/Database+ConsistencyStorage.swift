@@ -72,6 +72,55 @@ extension Database {
         return names
     }
 
+    /// The SQL condition a non-null value of `property` in column `c` (quoted) meets when it is
+    /// stored as ``StorageCodec`` writes it; nil when the property stores nothing.
+    func soundStorage(_ property: Property, column c: String) throws -> String? {
+        switch property.type {
+        case .bool: return "typeof(\(c)) = 'integer' AND \(c) IN (0, 1)"
+        case .int, .object: return "typeof(\(c)) = 'integer'"
+        case .date:
+            // Format 1 kept microseconds as INTEGER (a read-only open leaves them so).
+            let legacy = try connection.scalar("PRAGMA user_version") == .integer(1)
+            return "(typeof(\(c)) = 'blob' AND length(\(c)) = 12)" + (legacy ? " OR typeof(\(c)) = 'integer'" : "")
+        case .float: return "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 4)"
+        case .double: return "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 8)"
+        case .string: return "typeof(\(c)) = 'text'"
+        case .data: return "typeof(\(c)) = 'blob'"
+        case .decimal128, .uuid: return "typeof(\(c)) = 'blob' AND length(\(c)) = 16"
+        case .objectId: return "typeof(\(c)) = 'blob' AND length(\(c)) = 12"
+        case .mixed:
+            // Native int, double and text, or a blob whose first byte is a known tag.
+            return
+                "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '0B')"
+        case .linkingObjects: return nil
+        }
+    }
+
+    /// For each single-value property of `cls` stored in its table: how many objects hold null
+    /// and how many hold a value not stored as its type, counted in one pass over the table, so
+    /// the per-property queries that name the objects run only where something is wrong.
+    func singleValueViolations(_ cls: ObjectSchema) throws -> [String: (nulls: Int, misstored: Int)] {
+        let present = Set(try storageColumns(cls.name))
+        var sums: [String] = []
+        var names: [String] = []
+        for property in cls.persistedProperties where !property.isCollection && present.contains(property.name) {
+            let c = quoteIdentifier(property.name)
+            guard let sound = try soundStorage(property, column: c) else { continue }
+            sums.append("coalesce(sum(\(c) IS NULL), 0)")
+            sums.append("coalesce(sum(\(c) IS NOT NULL AND NOT (\(sound))), 0)")
+            names.append(property.name)
+        }
+        guard !names.isEmpty else { return [:] }
+        let stmt = try connection.prepare(
+            "SELECT \(sums.joined(separator: ", ")) FROM \(quoteIdentifier(StorageLayout.table(cls.name)))")
+        guard try stmt.step() else { return [:] }
+        var result: [String: (nulls: Int, misstored: Int)] = [:]
+        for (i, name) in names.enumerated() {
+            result[name] = (Int(stmt.int64(Int32(2 * i))), Int(stmt.int64(Int32(2 * i + 1))))
+        }
+        return result
+    }
+
     /// Non-null values whose SQLite storage class (or blob length) is not the one
     /// ``StorageCodec`` writes for the property's type: the signature of a damaged or foreign write.
     func misstoredValues(_ className: String, _ property: Property) throws -> SampledCount {
@@ -80,26 +129,7 @@ extension Database {
             ? (StorageLayout.collectionTable(className, property.name), "_owner", "value")
             : (StorageLayout.table(className), "_key", property.name)
         let c = quoteIdentifier(column)
-        let sound: String
-        switch property.type {
-        case .bool: sound = "typeof(\(c)) = 'integer' AND \(c) IN (0, 1)"
-        case .int, .object: sound = "typeof(\(c)) = 'integer'"
-        case .date:
-            // Format 1 kept microseconds as INTEGER (a read-only open leaves them so).
-            let legacy = try connection.scalar("PRAGMA user_version") == .integer(1)
-            sound = "(typeof(\(c)) = 'blob' AND length(\(c)) = 12)" + (legacy ? " OR typeof(\(c)) = 'integer'" : "")
-        case .float: sound = "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 4)"
-        case .double: sound = "typeof(\(c)) = 'real' OR (typeof(\(c)) = 'blob' AND length(\(c)) = 8)"
-        case .string: sound = "typeof(\(c)) = 'text'"
-        case .data: sound = "typeof(\(c)) = 'blob'"
-        case .decimal128, .uuid: sound = "typeof(\(c)) = 'blob' AND length(\(c)) = 16"
-        case .objectId: sound = "typeof(\(c)) = 'blob' AND length(\(c)) = 12"
-        case .mixed:
-            // Native int, double and text, or a blob whose first byte is a known tag.
-            sound =
-                "typeof(\(c)) IN ('integer', 'real', 'text') OR (typeof(\(c)) = 'blob' AND hex(substr(\(c), 1, 1)) BETWEEN '01' AND '0B')"
-        case .linkingObjects: return SampledCount(count: 0)
-        }
+        guard let sound = try soundStorage(property, column: c) else { return SampledCount(count: 0) }
         let stmt = try connection.prepare(
             "SELECT \(owner), typeof(\(c)) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND NOT (\(sound)) ORDER BY \(owner)"
         )
