@@ -45,7 +45,10 @@ extension BenchRun {
         _ = try measure(porter, ["export", realmFile, "--format", "csv", "--out", csvFolder, "--quiet"], once: true)
         let table = BenchItem.className()
         let csv = "\(csvFolder)/\(table).csv"
-        guard let header = try String(contentsOfFile: csv, encoding: .utf8).prefix(4096).split(separator: "\n").first
+        guard
+            let header = try String(contentsOfFile: csv, encoding: .utf8).prefix(4096).split(
+                whereSeparator: \.isNewline
+            ).first
         else { throw BenchError("no CSV header in \(csv)") }
         let columns = header.split(separator: ",").map {
             "\"\($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))\""

@@ -315,18 +315,10 @@ enum PostgresCells {
         guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
             return nil
         }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
         var bytes = Data(capacity: (utf8.count - 2) / 2)
         var i = 2
         while i < utf8.count {
-            guard let high = nibble(utf8[i]), let low = nibble(utf8[i + 1]) else { return nil }
+            guard let high = hexNibble(utf8[i]), let low = hexNibble(utf8[i + 1]) else { return nil }
             bytes.append(high << 4 | low)
             i += 2
         }

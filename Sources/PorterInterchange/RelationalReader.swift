@@ -294,14 +294,7 @@ final class RelationalReader {
                 path: path)
             return .dbRef(className: target.name, id: key)
         case ("list", .text(let json)), ("dictionary", .text(let json)):
-            let decoded: DocumentValue
-            do {
-                decoded = try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
-            } catch let error as ExtendedJSON.Failure {
-                throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
-            } catch let error as PorterError {
-                throw CellError(path: path, message: "invalid JSON: \(error.message)")
-            }
+            let decoded = try decodeExtendedJSON(json, path: path)
             switch (typeName, decoded) {
             case ("list", .array), ("dictionary", .document): return decoded
             default:
@@ -312,16 +305,33 @@ final class RelationalReader {
                 )
             }
         default:
-            guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
-            else {
-                throw CellError(
-                    path: path + "_type",
-                    message:
-                        "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
-                )
-            }
+            let type = try scalarType(typeName, path: path)
             if case .null = cell { throw CellError(path: path, message: "NULL with type '\(typeName)'") }
             return try scalar(cell, type, path: path)
+        }
+    }
+
+    /// The scalar type a mixed value's `_type` names (not link, list or dictionary).
+    private func scalarType(_ typeName: String, path: String) throws -> PropertyType {
+        guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
+        else {
+            throw CellError(
+                path: path + "_type",
+                message:
+                    "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
+            )
+        }
+        return type
+    }
+
+    /// Extended JSON text as a value; what is wrong with it, at `path`.
+    private func decodeExtendedJSON(_ json: String, path: String) throws -> DocumentValue {
+        do {
+            return try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
+        } catch let error as ExtendedJSON.Failure {
+            throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
+        } catch let error as PorterError {
+            throw CellError(path: path, message: "invalid JSON: \(error.message)")
         }
     }
 
@@ -331,14 +341,7 @@ final class RelationalReader {
         guard case .text(let json) = cell else {
             throw CellError(path: path, message: "expected Extended JSON text, found \(Self.describe(cell))")
         }
-        let decoded: DocumentValue
-        do {
-            decoded = try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
-        } catch let error as ExtendedJSON.Failure {
-            throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
-        } catch let error as PorterError {
-            throw CellError(path: path, message: "invalid JSON: \(error.message)")
-        }
+        let decoded = try decodeExtendedJSON(json, path: path)
         let matches: Bool
         switch (typeName, decoded) {
         case ("link", .dbRef(let className, id: _)):
@@ -353,14 +356,7 @@ final class RelationalReader {
             ("uuid", .binary(_, subtype: 4)):
             matches = true
         default:
-            guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
-            else {
-                throw CellError(
-                    path: path + "_type",
-                    message:
-                        "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
-                )
-            }
+            _ = try scalarType(typeName, path: path)
             matches = false
         }
         guard matches else {
