@@ -20,6 +20,8 @@ final class PostgresRelationalSource: RelationalRowSource {
     /// Per table, per column: its PostgreSQL type (`format_type`).
     private var columnTypes: [String: [String: String]] = [:]
     private var cursors = 0
+    /// The prepared select of each child table's rows of one owner, by table.
+    private var prepared: [String: String] = [:]
 
     /// Connects and opens a read-only snapshot (every table read as of one instant), in UTC with
     /// ISO dates, floating point to the last bit and `bytea` as hex.
@@ -143,16 +145,22 @@ final class PostgresRelationalSource: RelationalRowSource {
         // One owner's rows, in position (or map key) order; sets in value order.
         let ownerColumn = quote(table.ownerColumn)
         let order = (table.slotColumn ?? (table.kind == .embedded ? "_row" : "value"))
-        let sql: String
-        let parameters: [String?]
         if case .null = owner {
-            sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) IS NULL ORDER BY \(quote(order))"
-            parameters = []
-        } else {
-            sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) = $1 ORDER BY \(quote(order))"
-            parameters = [parameter(owner, columnType: types[table.ownerColumn])]
+            let sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) IS NULL ORDER BY \(quote(order))"
+            return Rows(result: try connection.rows(sql), plan: plan)
         }
-        return Rows(result: try connection.rows(sql, parameters: parameters), plan: plan)
+        // Run once per owner: prepared once per table.
+        let sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) = $1 ORDER BY \(quote(order))"
+        let name: String
+        if let made = prepared[table.name] {
+            name = made
+        } else {
+            name = "porter_owner_rows_\(prepared.count + 1)"
+            try connection.prepare(name, sql, parameters: 1)
+            prepared[table.name] = name
+        }
+        let parameters = [parameter(owner, columnType: types[table.ownerColumn])]
+        return Rows(result: try connection.rows(sql, parameters: parameters, prepared: name), plan: plan)
     }
 
     func nullEntryKeys(table: String, owner: SQLiteCell) throws -> [String] {
