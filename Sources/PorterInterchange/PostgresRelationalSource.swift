@@ -6,8 +6,9 @@ import PorterStore
 /// A database that Porter's PostgreSQL export made (`porter export --to postgresql://…`, or its
 /// SQL file loaded with psql) as a row source: the tables of the connection's current schema,
 /// read in one read-only snapshot. Top-level tables stream through a cursor in batches of
-/// ``batch`` rows; a child table is read one owner at a time (by its `(owner, position)` index),
-/// so memory holds a batch and one object's collections, whatever the size of the tables.
+/// ``batch`` rows; a child table's rows are read for all the owners of a batch at once (by its
+/// owner index), so memory holds a batch and its objects' collections, whatever the size of the
+/// tables.
 ///
 /// PostgreSQL's text forms become the reader's cells: `boolean` → 0/1, `bigint` → integer,
 /// `real`/`double precision` → the same bits, `bytea` → bytes (a string's UTF-8 when the column
@@ -20,8 +21,23 @@ final class PostgresRelationalSource: RelationalRowSource {
     /// Per table, per column: its PostgreSQL type (`format_type`).
     private var columnTypes: [String: [String: String]] = [:]
     private var cursors = 0
-    /// The prepared select of each child table's rows of one owner, by table.
-    private var prepared: [String: String] = [:]
+    /// Per owner table: the keys of its rows being read (a top-level table's fetched batch, an
+    /// embedded table's rows for its owners' batch), numbered by ``generation``.
+    private var batches: [String: Batch] = [:]
+    /// Per child table: its rows for the owners of one batch, by owner key text.
+    private var caches: [String: Cache] = [:]
+    private var generation = 0
+
+    private struct Batch {
+        let generation: Int
+        let keys: [String]
+    }
+
+    private struct Cache {
+        let generation: Int
+        let result: PostgresRows
+        let groups: [String: [Int]]
+    }
 
     /// Connects and opens a read-only snapshot (every table read as of one instant), in UTC with
     /// ISO dates, floating point to the last bit and `bytea` as hex.
@@ -135,32 +151,68 @@ final class PostgresRelationalSource: RelationalRowSource {
         let list = selected.isEmpty ? "NULL" : selected.joined(separator: ", ")
         let from = quote(table.name)
         guard let owner else {
-            // Top level: in key order, through a cursor.
+            // Top level: in key order, through a cursor; each batch's keys are noted, for the
+            // child tables' rows of the whole batch.
             cursors += 1
             let name = "porter_rows_\(cursors)"
             let order = table.keyColumn.map { " ORDER BY \(quote($0))" } ?? ""
             try connection.execute("DECLARE \(name) NO SCROLL CURSOR FOR SELECT \(list) FROM \(from)\(order)")
-            return Rows(connection: connection, cursor: name, plan: plan)
+            let keyField = columns.firstIndex { $0.name == table.keyColumn }.map { plan[$0].field }
+            return Rows(connection: connection, cursor: name, plan: plan) { [weak self] batch in
+                guard let self, let keyField else { return }
+                self.noteBatch(table.name, keys: (0..<batch.count).compactMap { batch.text($0, keyField) })
+            }
         }
-        // One owner's rows, in position (or map key) order; sets in value order.
-        let ownerColumn = quote(table.ownerColumn)
-        let order = (table.slotColumn ?? (table.kind == .embedded ? "_row" : "value"))
         if case .null = owner {
-            let sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) IS NULL ORDER BY \(quote(order))"
+            let order = table.slotColumn ?? (table.kind == .embedded ? "_row" : "value")
+            let sql =
+                "SELECT \(list) FROM \(from) WHERE \(quote(table.ownerColumn)) IS NULL ORDER BY \(quote(order))"
             return Rows(result: try connection.rows(sql), plan: plan)
         }
-        // Run once per owner: prepared once per table.
-        let sql = "SELECT \(list) FROM \(from) WHERE \(ownerColumn) = $1 ORDER BY \(quote(order))"
-        let name: String
-        if let made = prepared[table.name] {
-            name = made
-        } else {
-            name = "porter_owner_rows_\(prepared.count + 1)"
-            try connection.prepare(name, sql, parameters: 1)
-            prepared[table.name] = name
+        // The rows of every owner of the owner table's current batch, read at the first owner's
+        // turn (one query per child table and batch, not per owner) and handed out by owner.
+        let ownerType = types[table.ownerColumn] ?? "text"
+        if caches[table.name]?.generation != batches[table.owner?.name ?? ""]?.generation {
+            try fill(table, list: list, plan: plan, ownerType: ownerType)
         }
-        let parameters = [parameter(owner, columnType: types[table.ownerColumn])]
-        return Rows(result: try connection.rows(sql, parameters: parameters, prepared: name), plan: plan)
+        let cache = caches[table.name]
+        let rows = parameter(owner, columnType: ownerType).flatMap { cache?.groups[$0] } ?? []
+        guard let result = cache?.result else { return Rows(result: nil, rows: [], plan: plan) }
+        return Rows(
+            result: result, rows: rows,
+            plan: plan.map { Rows.Field(field: $0.field + 1, type: $0.type, holds: $0.holds) })
+    }
+
+    /// The keys of a batch of an owner table's rows (their child tables' rows are read for all of them).
+    private func noteBatch(_ table: String, keys: [String]) {
+        generation += 1
+        batches[table] = Batch(generation: generation, keys: keys)
+    }
+
+    /// Reads the rows of `table` whose owners are the owner table's current batch, in position
+    /// (or map key) order, grouped by owner; an embedded table's rows are then the batch of its
+    /// own child tables.
+    private func fill(_ table: RelationalTable, list: String, plan: [Rows.Field], ownerType: String) throws {
+        let keys = batches[table.owner?.name ?? ""]
+        let order = table.slotColumn ?? (table.kind == .embedded ? "_row" : "value")
+        let literal =
+            "{"
+            + (keys?.keys ?? []).map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
+        let result = try connection.rows(
+            "SELECT \(quote(table.ownerColumn)), \(list) FROM \(quote(table.name)) WHERE \(quote(table.ownerColumn)) = ANY($1::\(ownerType)[]) ORDER BY \(quote(order))",
+            parameters: [literal])
+        var groups: [String: [Int]] = [:]
+        for row in 0..<result.count {
+            if let owner = result.text(row, 0) { groups[owner, default: []].append(row) }
+        }
+        caches[table.name] = Cache(generation: keys?.generation ?? -1, result: result, groups: groups)
+        if table.kind == .embedded, let rowField = plan.first?.field {
+            // `_row`, the first column asked for, after the owner.
+            noteBatch(table.name, keys: (0..<result.count).compactMap { result.text($0, rowField + 1) })
+        }
     }
 
     func nullEntryKeys(table: String, owner: SQLiteCell) throws -> [String] {
@@ -195,31 +247,50 @@ final class PostgresRelationalSource: RelationalRowSource {
         private let cursor: String?
         private let plan: [Field]
         private var result: PostgresRows?
+        /// The rows of `result` handed out, in order (all of them when nil).
+        private let rows: [Int]?
+        private var index = -1
         private var row = -1
         private var finished = false
+        private let onBatch: (PostgresRows) -> Void
 
-        init(connection: PostgresConnection, cursor: String, plan: [Field]) {
+        init(
+            connection: PostgresConnection, cursor: String, plan: [Field],
+            onBatch: @escaping (PostgresRows) -> Void
+        ) {
             self.connection = connection
             self.cursor = cursor
             self.plan = plan
+            rows = nil
+            self.onBatch = onBatch
         }
 
-        init(result: PostgresRows, plan: [Field]) {
+        init(result: PostgresRows?, rows: [Int]? = nil, plan: [Field]) {
             connection = nil
             cursor = nil
             self.plan = plan
             self.result = result
+            self.rows = rows
             finished = true
+            onBatch = { _ in }
         }
 
         func step() throws -> Bool {
-            row += 1
+            index += 1
+            if let rows {
+                guard index < rows.count else { return false }
+                row = rows[index]
+                return true
+            }
+            row = index
             if let result, row < result.count { return true }
             guard !finished, let connection, let cursor else { return false }
             let next = try connection.rows("FETCH \(PostgresRelationalSource.batch) FROM \(cursor)")
             result = next
+            index = 0
             row = 0
             if next.count < PostgresRelationalSource.batch { finished = true }
+            if next.count > 0 { onBatch(next) }
             return next.count > 0
         }
 

@@ -135,12 +135,10 @@ package final class PostgresConnection {
 
     /// Runs one query with text parameters (`$1`, `$2`, …; nil is NULL) and returns its result,
     /// every field as text, for reading row by row (the whole result is held: callers bound it
-    /// with a cursor's `FETCH n` or a `WHERE` naming one owner).
-    /// - Parameter prepared: the name of a statement made by ``prepare(_:_:parameters:)`` to run
-    ///   instead of `sql` (which then only names it in messages).
-    package func rows(_ sql: String, parameters: [String?] = [], prepared: String? = nil) throws -> PostgresRows {
+    /// with a cursor's `FETCH n` or a `WHERE` naming one batch of owners).
+    package func rows(_ sql: String, parameters: [String?] = []) throws -> PostgresRows {
         let result: OpaquePointer?
-        if parameters.isEmpty && prepared == nil {
+        if parameters.isEmpty {
             result = PQexec(connection, sql)
         } else {
             // Each C string lives until PQexecParams returns.
@@ -148,10 +146,7 @@ package final class PostgresConnection {
             defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer<CChar>($0) }
             result = pointers.withUnsafeBufferPointer {
-                if let prepared {
-                    return PQexecPrepared(connection, prepared, Int32(parameters.count), $0.baseAddress, nil, nil, 0)
-                }
-                return PQexecParams(connection, sql, Int32(parameters.count), nil, $0.baseAddress, nil, nil, 0)
+                PQexecParams(connection, sql, Int32(parameters.count), nil, $0.baseAddress, nil, nil, 0)
             }
         }
         do {
@@ -162,14 +157,6 @@ package final class PostgresConnection {
         }
         guard let result else { throw PorterError(.io, "no result", location: displayName) }
         return PostgresRows(result)
-    }
-
-    /// Prepares `sql` (with `parameters` text parameters) as the statement `name`, planned once
-    /// for the many times ``rows(_:parameters:prepared:)`` runs it.
-    package func prepare(_ name: String, _ sql: String, parameters: Int) throws {
-        let result = PQprepare(connection, name, sql, Int32(parameters), nil)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
     }
 
     /// Runs `COPY … FROM STDIN` (`sql`) and sends what `feed` hands to its callback, in order.
