@@ -111,8 +111,11 @@ docs: deps
 # figures from $REALM_ORACLE, e.g. REALM_ORACLE=/work/ext/bin/realm-oracle-rel, in the same run),
 # bindings (issue 39: Python iterating every property through porter_realm vs Python's sqlite3 over
 # the SQLite export, time and peak memory), check (issue 35: porter check of a Realm file vs
-# realm-oracle check, realm-core's own check of it), inapp (issue 38: porter verify beside the SQLite
-# export it checks; the embeddable reader's peak memory at N against N/10).
+# realm-oracle check, realm-core's own check of it; and porter check of a Porter database vs
+# PRAGMA integrity_check plus a read of every value), inapp (issue 38: porter verify beside the SQLite
+# export it checks; the embeddable reader's peak memory at N against N/10), postgres (issue 40: export
+# --to postgresql:// vs psql's \copy of Porter's CSV, and --format postgres vs --format sqlite, beside
+# a private server it starts).
 bench: deps
 	$(SWIFT) build -c release --product porter
 	$(SWIFT) build -c release --product porter-bench

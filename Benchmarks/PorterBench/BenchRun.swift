@@ -110,6 +110,7 @@ struct BenchRun {
         try runPymongo()
         try runBindings()
         try runCheck()
+        try runPostgres()
         try runRealmFiles()
         try runRealmDiffAndEmbedding()
         try runStudio()

@@ -6,7 +6,7 @@ import PorterBenchReference
 // memory is per operation), and prints Porter next to its reference as ratios.
 //
 //   porter-bench [--objects N] [--shapes flat,onelink,linked,nested] [--repeat R] [--work DIR] [--json FILE]
-//                [--only leaving|realm-walks|create|studio|typed|bindings|check]   (one group of rows; see the Makefile's ONLY)
+//                [--only leaving|realm-walks|create|studio|typed|bindings|check|postgres]   (one group of rows; see the Makefile's ONLY)
 //   porter-bench child OPERATION ARGS…   (internal: one in-process operation)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -37,10 +37,11 @@ do {
         case "bindings": try bench.runOnly { try $0.runBindings() }
         case "check": try bench.runOnly { try $0.runCheck() }
         case "inapp": try bench.runOnly { try $0.runInApp() }
+        case "postgres": try bench.runOnly { try $0.runPostgres() }
         case let other:
             FileHandle.standardError.write(
                 Data(
-                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed, bindings, check or inapp)\n"
+                    "porter-bench: unknown --only '\(other)' (use leaving, realm-walks, create, studio, typed, bindings, check, inapp or postgres)\n"
                         .utf8
                 ))
             exit(64)

@@ -10,18 +10,21 @@ public struct ImportCommand: OutputCommand {
     public static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, CSV, Realm files or relational SQLite exports into a Porter database or a Realm file, all or nothing.",
+            "Import BSON, Extended JSON, plain JSON, fixture files, mongodump output, CSV, Realm files, relational SQLite exports or PostgreSQL exports into a Porter database or a Realm file, all or nothing.",
         discussion: """
             Reads Porter export folders, mongodump output (a dump root with one folder per database, \
             a database folder of .bson and .metadata.json files, the same gzipped, and --archive files, \
             plain or gzip), mongoexport JSON and fixture files. Gzip and archives are recognized by content.
+            A postgresql://[user@][host][:port]/database[?host=/socket/folder][&schema=NAME] source reads a \
+            database that 'porter export --to postgresql://…' (or its --format postgres SQL file) made, in \
+            the connection's current schema or the one ?schema= names, in one read-only snapshot.
             """)
     /// The database file.
     @Argument(help: "The Porter database or Realm file to import into.") public var database: String
     /// Files, export folders, Realm files, or `-`.
     @Argument(
         help:
-            "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, or '-' for stdin (with --class)."
+            "Export or mongodump folders, .bson/.json files (gzipped or not), archives, fixture files, Realm files, SQLite exports, postgresql:// URLs of PostgreSQL exports, or '-' for stdin (with --class)."
     ) public var sources: [String] = []
     /// The schema for --create (or to open with).
     @Option(name: .long, help: "Schema file: creates the database with --create, or is applied when opening it.") public
@@ -137,6 +140,9 @@ public struct ImportCommand: OutputCommand {
         if sources.isEmpty && archive == nil {
             throw PorterError(.usage, "name what to import: a folder, a file, '-', or --archive[=FILE]")
         }
+        for source in sources where RelationalExportDatabase.isURL(source) {
+            try RelationalExportDatabase.checkURL(source)
+        }
         return mode
     }
 
@@ -237,7 +243,7 @@ public struct ImportCommand: OutputCommand {
     /// nil when one is stdin.
     private func inputBytes() -> Int64? {
         let paths = sources + (archive.map { [$0] } ?? [])
-        guard !paths.contains("-") else { return nil }
+        guard !paths.contains("-"), !paths.contains(where: RelationalExportDatabase.isURL) else { return nil }
         func size(_ path: String, depth: Int) -> Int64 {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
@@ -304,6 +310,7 @@ public struct ImportCommand: OutputCommand {
     /// first Realm file.
     private func folderSchema() throws -> Schema? {
         for source in sources {
+            if RelationalExportDatabase.isURL(source) { return try RelationalExportDatabase.schema(at: source) }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue {

@@ -10,7 +10,8 @@ public struct VerifyCommand: OutputCommand {
         abstract: "Prove that a copy lost nothing: compare every object of SOURCE and TARGET, class by class.",
         discussion: """
             SOURCE and TARGET: a Realm file, a Porter database, a relational SQLite export (export --format \
-            sqlite) or an export folder (bson, json, ejson, ejson-canonical, csv; with its schema.json). \
+            sqlite), a PostgreSQL database an export loaded (postgresql://…[?schema=NAME]) or an export \
+            folder (bson, json, ejson, ejson-canonical, csv; with its schema.json). \
             Objects are matched by primary key (by _key, the object key an export writes, for classes without \
             one) and compared value by value: links as the linked object's key, sets in any order, dates to \
             the millisecond when a side is BSON or Extended JSON (they hold milliseconds), otherwise to the \
@@ -18,14 +19,15 @@ public struct VerifyCommand: OutputCommand {
             Prints a table per class (source, target, matched, differing, missing, extra) and exits 0 when \
             everything matches; otherwise the first line names the first difference \
             (Dog[_id=3].age: source 3, target 4, or a missing or extra object) and the exit code is 1. \
-            Neither file is written; folders and SQLite exports are read through a private copy in a \
+            Neither side is written; folders, SQLite and PostgreSQL exports are read through a private copy in a \
             temporary folder that is removed afterwards.
             """)
     /// The original.
     @Argument(help: "The original: a Realm file, a Porter database, a SQLite export or an export folder.")
     public var source: String
     /// The copy.
-    @Argument(help: "The copy: a Realm file, a Porter database, a SQLite export or an export folder.")
+    @Argument(
+        help: "The copy: a Realm file, a Porter database, a SQLite export, a postgresql:// URL or an export folder.")
     public var target: String
     /// The key of an encrypted Realm file as SOURCE.
     @OptionGroup public var encryption: EncryptionOptions

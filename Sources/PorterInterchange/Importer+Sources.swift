@@ -1,6 +1,7 @@
 import Foundation
 import PorterDocument
 import PorterModel
+import PorterPostgres
 
 extension Importer {
     /// A file, a folder of class files, or standard input.
@@ -11,6 +12,7 @@ extension Importer {
             return try importInput(
                 ByteInput.standardInput(), className: source.className, format: format, extensionHint: nil)
         }
+        if PostgresConnection.isURL(source.path) { return try importRelationalPostgres(source.path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
             problems.add(source: source.path, label: "", message: "no such file or folder")

@@ -14,19 +14,33 @@ final class RelationalReader {
         var message: String
     }
 
-    let file: PlainSQLiteFile
+    let source: RelationalRowSource
     let layout: RelationalLayout
-    private var selects: [String: PlainSQLiteStatement] = [:]
     /// Whether `_porter_null_entries` exists (null entries of dictionaries of embedded objects).
     private let hasNullEntries: Bool
-    private var nullEntries: PlainSQLiteStatement?
 
-    /// Opens `path` and reads its schema from `_porter_schema`.
+    /// Opens the relational SQLite export at `path`.
     /// - Throws: ``PorterError`` when the file is not a relational export Porter can read.
-    init(path: String) throws {
-        file = try PlainSQLiteFile(readingAt: path)
-        let rows = try file.rows("SELECT \"layout\", \"schema\" FROM \(RelationalLayout.schemaTable)")
-        guard rows.count == 1, case .integer(let version) = rows[0][0], case .text(let json) = rows[0][1] else {
+    convenience init(path: String) throws {
+        try self.init(source: SQLiteRelationalSource(path: path))
+    }
+
+    /// Reads the schema of `source` from `_porter_schema` and checks that every table and
+    /// column the schema's layout needs is there, of a type the export writes.
+    /// - Throws: ``PorterError`` when the source is not a relational export Porter can read.
+    init(source: RelationalRowSource) throws {
+        self.source = source
+        let path = source.location
+        let tables = try source.tableNames()
+        guard tables.contains(RelationalLayout.schemaTable) else {
+            throw PorterError(
+                .invalidInput,
+                "not a relational export of Porter: it holds no \(RelationalLayout.schemaTable) table", location: path)
+        }
+        let rows = try source.schemaRows()
+        guard rows.count == 1, rows[0].count == 2, case .integer(let version) = rows[0][0],
+            case .text(let json) = rows[0][1]
+        else {
             throw PorterError(
                 .invalidInput, "\(RelationalLayout.schemaTable) must hold one row (layout, schema JSON)", location: path
             )
@@ -43,15 +57,18 @@ final class RelationalReader {
         } catch let error as PorterError {
             throw PorterError(.invalidInput, "\(RelationalLayout.schemaTable): \(error.message)", location: path)
         }
-        let tables = try file.tableNames()
         hasNullEntries = tables.contains(RelationalLayout.nullEntriesTable)
         layout = try RelationalLayout(
-            schema: schema, classes: schema.classes.filter { !$0.isEmbedded && tables.contains($0.name) })
+            schema: schema, classes: schema.classes.filter { !$0.isEmbedded && tables.contains($0.name) },
+            dialect: source.dialect)
         for table in layout.all where table.kind != .topLevel && !tables.contains(table.name) {
             throw PorterError(
                 .invalidInput,
                 "the table '\(table.name)' of \(table.owner?.name ?? "").\(table.property?.name ?? "") is missing",
                 location: path)
+        }
+        for table in layout.all {
+            try source.checkColumns(table, columns(table), owner: ownerColumn(table))
         }
     }
 
@@ -63,8 +80,8 @@ final class RelationalReader {
     /// Calls `body` with each object of a top-level table in row order, as a document or as the
     /// problem that stopped it from being one.
     func forEachDocument(_ table: RelationalTable, _ body: (Result<Document, CellError>) throws -> Void) throws {
-        let statement = try select(table)
-        defer { statement.reset() }
+        let statement = try source.rows(table, columns(table), owner: nil)
+        defer { statement.close() }
         while try statement.step() {
             var fields: [(key: String, value: DocumentValue)] = []
             do {
@@ -84,7 +101,7 @@ final class RelationalReader {
 
     /// The columns of an object table's row from `column` on, and its child tables' rows.
     private func readObject(
-        _ table: RelationalTable, _ statement: PlainSQLiteStatement, column: inout Int,
+        _ table: RelationalTable, _ statement: RelationalRowCursor, column: inout Int,
         into fields: inout [(key: String, value: DocumentValue)], path: String
     ) throws {
         var values: [String: DocumentValue] = [:]
@@ -109,7 +126,7 @@ final class RelationalReader {
     }
 
     /// The key child tables' `owner` columns hold for the current row of an object table.
-    private func ownerKey(_ table: RelationalTable, _ statement: PlainSQLiteStatement) -> SQLiteCell {
+    private func ownerKey(_ table: RelationalTable, _ statement: RelationalRowCursor) -> SQLiteCell {
         guard table.kind == .topLevel, let pk = table.objectClass?.primaryKey else { return statement.cell(0) }
         // The primary key's column among the selected ones.
         var column = 0
@@ -123,9 +140,8 @@ final class RelationalReader {
     /// The value of a child table for one owner: an embedded object (or null), an array or a document.
     private func readChild(_ child: RelationalTable, owner: SQLiteCell, path: String) throws -> DocumentValue {
         guard let property = child.property else { return .null }
-        let statement = try select(child)
-        defer { statement.reset() }
-        statement.bind(1, owner)
+        let statement = try source.rows(child, columns(child), owner: owner)
+        defer { statement.close() }
         var elements: [DocumentValue] = []
         var entries: [(key: String, value: DocumentValue)] = []
         var position = 0
@@ -157,15 +173,7 @@ final class RelationalReader {
             position += 1
         }
         if property.collection == .map, child.kind == .embedded, hasNullEntries {
-            let lookup =
-                try nullEntries
-                ?? file.prepare(
-                    "SELECT \"key\" FROM \(RelationalLayout.nullEntriesTable) WHERE \"table\" = ? AND \"owner\" IS ?")
-            nullEntries = lookup
-            defer { lookup.reset() }
-            lookup.bind(1, .text(child.name))
-            lookup.bind(2, owner)
-            while try lookup.step() { entries.append((text(lookup.cell(0)), .null)) }
+            for key in try source.nullEntryKeys(table: child.name, owner: owner) { entries.append((key, .null)) }
         }
         switch property.collection {
         case .none: return elements.first ?? .null
@@ -179,35 +187,39 @@ final class RelationalReader {
         return ""
     }
 
-    /// The select of a table: every row in order (top level), or one owner's rows in order.
-    private func select(_ table: RelationalTable) throws -> PlainSQLiteStatement {
-        if let statement = selects[table.name] { return statement }
-        var columns: [String] = []
+    /// The columns the reader reads of a table, in order: its key columns, then one per value
+    /// (two for `mixed`: the value and its `_type`), each with the type of the values it holds.
+    func columns(_ table: RelationalTable) -> [RelationalColumn] {
+        var columns: [RelationalColumn] = []
         switch table.kind {
-        case .topLevel: if table.keyColumn == "_key" { columns.append("\"_key\"") }
-        case .embedded: columns.append("\"_row\"")
+        case .topLevel: if table.keyColumn == "_key" { columns.append(RelationalColumn("_key", .int)) }
+        case .embedded: columns.append(RelationalColumn("_row", .int))
         case .values: break
         }
-        if let slot = table.slotColumn { columns.append(quote(slot)) }
-        if table.kind == .values {
-            columns.append("\"value\"")
-            if table.property?.type == .mixed { columns.append("\"value_type\"") }
+        if let slot = table.slotColumn {
+            columns.append(RelationalColumn(slot, slot.hasSuffix("position") ? .int : .string))
         }
-        for property in table.properties where property.collection == .none && table.children[property.name] == nil {
-            columns.append(quote(property.name))
-            if property.type == .mixed { columns.append(quote(property.name + "_type")) }
+        func add(_ name: String, _ property: Property) {
+            columns.append(RelationalColumn(name, storedType(property)))
+            if property.type == .mixed { columns.append(RelationalColumn(name + "_type", .string)) }
         }
-        let order = table.slotColumn.map(quote) ?? "rowid"
-        let sql: String
-        if table.kind == .topLevel {
-            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) ORDER BY rowid"
-        } else {
-            sql =
-                "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) WHERE \(quote(table.ownerColumn)) IS ? ORDER BY \(order)"
-        }
-        let statement = try file.prepare(sql)
-        selects[table.name] = statement
-        return statement
+        if table.kind == .values, let property = table.property { add("value", property) }
+        for (_, property) in table.columnProperties { add(property.name, property) }
+        return columns
+    }
+
+    /// The column of a child table holding its owner's key, with the key's type.
+    private func ownerColumn(_ table: RelationalTable) -> RelationalColumn? {
+        guard let owner = table.owner else { return nil }
+        let type =
+            owner.kind == .topLevel ? owner.objectClass?.primaryKeyProperty?.type ?? .int : PropertyType.int
+        return RelationalColumn(table.ownerColumn, type)
+    }
+
+    /// The type of what a property's column holds: its own, or a link's target key type.
+    private func storedType(_ property: Property) -> PropertyType {
+        guard property.type == .object else { return property.type }
+        return property.objectType.flatMap { layout.schema[$0] }?.primaryKeyProperty?.type ?? .int
     }
 
     /// A cell as a value of `property` (a scalar, or a link as its target's key).
@@ -266,6 +278,7 @@ final class RelationalReader {
                 path: path + "_type", message: "expected TEXT naming the value's type, found \(Self.describe(typeCell))"
             )
         }
+        if source.mixedIsExtendedJSON { return try extendedJSONMixed(cell, typeName, path: path) }
         switch (typeName, cell) {
         case ("link", .text(let text)):
             guard let colon = text.firstIndex(of: ":"), let target = layout.schema[String(text[..<colon])],
@@ -281,14 +294,7 @@ final class RelationalReader {
                 path: path)
             return .dbRef(className: target.name, id: key)
         case ("list", .text(let json)), ("dictionary", .text(let json)):
-            let decoded: DocumentValue
-            do {
-                decoded = try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
-            } catch let error as ExtendedJSON.Failure {
-                throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
-            } catch let error as PorterError {
-                throw CellError(path: path, message: "invalid JSON: \(error.message)")
-            }
+            let decoded = try decodeExtendedJSON(json, path: path)
             switch (typeName, decoded) {
             case ("list", .array), ("dictionary", .document): return decoded
             default:
@@ -299,17 +305,64 @@ final class RelationalReader {
                 )
             }
         default:
-            guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
-            else {
-                throw CellError(
-                    path: path + "_type",
-                    message:
-                        "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
-                )
-            }
+            let type = try scalarType(typeName, path: path)
             if case .null = cell { throw CellError(path: path, message: "NULL with type '\(typeName)'") }
             return try scalar(cell, type, path: path)
         }
+    }
+
+    /// The scalar type a mixed value's `_type` names (not link, list or dictionary).
+    private func scalarType(_ typeName: String, path: String) throws -> PropertyType {
+        guard let type = PropertyType(rawValue: typeName), type != .mixed, type != .object, type != .linkingObjects
+        else {
+            throw CellError(
+                path: path + "_type",
+                message:
+                    "unknown type '\(abbreviated(typeName))' (expected bool, int, float, double, string, data, date, decimal128, objectId, uuid, link, list or dictionary)"
+            )
+        }
+        return type
+    }
+
+    /// Extended JSON text as a value; what is wrong with it, at `path`.
+    private func decodeExtendedJSON(_ json: String, path: String) throws -> DocumentValue {
+        do {
+            return try ExtendedJSON.decode(try JSONValue.parse(json).documentTree)
+        } catch let error as ExtendedJSON.Failure {
+            throw CellError(path: path, message: "invalid Extended JSON: \(error.message)")
+        } catch let error as PorterError {
+            throw CellError(path: path, message: "invalid JSON: \(error.message)")
+        }
+    }
+
+    /// A `mixed` value written as canonical Extended JSON whatever its type (PostgreSQL's `jsonb`),
+    /// checked against the type named beside it.
+    private func extendedJSONMixed(_ cell: SQLiteCell, _ typeName: String, path: String) throws -> DocumentValue {
+        guard case .text(let json) = cell else {
+            throw CellError(path: path, message: "expected Extended JSON text, found \(Self.describe(cell))")
+        }
+        let decoded = try decodeExtendedJSON(json, path: path)
+        let matches: Bool
+        switch (typeName, decoded) {
+        case ("link", .dbRef(let className, id: _)):
+            guard let target = layout.schema[className], !target.isEmbedded else {
+                throw CellError(
+                    path: path, message: "a link to '\(abbreviated(className))', not a top-level class of the schema")
+            }
+            matches = true
+        case ("list", .array), ("dictionary", .document), ("bool", .bool), ("string", .string),
+            ("int", .int64), ("int", .int32), ("float", .double), ("double", .double), ("date", .dateTime),
+            ("decimal128", .decimal128), ("objectId", .objectId), ("data", .binary(_, subtype: 0)),
+            ("uuid", .binary(_, subtype: 4)):
+            matches = true
+        default:
+            _ = try scalarType(typeName, path: path)
+            matches = false
+        }
+        guard matches else {
+            throw CellError(path: path, message: "expected a \(typeName), found \(decoded.kindDescription)")
+        }
+        return decoded
     }
 
     /// A key written as text after `Class:` (an int key is digits).

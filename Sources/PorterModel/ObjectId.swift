@@ -128,7 +128,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
 
 /// Value of one ASCII hex digit, or nil.
 @inline(__always)
-func hexNibble(_ c: UInt8) -> UInt8? {
+package func hexNibble(_ c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10

@@ -135,7 +135,7 @@ private func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
 }
 
 // Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian calendar).
-func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+package func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
     let y = m <= 2 ? y0 - 1 : y0
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400

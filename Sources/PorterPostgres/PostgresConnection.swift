@@ -13,13 +13,14 @@ package final class PostgresConnection {
     /// Whether `url` is a connection URL libpq reads (`postgresql://…` or `postgres://…`).
     /// - Throws: ``PorterError`` (`usage`) saying what is wrong, before any connection is tried.
     package static func checkURL(_ url: String) throws {
-        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+        guard isURL(url) else {
             throw PorterError(
                 .usage,
                 "'\(redacted(url))' is not a PostgreSQL URL (postgresql://[user@][host][:port]/database[?host=/socket/folder])"
             )
         }
         var message: UnsafeMutablePointer<CChar>?
+        let (url, _) = splitSchema(url)
         guard let options = PQconninfoParse(url, &message) else {
             let why = message.map { String(cString: $0) } ?? "unreadable"
             if let message { PQfreemem(message) }
@@ -42,6 +43,29 @@ package final class PostgresConnection {
         }
     }
 
+    /// Whether `text` names a PostgreSQL database (`postgresql://…` or `postgres://…`).
+    package static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    /// `url` without its `schema=NAME` parameter (Porter's, not libpq's), and that schema: the
+    /// connection's `search_path` is set to it.
+    package static func splitSchema(_ url: String) -> (url: String, schema: String?) {
+        guard let question = url.firstIndex(of: "?") else { return (url, nil) }
+        var schema: String?
+        var kept: [Substring] = []
+        for parameter in url[url.index(after: question)...].split(separator: "&") {
+            if parameter.hasPrefix("schema=") {
+                let value = parameter.dropFirst("schema=".count)
+                schema = String(value).removingPercentEncoding ?? String(value)
+            } else {
+                kept.append(parameter)
+            }
+        }
+        let base = String(url[..<question])
+        return (kept.isEmpty ? base : base + "?" + kept.joined(separator: "&"), schema)
+    }
+
     /// `url` with any password replaced by `***`.
     package static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://"),
@@ -56,6 +80,7 @@ package final class PostgresConnection {
     package init(url: String) throws {
         try Self.checkURL(url)
         displayName = Self.redacted(url)
+        let (url, schema) = Self.splitSchema(url)
         guard let connection = PQconnectdb(url) else {
             throw PorterError(.io, "cannot connect: out of memory", location: displayName)
         }
@@ -72,6 +97,9 @@ package final class PostgresConnection {
         // The server's notices (`DROP … CASCADE` lists what it drops) are not Porter's output.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         self.connection = connection
+        if let schema {
+            try execute("SET search_path TO \"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        }
     }
 
     deinit { PQfinish(connection) }
@@ -103,6 +131,32 @@ package final class PostgresConnection {
                 })
         }
         return rows
+    }
+
+    /// Runs one query with text parameters (`$1`, `$2`, …; nil is NULL) and returns its result,
+    /// every field as text, for reading row by row (the whole result is held: callers bound it
+    /// with a cursor's `FETCH n` or a `WHERE` naming one batch of owners).
+    package func rows(_ sql: String, parameters: [String?] = []) throws -> PostgresRows {
+        let result: OpaquePointer?
+        if parameters.isEmpty {
+            result = PQexec(connection, sql)
+        } else {
+            // Each C string lives until PQexecParams returns.
+            let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+            defer { for copy in copies { free(copy) } }
+            let pointers = copies.map { UnsafePointer<CChar>($0) }
+            result = pointers.withUnsafeBufferPointer {
+                PQexecParams(connection, sql, Int32(parameters.count), nil, $0.baseAddress, nil, nil, 0)
+            }
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        guard let result else { throw PorterError(.io, "no result", location: displayName) }
+        return PostgresRows(result)
     }
 
     /// Runs `COPY … FROM STDIN` (`sql`) and sends what `feed` hands to its callback, in order.
@@ -167,5 +221,28 @@ package final class PostgresConnection {
             .map { $0.split(whereSeparator: \.isNewline).joined(separator: "; ") }
         if !extra.isEmpty { message += " (" + extra.joined(separator: "; ") + ")" }
         throw PorterError(.io, "PostgreSQL: \(message)", location: displayName)
+    }
+}
+
+/// The rows of one query result, as text (libpq's text format), freed with this value.
+package final class PostgresRows {
+    private let result: OpaquePointer
+    /// How many rows.
+    package let count: Int
+    /// How many fields each row has.
+    package let columns: Int
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+        count = Int(PQntuples(result))
+        columns = Int(PQnfields(result))
+    }
+
+    deinit { PQclear(result) }
+
+    /// The text of a field, nil for NULL.
+    package func text(_ row: Int, _ column: Int) -> String? {
+        if PQgetisnull(result, Int32(row), Int32(column)) == 1 { return nil }
+        return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
     }
 }

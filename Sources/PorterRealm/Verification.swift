@@ -38,6 +38,18 @@ public enum Verification {
     /// Opens one side: read directly when Porter reads it in place, else imported into a private
     /// Porter database in `folder`.
     static func side(_ path: String, key: [UInt8]?, folder: String, name: String) throws -> VerifySide {
+        if RelationalExportDatabase.isURL(path) {
+            if key != nil {
+                throw PorterError(
+                    .usage, "an encryption key applies to Realm files, not PostgreSQL databases",
+                    location: RelationalExportDatabase.display(path))
+            }
+            let db = try imported(
+                path, schema: try RelationalExportDatabase.schema(at: path), folder: folder, name: name)
+            return VerifySide(
+                exporter: Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "json")),
+                kind: "PostgreSQL export", millisecondDates: false, widenedMixedFloats: true)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PorterError(.io, "no such file or folder (the \(name))", location: path)
@@ -120,7 +132,9 @@ public enum Verification {
         } catch let error as PorterError {
             // The import's located problems (file, document, field) say what the copy holds wrong.
             guard let detail = error.details.first else { throw error }
-            throw PorterError(error.code, "the \(name) cannot be read: \(detail)", location: path)
+            throw PorterError(
+                error.code, "the \(name) cannot be read: \(detail)",
+                location: RelationalExportDatabase.isURL(path) ? RelationalExportDatabase.display(path) : path)
         }
         return db
     }
