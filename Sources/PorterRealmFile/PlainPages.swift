@@ -4,7 +4,7 @@ import PorterModel
 import Glibc
 #endif
 
-/// Where the format-24 image of an old file (formats 2–11, ``LegacyFile``) lives while it is read:
+/// Where the format-24 image of an old file (formats 2–9, ``LegacyFile``) lives while it is read:
 /// an anonymous memory file (`memfd_create`), never a file in a folder, so nothing (decrypted or
 /// not) is written to disk. Linux and Android have it; Apple platforms do not, and there the old
 /// formats are refused.
@@ -21,7 +21,7 @@ enum PlainPages {
         guard let memfdCreate else {
             throw PorterError(
                 .io,
-                "this system has no memfd_create, which reading a file of format 2–11 needs: Porter does not write "
+                "this system has no memfd_create, which reading a file of format 2–9 needs: Porter does not write "
                     + "its image to a temporary file")
         }
         let fd = memfdCreate("porter-realm-pages", 1)  // 1: MFD_CLOEXEC
