@@ -8,6 +8,13 @@ extension ExportCommand {
     /// with PostgreSQL's types, as one SQL file of DDL and `COPY` data, or loaded into a server
     /// through libpq in one transaction.
     func exportPostgres(output: CommandOutput) throws {
+        // With `--to`, the check of the file runs beside the load, which commits only after it.
+        guard to != nil else { return try exportPostgres(output: output, beforeCommit: {}) }
+        let inputCheck = BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
+        try inputCheck.around { try exportPostgres(output: output, beforeCommit: inputCheck.wait) }
+    }
+
+    private func exportPostgres(output: CommandOutput, beforeCommit: () throws -> Void) throws {
         let store = try StoreFile.open(database, encryption: encryption)
         let options = ExportOptions(classes: classes)
         let bson = try InterchangeFormats.outputFormat(named: "bson")
@@ -28,7 +35,7 @@ extension ExportCommand {
             defer { progress?.finish() }
             if let to {
                 destination = Exporter.displayPostgresURL(to)
-                report = try exporter.load(intoPostgres: to, mode: mode ?? .new)
+                report = try exporter.load(intoPostgres: to, mode: mode ?? .new, beforeCommit: beforeCommit)
             } else {
                 destination = try postgresFilePath()
                 report = try exporter.export(toPostgresFile: destination, force: force)

@@ -220,8 +220,10 @@ public struct ExportCommand: OutputCommand {
             format == .realm || format == .sqlite || format == .postgres
             || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
         writer.apply(sweeping: oneFile && to == nil ? out : archive)
+        // `--to` checks the file while it loads (one transaction, committed only when the check passed).
+        if to != nil { return try exportPostgres(output: output) }
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
-        if format == .postgres || to != nil { return try exportPostgres(output: output) }
+        if format == .postgres { return try exportPostgres(output: output) }
         if format == .realm { return try exportRealmFile(output: output) }
         if format == .sqlite { return try exportSQLite(output: output) }
         if format == .csv, let out, out.lowercased().hasSuffix(".csv") {

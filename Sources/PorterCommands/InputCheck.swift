@@ -40,3 +40,50 @@ enum InputCheck {
         if let refusal = RealmFileOpening.checkRefusal(problems, path: path, isRealm: isRealm) { throw refusal }
     }
 }
+
+/// ``InputCheck/require(_:key:skip:)`` made on another thread while a command whose writes can
+/// be rolled back (`export --to postgresql://…`, one transaction) already reads the file: the
+/// command waits for it before it commits, so a damaged file is still refused and nothing kept,
+/// at the cost of no second pass over the file before the work starts.
+final class BackgroundInputCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the checking thread before `done` is signalled, read after `wait()` returns.
+    private var failure: Error?
+    private var finished = false
+
+    /// Starts the check of `path` (none when `skip`).
+    init(_ path: String, key: [UInt8]?, skip: Bool) {
+        guard !skip else {
+            finished = true
+            return
+        }
+        let thread = Thread { [self] in
+            do { try InputCheck.require(path, key: key, skip: false) } catch { failure = error }
+            done.signal()
+        }
+        // The main thread's size: the check walks the file's trees recursively.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for the check; throws its refusal.
+    func wait() throws {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        if let failure { throw failure }
+    }
+
+    /// Runs `work`, then waits for the check before returning: the check's refusal wins over
+    /// what `work` threw, since it says what is wrong with the file.
+    func around<T>(_ work: () throws -> T) throws -> T {
+        let result: T
+        do { result = try work() } catch {
+            try wait()
+            throw error
+        }
+        try wait()
+        return result
+    }
+}

@@ -49,11 +49,34 @@ final class CopySpool {
     /// The field separator.
     func tab() { buffer.append(0x09) }
 
-    /// Ends a row.
-    func endRow() {
+    /// Ends a row; a full buffer goes to the stream (``stream(to:_:)``) or the spool file.
+    func endRow() throws {
         buffer.append(0x0A)
         rows += 1
-        if buffer.count >= Self.bufferSize && writeFD >= 0 { spill() }
+        guard buffer.count >= Self.bufferSize else { return }
+        if let sink {
+            try buffer.withUnsafeBytes { try sink($0) }
+            buffer.removeAll(keepingCapacity: true)
+        } else if writeFD >= 0 {
+            spill()
+        }
+    }
+
+    /// Where rows go as they are written while ``stream(to:_:)`` runs.
+    private var sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// Whether the rows went to a stream rather than this spool.
+    private(set) var streamed = false
+
+    /// Runs `body` with every row it writes handed to `send` in chunks as the buffer fills (and
+    /// the rest at the end), instead of being kept: a table sent while its objects are read.
+    func stream(to send: @escaping (UnsafeRawBufferPointer) throws -> Void, _ body: () throws -> Void) throws {
+        precondition(spilled == 0 && buffer.isEmpty, "a spool streams from its first row")
+        sink = send
+        streamed = true
+        defer { sink = nil }
+        try body()
+        try buffer.withUnsafeBytes { try send($0) }
+        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Text, escaped; U+0000 (which PostgreSQL text cannot hold) as `\000`, and then returns true.
@@ -61,20 +84,88 @@ final class CopySpool {
     func text(_ string: String) -> Bool {
         var string = string
         return string.withUTF8 { bytes in
-            var nul = false
-            for byte in bytes {
-                switch byte {
-                case 0x5C: buffer += [0x5C, 0x5C]
-                case 0x09: buffer += [0x5C, 0x74]
-                case 0x0A: buffer += [0x5C, 0x6E]
-                case 0x0D: buffer += [0x5C, 0x72]
-                case 0x00:
-                    buffer += [0x5C, 0x30, 0x30, 0x30]
-                    nul = true
-                default: buffer.append(byte)
-                }
+            // Most text holds nothing to escape: one append (a byte-by-byte append to the
+            // buffer, an exclusive access each, was a fifth of a load's time).
+            guard bytes.contains(where: Self.needsEscape) else {
+                buffer.append(contentsOf: bytes)
+                return false
             }
-            return nul
+            return Self.appendEscaped(bytes, to: &buffer)
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == 0x5C || byte <= 0x0D && (byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x00)
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        var nul = false
+        for byte in bytes {
+            switch byte {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x09: out += [0x5C, 0x74]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x00:
+                out += [0x5C, 0x30, 0x30, 0x30]
+                nul = true
+            default: out.append(byte)
+            }
+        }
+        return nul
+    }
+
+    /// ASCII text that needs no escape (digits, `t`/`f`, a timestamp's punctuation).
+    func ascii(_ bytes: StaticString) {
+        bytes.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// An integer in decimal, at least `width` digits (zero-padded after any sign).
+    func int(_ value: Int64, width: Int = 1) {
+        Self.appendDecimal(value, width: width, to: &buffer)
+    }
+
+    private static func appendDecimal(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(0x2D) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            for _ in 0..<max(0, width - (20 - start)) { out.append(0x30) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// A date as `timestamptz` text (`2020-09-13 12:26:40.000000+00`, ` BC` for years before 1):
+    /// UTC, to the microsecond.
+    func timestamp(_ parts: PostgresText.TimestampParts) {
+        // PostgreSQL has no year 0: astronomical year 0 is 1 BC.
+        int(parts.year <= 0 ? 1 - parts.year : parts.year, width: 4)
+        ascii("-")
+        int(parts.month, width: 2)
+        ascii("-")
+        int(parts.day, width: 2)
+        ascii(" ")
+        int(parts.hour, width: 2)
+        ascii(":")
+        int(parts.minute, width: 2)
+        ascii(":")
+        int(parts.second, width: 2)
+        ascii(".")
+        int(parts.microseconds, width: 6)
+        ascii("+00")
+        if parts.year <= 0 { ascii(" BC") }
+    }
+
+    /// An ObjectId as 24 lowercase hexadecimal digits.
+    func objectId(_ id: ObjectId) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { raw in
+            id.copyBytes(to: UnsafeMutableRawPointer(raw.baseAddress!))
+            Self.appendHex(raw, to: &buffer)
         }
     }
 

@@ -9,6 +9,8 @@ protocol PostgresLoadTarget: AnyObject {
     func execute(_ sql: String) throws
     /// Sends one table's rows with `COPY … FROM STDIN` (`bytea`: field positions to re-encode).
     func copy(into table: String, from spool: CopySpool, bytea: Set<Int>) throws
+    /// Sends one table's rows with `COPY … FROM STDIN` as `feed` hands them over.
+    func copyStream(into table: String, _ feed: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
 }
 
 /// A SQL file `psql -v ON_ERROR_STOP=1 -f` loads: statements and `COPY … FROM stdin` blocks.
@@ -21,6 +23,12 @@ private final class PostgresSQLFile: PostgresLoadTarget {
     func copy(into table: String, from spool: CopySpool, bytea: Set<Int>) throws {
         try output.write("COPY \(quote(table)) FROM stdin;\n")
         try spool.forEachChunk(bytea: bytea) { try output.write($0) }
+        try output.write("\\.\n")
+    }
+
+    func copyStream(into table: String, _ feed: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try output.write("COPY \(quote(table)) FROM stdin;\n")
+        try feed { try output.write($0) }
         try output.write("\\.\n")
     }
 }
@@ -36,6 +44,10 @@ private final class PostgresServerTarget: PostgresLoadTarget {
         try connection.copyIn("COPY \(quote(table)) FROM STDIN") { send in
             try spool.forEachChunk(bytea: bytea) { try send($0) }
         }
+    }
+
+    func copyStream(into table: String, _ feed: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try connection.copyIn("COPY \(quote(table)) FROM STDIN", feed: feed)
     }
 }
 
@@ -58,8 +70,22 @@ extension Exporter {
         let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
         try checkOneFileOutput(path, format: "postgres", force: force)
-        let writer = try PostgresCopyWriter(layout: layout, spoolBeside: path)
-        let report = try writeRelational(layout, kept: kept, path: path, write: writer.writeObject)
+        // Top-level tables are written as their objects are read; when a value needs a column type
+        // other than its ordinary one, the file is written again with every table's rows spooled
+        // first (its types are then known before its CREATE TABLE).
+        do {
+            return try writePostgresFile(layout, kept: kept, path: path, optimistic: true)
+        } catch is PostgresStreamFallback {
+            return try writePostgresFile(layout, kept: kept, path: path, optimistic: false)
+        }
+    }
+
+    private func writePostgresFile(_ layout: RelationalLayout, kept: [String: [Int]], path: String, optimistic: Bool)
+        throws -> ExportReport
+    {
+        let writer = try PostgresCopyWriter(layout: layout, spoolBeside: path, optimistic: optimistic)
+        var report = ExportReport()
+        if !optimistic { report = try writeRelational(layout, kept: kept, path: path, write: writer.writeObject) }
         let (temp, output) = try ByteOutput.creatingTemporaryFile(beside: path)
         do {
             try output.write(
@@ -71,7 +97,16 @@ extension Exporter {
                 BEGIN;
 
                 """)
-            try writer.send(to: PostgresSQLFile(output: output))
+            let file = PostgresSQLFile(output: output)
+            if optimistic {
+                try writer.createTables(on: file)
+                report = try writeRelational(
+                    layout, kept: kept, path: path, eachClass: { try writer.stream($0, to: file, $1) },
+                    write: writer.writeObject)
+                try writer.sendRest(to: file)
+            } else {
+                try writer.send(to: file)
+            }
             try output.write("COMMIT;\n")
             try output.close()
             try TemporaryFiles.renameIntoPlace(temp, at: path)
@@ -89,11 +124,14 @@ extension Exporter {
     /// - Parameters:
     ///   - mode: `.new` refuses a schema that holds any table; `.replace` drops this export's
     ///     tables first.
-    ///   - spoolFolder: where the rows wait for their table's `COPY` (unlinked files).
+    ///   - spoolFolder: where the rows of child tables wait for their table's `COPY` (unlinked files).
+    ///   - beforeCommit: runs after every row is sent, before the commit; what it throws rolls the
+    ///     load back (`porter export --to` waits there for its check of the file, made meanwhile).
     /// - Throws: ``PorterError``: `usage` for a bad URL, `io` for the server's refusals, in one line.
-    public func load(intoPostgres url: String, mode: PostgresLoadMode = .new, spoolFolder: String? = nil) throws
-        -> ExportReport
-    {
+    public func load(
+        intoPostgres url: String, mode: PostgresLoadMode = .new, spoolFolder: String? = nil,
+        beforeCommit: () throws -> Void = {}
+    ) throws -> ExportReport {
         let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
         let connection = try PostgresConnection(url: url)
@@ -115,9 +153,9 @@ extension Exporter {
                 location: connection.displayName)
         }
         let folder = spoolFolder ?? NSTemporaryDirectory()
-        let writer = try PostgresCopyWriter(
-            layout: layout, spoolBeside: URL(fileURLWithPath: folder).appendingPathComponent("porter-postgres").path)
-        let report = try writeRelational(layout, kept: kept, path: connection.displayName, write: writer.writeObject)
+        let spoolBeside = URL(fileURLWithPath: folder).appendingPathComponent("porter-postgres").path
+        let server = PostgresServerTarget(connection: connection)
+        var report = ExportReport()
         try connection.execute("BEGIN")
         do {
             if mode == .replace {
@@ -125,7 +163,26 @@ extension Exporter {
                     try connection.execute("DROP TABLE IF EXISTS \(quote(table)) CASCADE")
                 }
             }
-            try writer.send(to: PostgresServerTarget(connection: connection))
+            // The top-level tables stream: each is one COPY sent while its objects are read, so
+            // the server stores rows while Porter reads the next ones. When a value needs a column
+            // type other than its ordinary one, what was sent is rolled back and the load made
+            // again with every table's rows spooled first (its types known before its CREATE TABLE).
+            try connection.execute("SAVEPOINT porter_stream")
+            do {
+                let writer = try PostgresCopyWriter(layout: layout, spoolBeside: spoolBeside, optimistic: true)
+                try writer.createTables(on: server)
+                report = try writeRelational(
+                    layout, kept: kept, path: connection.displayName,
+                    eachClass: { try writer.stream($0, to: server, $1) }, write: writer.writeObject)
+                try writer.sendRest(to: server)
+            } catch is PostgresStreamFallback {
+                try connection.execute("ROLLBACK TO SAVEPOINT porter_stream")
+                let writer = try PostgresCopyWriter(layout: layout, spoolBeside: spoolBeside)
+                report = try writeRelational(
+                    layout, kept: kept, path: connection.displayName, write: writer.writeObject)
+                try writer.send(to: server)
+            }
+            try beforeCommit()
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

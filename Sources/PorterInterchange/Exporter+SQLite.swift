@@ -74,6 +74,7 @@ extension Exporter {
     /// Writes every selected object of the layout's classes through `write`, in one read snapshot.
     func writeRelational(
         _ layout: RelationalLayout, kept: [String: [Int]], path: String,
+        eachClass: (RelationalTable, () throws -> Void) throws -> Void = { try $1() },
         write: (RelationalTable, ObjectKey, [Value], ExportObjectSource) throws -> Void
     ) throws -> ExportReport {
         var report = ExportReport()
@@ -85,13 +86,18 @@ extension Exporter {
                 let selected = try compiledSelection(for: cls, source: source)
                 let keep = kept[cls.name]
                 var count = 0
-                try forEachSelected(source, selected) { key, values in
-                    try checkCancelled()
-                    let values = keep.map { $0.map { values[$0] } } ?? values
-                    try write(table, key, values, source)
-                    count += 1
-                    written += 1
-                    if written & 255 == 0 { progress?(written) }
+                // (`write` does not escape: the compiler cannot see that through `eachClass`.)
+                try withoutActuallyEscaping(write) { write in
+                    try eachClass(table) {
+                        try forEachSelected(source, selected) { key, values in
+                            try checkCancelled()
+                            let values = keep.map { $0.map { values[$0] } } ?? values
+                            try write(table, key, values, source)
+                            count += 1
+                            written += 1
+                            if written & 255 == 0 { progress?(written) }
+                        }
+                    }
                 }
                 report.files.append(ExportReport.ClassFile(className: cls.name, path: path, documents: count))
             }

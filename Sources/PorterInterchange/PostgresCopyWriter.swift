@@ -27,9 +27,17 @@ final class PostgresCopyWriter: RelationalRowSink {
     private var hasNullEntries = false
     private var rows: RelationalRows!
 
-    /// - Parameter spoolBeside: a path whose folder holds the spool files while they exist.
-    init(layout: RelationalLayout, spoolBeside: String) throws {
+    /// Whether the tables are made before the rows, with the types of ordinary values, so that
+    /// top-level tables can stream (``stream(_:to:_:)``); a value needing another type then throws
+    /// ``PostgresStreamFallback`` and the caller starts again without.
+    let optimistic: Bool
+
+    /// - Parameters:
+    ///   - spoolBeside: a path whose folder holds the spool files while they exist.
+    ///   - optimistic: see ``optimistic``.
+    init(layout: RelationalLayout, spoolBeside: String, optimistic: Bool = false) throws {
         self.layout = layout
+        self.optimistic = optimistic
         for table in layout.all { spools[ObjectIdentifier(table)] = try CopySpool(beside: spoolBeside) }
         nullEntries = try CopySpool(beside: spoolBeside)
         rows = RelationalRows(layout: layout, sink: self)
@@ -63,6 +71,13 @@ final class PostgresCopyWriter: RelationalRowSink {
     /// Every statement and `COPY` of the load, in order, handed to `target`: the tables (with
     /// `_porter_schema`), each table's rows, then the secondary indexes and foreign keys.
     func send(to target: PostgresLoadTarget) throws {
+        try createTables(on: target)
+        try sendRest(to: target)
+    }
+
+    /// The tables (with `_porter_schema` and its row), with the types the rows written so far
+    /// need (an optimistic writer: before any row, the types of ordinary values).
+    func createTables(on target: PostgresLoadTarget) throws {
         let statements = layout.postgresStatements(types: columnTypes)
         try target.execute(
             "CREATE TABLE \(RelationalLayout.schemaTable) (\"layout\" integer NOT NULL, \"schema\" text NOT NULL)")
@@ -71,10 +86,25 @@ final class PostgresCopyWriter: RelationalRowSink {
         schemaRow.text(String(RelationalValues.layoutVersion))
         schemaRow.tab()
         schemaRow.text(layout.schema.jsonString(pretty: true))
-        schemaRow.endRow()
+        try schemaRow.endRow()
         try target.copy(into: RelationalLayout.schemaTable, from: schemaRow, bytea: [])
+    }
+
+    /// Sends the rows of `table` that `body` writes (its objects, read while they are sent) as
+    /// one `COPY`, straight to `target`: the rows are never kept. Only for an optimistic writer.
+    func stream(_ table: RelationalTable, to target: PostgresLoadTarget, _ body: () throws -> Void) throws {
+        precondition(optimistic, "only an optimistic writer's tables exist before their rows")
+        guard let spool = spools[ObjectIdentifier(table)] else { return try body() }
+        try target.copyStream(into: table.name) { send in
+            try withoutActuallyEscaping(send) { try spool.stream(to: $0, body) }
+        }
+    }
+
+    /// The rows of every table not streamed, then the null map entries, the secondary indexes
+    /// and the foreign keys.
+    func sendRest(to target: PostgresLoadTarget) throws {
         for table in layout.all {
-            guard let spool = spools[ObjectIdentifier(table)], spool.rows > 0 else { continue }
+            guard let spool = spools[ObjectIdentifier(table)], !spool.streamed, spool.rows > 0 else { continue }
             let bytea = Set((fallbacks[ObjectIdentifier(table)] ?? [:]).filter { $0.value.type == "bytea" }.keys)
                 .union(byteaKeyFields(table).map(\.0))
             try target.copy(into: table.name, from: spool, bytea: bytea)
@@ -85,10 +115,41 @@ final class PostgresCopyWriter: RelationalRowSink {
             )
             try target.copy(into: RelationalLayout.nullEntriesTable, from: nullEntries, bytea: [])
         }
-        for statement in statements.after { try target.execute(statement) }
+        for statement in layout.postgresStatements(types: columnTypes).after { try target.execute(statement) }
     }
 
     // MARK: Rows
+
+    /// How one column of a table is written, worked out once per table (copying the
+    /// ``Property`` of every column of every row cost a tenth of a load).
+    private struct Column {
+        enum Kind { case mixed, link(keyOf: String?), date, primaryKey(className: String), other }
+        let index: Int
+        let kind: Kind
+        let name: String
+    }
+    private var columnPlans: [ObjectIdentifier: [Column]] = [:]
+
+    private func columns(_ table: RelationalTable) -> [Column] {
+        if let plan = columnPlans[ObjectIdentifier(table)] { return plan }
+        let plan = table.columnProperties.map { i, property -> Column in
+            let kind: Column.Kind
+            switch property.type {
+            case .mixed: kind = .mixed
+            case .object: kind = .link(keyOf: property.objectType)
+            case .date: kind = .date
+            default:
+                if table.kind == .topLevel, let cls = table.objectClass, cls.primaryKey == property.name {
+                    kind = .primaryKey(className: cls.name)
+                } else {
+                    kind = .other
+                }
+            }
+            return Column(index: i, kind: kind, name: property.name)
+        }
+        columnPlans[ObjectIdentifier(table)] = plan
+        return plan
+    }
 
     func objectRow(_ table: RelationalTable, prefix: [Value], values: [Value], source: ExportObjectSource) throws {
         guard let spool = spools[ObjectIdentifier(table)] else { return }
@@ -100,14 +161,14 @@ final class PostgresCopyWriter: RelationalRowSink {
             try keyField(key, spool, keyOf: field == 1 ? ownerClass : nil, at: table.name)
             field += 1
         }
-        for (i, property) in table.columnProperties {
+        for column in columns(table) {
             if field > 0 { spool.tab() }
-            let value = i < values.count ? values[i] : .null
+            let value = column.index < values.count ? values[column.index] : .null
             field += try valueFields(
-                value, property, table: table, column: property.name, field: field, spool: spool,
-                location: "\(table.name).\(property.name)", source: source)
+                value, column.kind, table: table, column: column.name, field: field, spool: spool,
+                location: "\(table.name).\(column.name)", source: source)
         }
-        spool.endRow()
+        try spool.endRow()
     }
 
     func elementRow(
@@ -124,10 +185,17 @@ final class PostgresCopyWriter: RelationalRowSink {
             field += 1
         }
         spool.tab()
+        let kind: Column.Kind
+        switch property.type {
+        case .mixed: kind = .mixed
+        case .object: kind = .link(keyOf: property.objectType)
+        case .date: kind = .date
+        default: kind = .other
+        }
         _ = try valueFields(
-            element, property, table: table, column: "value", field: field, spool: spool, location: location,
+            element, kind, table: table, column: "value", field: field, spool: spool, location: location,
             source: source)
-        spool.endRow()
+        try spool.endRow()
     }
 
     func nullEntry(_ table: RelationalTable, owner: Value, key: Value) throws {
@@ -137,7 +205,7 @@ final class PostgresCopyWriter: RelationalRowSink {
         try keyField(owner, nullEntries, keyOf: nil, at: table.name)
         nullEntries.tab()
         try keyField(key, nullEntries, keyOf: nil, at: table.name)
-        nullEntries.endRow()
+        try nullEntries.endRow()
     }
 
     /// A key (`_key`, `_row`, an owner's key, a position or map key, a link's target key);
@@ -147,7 +215,7 @@ final class PostgresCopyWriter: RelationalRowSink {
     ) throws {
         switch key {
         case .null: spool.null()
-        case .int(let i): spool.text(String(i))
+        case .int(let i): spool.int(i)
         case .string(let s):
             if spool.text(s) {
                 // A primary key holding U+0000: that class's keys are bytea wherever they are.
@@ -156,21 +224,22 @@ final class PostgresCopyWriter: RelationalRowSink {
                         .notADatabase, "a map key holds U+0000, which PostgreSQL text cannot hold",
                         location: location())
                 }
-                byteaKeys.insert(keyOf)
+                try byteaKey(keyOf)
             }
-        case .objectId(let o): spool.text(o.stringValue)
+        case .objectId(let o): spool.objectId(o)
         case .uuid(let u): spool.text(UUIDCodec.string(u))
         default:
             throw PorterError(.notADatabase, "unexpected \(key.kindName) where a key is stored", location: location())
         }
     }
 
-    /// The field(s) of one value of `property` (two for mixed and dates); returns how many.
+    /// The field(s) of one value of a column (two for mixed and dates); returns how many.
     private func valueFields(
-        _ value: Value, _ property: Property, table: RelationalTable, column: String, field: Int, spool: CopySpool,
+        _ value: Value, _ kind: Column.Kind, table: RelationalTable, column: String, field: Int, spool: CopySpool,
         location: @autoclosure () -> String, source: ExportObjectSource
     ) throws -> Int {
-        if property.type == .mixed {
+        switch kind {
+        case .mixed:
             switch value {
             case .null:
                 spool.null()
@@ -180,50 +249,50 @@ final class PostgresCopyWriter: RelationalRowSink {
                 let (_, type) = try RelationalValues.mixedCell(value, at: location(), source: source)
                 let json = try RelationalValues.nestedJSON(value, source: source).serialized(pretty: false)
                 // jsonb refuses \u0000 (PostgreSQL text cannot hold it): the column is then text.
-                if json.contains("\\u0000") { fallBack(table, field, column, "text") }
+                if json.contains("\\u0000") { try fallBack(table, field, column, "text") }
                 spool.text(json)
                 spool.tab()
                 spool.text(type ?? value.kindName)
             }
             return 2
-        }
-        if property.type == .object {
-            try keyField(value, spool, keyOf: property.objectType, at: location())
+        case .link(let keyOf):
+            try keyField(value, spool, keyOf: keyOf, at: location())
             return 1
+        case .date, .primaryKey, .other: break
         }
         switch value {
         case .null:
             spool.null()
-            if property.type == .date {
+            if case .date = kind {
                 spool.tab()
                 spool.null()
                 return 2
             }
-        case .bool(let b): spool.text(b ? "t" : "f")
-        case .int(let i): spool.text(String(i))
+        case .bool(let b): if b { spool.ascii("t") } else { spool.ascii("f") }
+        case .int(let i): spool.int(i)
         case .float(let f): spool.text(PostgresText.float(Double(f), description: f.description))
         case .double(let d): spool.text(PostgresText.float(d, description: d.description))
         case .string(let s):
             if spool.text(s) {
-                if table.kind == .topLevel, let cls = table.objectClass, cls.primaryKey == property.name {
-                    byteaKeys.insert(cls.name)
+                if case .primaryKey(let className) = kind {
+                    try byteaKey(className)
                 } else {
-                    fallBack(table, field, column, "bytea")
+                    try fallBack(table, field, column, "bytea")
                 }
             }
         case .data(let d): spool.bytea(d)
         case .date(let t):
-            let (text, nanos, inRange) = PostgresText.timestamp(t)
-            if !inRange { fallBack(table, field, column, "text") }
-            spool.text(text)
+            let parts = PostgresText.TimestampParts(t)
+            if !parts.inRange { try fallBack(table, field, column, "text") }
+            spool.timestamp(parts)
             spool.tab()
-            spool.text(String(nanos))
+            spool.int(parts.belowMicrosecond)
             return 2
         case .decimal128(let d):
             let (text, exact) = PostgresText.numeric(d)
-            if !exact { fallBack(table, field, column, "text") }
+            if !exact { try fallBack(table, field, column, "text") }
             spool.text(text)
-        case .objectId(let o): spool.text(o.stringValue)
+        case .objectId(let o): spool.objectId(o)
         case .uuid(let u): spool.text(UUIDCodec.string(u))
         default:
             throw PorterError(
@@ -232,10 +301,21 @@ final class PostgresCopyWriter: RelationalRowSink {
         return 1
     }
 
-    private func fallBack(_ table: RelationalTable, _ field: Int, _ column: String, _ type: String) {
+    /// An optimistic writer's tables have the types of ordinary values: a value needing another
+    /// type ends the load (which is then made again, the tables after the rows).
+    private func fallBack(_ table: RelationalTable, _ field: Int, _ column: String, _ type: String) throws {
+        if optimistic { throw PostgresStreamFallback() }
         fallbacks[ObjectIdentifier(table), default: [:]][field] = (column, type)
     }
+
+    private func byteaKey(_ className: String) throws {
+        if optimistic { throw PostgresStreamFallback() }
+        byteaKeys.insert(className)
+    }
 }
+
+/// Thrown while a table streams when a value needs a column type other than its ordinary one.
+struct PostgresStreamFallback: Error {}
 
 /// How values are spelled for PostgreSQL's types.
 enum PostgresText {
@@ -254,28 +334,41 @@ enum PostgresText {
     /// the microsecond (0–999), and whether `timestamptz` holds the instant (else the column is
     /// `text`, holding the same text).
     static func timestamp(_ t: Timestamp) -> (text: String, nanos: Int64, inRange: Bool) {
-        // Floor to whole seconds with nanoseconds 0–999,999,999 (without overflowing at Int64.min).
-        var seconds = t.seconds
-        var nanos = Int64(t.nanoseconds)
-        if nanos < 0 {
-            nanos += 1_000_000_000
-            seconds = seconds == .min ? .min : seconds - 1
-        }
-        let days = seconds.floorDiv(86_400)
-        let secondOfDay = seconds.floorMod(86_400)
-        let (year, month, day) = civilFromDays(days)
-        // PostgreSQL has no year 0: astronomical year 0 is 1 BC.
-        let era = year <= 0 ? " BC" : ""
-        let shownYear = year <= 0 ? 1 - year : year
-        var text = pad(shownYear, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " "
-        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        text += "." + pad(nanos / 1000, 6) + "+00" + era
-        return (text, nanos % 1000, timestampRange.contains(seconds))
+        let parts = TimestampParts(t)
+        let spool = CopySpool.memory()
+        spool.timestamp(parts)
+        var text = ""
+        try? spool.forEachChunk { text += String(decoding: $0, as: UTF8.self) }
+        return (text, parts.belowMicrosecond, parts.inRange)
     }
 
-    private static func pad(_ n: Int64, _ width: Int) -> String {
-        let digits = String(n)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// A date's fields as `timestamptz` text spells them (UTC, truncated to the microsecond).
+    struct TimestampParts {
+        var year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
+        var microseconds: Int64
+        /// The nanoseconds below the microsecond (0–999).
+        var belowMicrosecond: Int64
+        /// Whether `timestamptz` holds the instant.
+        var inRange: Bool
+
+        init(_ t: Timestamp) {
+            // Floor to whole seconds with nanoseconds 0–999,999,999 (without overflowing at Int64.min).
+            var seconds = t.seconds
+            var nanos = Int64(t.nanoseconds)
+            if nanos < 0 {
+                nanos += 1_000_000_000
+                seconds = seconds == .min ? .min : seconds - 1
+            }
+            let days = seconds.floorDiv(86_400)
+            let secondOfDay = seconds.floorMod(86_400)
+            (year, month, day) = civilFromDays(days)
+            hour = secondOfDay / 3600
+            minute = secondOfDay / 60 % 60
+            second = secondOfDay % 60
+            microseconds = nanos / 1000
+            belowMicrosecond = nanos % 1000
+            inRange = timestampRange.contains(seconds)
+        }
     }
 
     /// A decimal128 as `numeric` text, and whether `numeric` holds it exactly: NaN, ±Infinity and

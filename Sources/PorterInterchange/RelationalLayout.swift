@@ -47,6 +47,10 @@ final class RelationalTable {
     /// The properties that are columns of this table (not child tables), with their positions
     /// among ``properties``, computed once: the writer and reader walk them for every row.
     private(set) lazy var columnProperties: [(index: Int, property: Property)] = Self.columns(properties, children)
+    /// The position of the class's primary key among ``properties``, found once (not per row).
+    private(set) lazy var primaryKeyIndex: Int? = objectClass?.primaryKey.flatMap { pk in
+        properties.firstIndex { $0.name == pk }
+    }
 
     private static func columns(_ properties: [Property], _ children: [String: RelationalTable]) -> [(
         index: Int, property: Property

@@ -34,9 +34,7 @@ final class RelationalRows {
     /// Writes one top-level object and everything it holds.
     func writeObject(_ table: RelationalTable, key: ObjectKey, values: [Value], source: ExportObjectSource) throws {
         let ownerKey: Value
-        if let pk = table.objectClass?.primaryKey, let index = table.properties.firstIndex(where: { $0.name == pk }),
-            index < values.count
-        {
+        if let index = table.primaryKeyIndex, index < values.count {
             ownerKey = values[index]
         } else {
             ownerKey = .int(key.rawValue)

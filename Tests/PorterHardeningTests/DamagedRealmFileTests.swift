@@ -99,6 +99,22 @@ struct DamagedRealmFileTests {
                     "\(name) \(args[0]): \(result.stderr)")
                 #expect(result.stderr.contains("salvage what is readable"), "\(name) \(args[0]): \(result.stderr)")
             }
+            // `export --to` checks the file while it loads: the load is rolled back, the database
+            // holds nothing.
+            if PostgresServer.available {
+                let database = try PostgresServer.createDatabase("damaged")
+                defer { PostgresServer.dropDatabase(database) }
+                let load = try Hardening.porter(["export", file, "--to", PostgresServer.url(database), "--quiet"])
+                #expect(load.status == 1, "\(name) --to: \(load.stderr)")
+                #expect(
+                    load.stderr.contains("refused: the file fails its check: \(finding)"),
+                    "\(name) --to: \(load.stderr)")
+                #expect(load.stderr.split(separator: "\n").count == 1, "\(name) --to: \(load.stderr)")
+                #expect(
+                    try PostgresServer.value(
+                        "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: database) == "0",
+                    "\(name) --to: tables were left")
+            }
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "\(name): the file changed")
             // --skip-check: the user takes over (the migration runs on the file as it is).
             let skipped = try Hardening.porter(["export", file, "--out", dir.path("\(name)-skipped"), "--skip-check"])

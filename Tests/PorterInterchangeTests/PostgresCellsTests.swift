@@ -42,6 +42,38 @@ import Testing
         }
     }
 
+    /// One row of COPY text as the spool holds it.
+    static func row(_ write: (CopySpool) throws -> Void) throws -> String {
+        let spool = CopySpool.memory()
+        try write(spool)
+        try spool.endRow()
+        var text = ""
+        try spool.forEachChunk { text += String(decoding: $0, as: UTF8.self) }
+        return text
+    }
+
+    @Test("COPY fields: integers at the ends of the range and padded, ObjectIds, text with and without escapes")
+    func copyFields() throws {
+        let ints: [(Int64, Int, String)] = [
+            (0, 1, "0"), (-1, 1, "-1"), (7, 4, "0007"), (-7, 3, "-007"), (12345, 2, "12345"),
+            (.max, 1, "9223372036854775807"), (.min, 1, "-9223372036854775808"),
+        ]
+        for (value, width, expected) in ints {
+            #expect(try Self.row { $0.int(value, width: width) } == expected + "\n", "\(value) width \(width)")
+        }
+        let id = try ObjectId(string: "5f5e100020e16b6746a13c13")
+        #expect(try Self.row { $0.objectId(id) } == "5f5e100020e16b6746a13c13\n")
+        let texts: [(String, String, Bool)] = [
+            ("plain é ☃", "plain é ☃", false), ("a\\b\tc\nd\re", "a\\\\b\\tc\\nd\\re", false),
+            ("nul\u{0}", "nul\\000", true), ("", "", false),
+        ]
+        for (text, expected, nul) in texts {
+            var sawNul = false
+            #expect(try Self.row { sawNul = $0.text(text) } == expected + "\n", "\(text.debugDescription)")
+            #expect(sawNul == nul, "\(text.debugDescription)")
+        }
+    }
+
     @Test("dates as PostgreSQL prints timestamptz: no fraction, a short one, BC")
     func printedForms() {
         #expect(
