@@ -46,6 +46,9 @@ package final class MongoArchiveDecoder: DocumentDecoder {
         requestedDatabase = database
     }
 
+    /// The chosen database (once the prelude is read): documents are named by its collections.
+    package var collectionsDatabase: String? { database ?? requestedDatabase ?? "" }
+
     /// Archives declare no fixture version.
     package var fixtureSchemaVersion: UInt64? { nil }
 

@@ -79,6 +79,10 @@ package protocol DocumentDecoder: AnyObject {
     var dumpMetadata: [String: String] { get }
     /// Whether objects without a primary key keep their `_key` as object key where it is free.
     var keepsObjectKeys: Bool { get }
+    /// The database whose collections the documents' class names are (a mongodump archive's
+    /// chosen database), so that an import can map them through the dump's namespaces; nil
+    /// when the names are class names.
+    var collectionsDatabase: String? { get }
 }
 
 extension DocumentDecoder {
@@ -88,6 +92,9 @@ extension DocumentDecoder {
     /// Whether objects without a primary key keep their `_key` as object key where it is free
     /// (CSV files, like Realm files, name objects by their keys); other sources renumber them.
     package var keepsObjectKeys: Bool { false }
+
+    /// Only archives name collections.
+    package var collectionsDatabase: String? { nil }
 }
 
 /// One decoded document and where it came from.

@@ -227,7 +227,11 @@ extension Importer {
         }
         try importDocuments(decoder, source: input.name, className: className)
         for (collection, text) in decoder.dumpMetadata.sorted(by: { $0.key < $1.key }) {
-            guard let cls = database.schema[collection] else { continue }
+            let className =
+                namespaces.flatMap {
+                    $0.className(ofCollection: collection, database: decoder.collectionsDatabase)
+                } ?? collection
+            guard let cls = database.schema[className] else { continue }
             report.warnings += DumpMetadata.indexWarnings(text, for: cls, source: "\(input.name):\(collection)")
         }
     }

@@ -155,6 +155,16 @@ public final class Importer {
         if report.totalDocuments == 0 { report.warnings.append("warning: the sources hold no documents") }
     }
 
+    /// The class of a decoded document: its collection's through ``namespaces`` when the decoder
+    /// names collections (an archive), else the name it carries.
+    func classOf(_ decoded: DecodedDocument, _ decoder: DocumentDecoder) -> String? {
+        guard let collection = decoded.className, let namespaces, let database = decoder.collectionsDatabase else {
+            return decoded.className
+        }
+        return namespaces.className(ofCollection: collection, database: database.isEmpty ? nil : database)
+            ?? collection
+    }
+
     /// Reads every document of one decoder.
     func importDocuments(_ decoder: DocumentDecoder, source: String, className: String?) throws {
         let keptKeys = keepObjectKeys
@@ -189,7 +199,7 @@ public final class Importer {
                 }
             }
             guard let decoded else { return }
-            guard let name = decoded.className ?? className else {
+            guard let name = classOf(decoded, decoder) ?? className else {
                 problems.add(
                     source: source, label: "",
                     message:

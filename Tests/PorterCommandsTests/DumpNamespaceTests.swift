@@ -122,6 +122,23 @@ import Testing
             #expect(verify.status == 0, "\(run.import): \(verify.output.stdout) \(verify.output.stderr)")
             #expect(verify.output.stdout.contains("5 objects in 2 classes match"), "\(verify.output.stdout)")
         }
+        // The same mapping read back from a mongodump archive.
+        let archive = dir.path("dump.archive"), fromArchive = dir.path("archive.porter")
+        let mapping = ["--collection", "P=people", "--collection", "D=dogs"]
+        let exported = CapturedOutput.run(["export", Self.links, "--archive=\(archive)", "--db", "app"] + mapping)
+        #expect(exported.status == 0, "\(exported.output.stderr)")
+        let back = CapturedOutput.run(
+            ["import", fromArchive, "--archive=\(archive)", "--create", "--schema", schema] + mapping)
+        #expect(back.status == 0, "archive: \(back.output.stderr)")
+        let verify = CapturedOutput.run(["verify", plain, fromArchive])
+        #expect(verify.output.stdout.contains("5 objects in 2 classes match"), "archive: \(verify.output.stdout)")
+        // Without the mapping, the archive's collections name no class: refused, nothing written.
+        let unmappedArchive = CapturedOutput.run([
+            "import", dir.path("y.porter"), "--archive=\(archive)", "--create", "--schema", schema,
+        ])
+        #expect(unmappedArchive.status == 1)
+        #expect(unmappedArchive.output.stderr.contains("no class named 'people'"), "\(unmappedArchive.output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("y.porter")))
         // Without the mapping, the app's dump is two databases of unknown collections.
         let unmapped = CapturedOutput.run([
             "import", dir.path("x.porter"), dir.path("dump0"), "--create", "--schema", schema,
