@@ -300,27 +300,8 @@ import Testing
         let before = try PostgresServer.value(digest, database: database)
         let rowsBefore = try PostgresServer.value("SELECT count(*) FROM \"Every_intList\"", database: database)
         // Another session holds _porter_schema.
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        locker.arguments = [
-            "psql", "-X", "-q", "-h", PostgresServer.socket, "-U", "porter", "-d", database, "-c",
-            "BEGIN; LOCK TABLE _porter_schema IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT",
-        ]
-        locker.standardOutput = FileHandle.nullDevice
-        locker.standardError = FileHandle.nullDevice
-        try locker.run()
+        let locker = try PostgresServer.lockTable("_porter_schema", database: database)
         defer { if locker.isRunning { locker.terminate() } }
-        func waitFor(_ query: String) throws -> Bool {
-            for _ in 0..<300 {
-                if try PostgresServer.value(query, database: "postgres") != "0" { return true }
-                usleep(50_000)
-            }
-            return false
-        }
-        try #require(
-            try waitFor(
-                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '\(database)' AND l.mode = 'AccessExclusiveLock' AND l.granted"
-            ))
         let load = Process()
         load.executableURL = try PorterExecutable.locate()
         load.arguments = ["export", path, "--to", url, "--mode", "replace", "--quiet"]
@@ -328,19 +309,17 @@ import Testing
         load.standardError = FileHandle.nullDevice
         try load.run()
         // The load is inside its transaction, its drops done, waiting for the lock.
-        let waiting = try waitFor(
+        let waiting = try PostgresServer.waitFor(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock' AND query LIKE 'DROP TABLE%_porter_schema%'"
         )
         kill(load.processIdentifier, SIGKILL)
         load.waitUntilExit()
         #expect(waiting, "the load never waited for the lock")
         #expect(load.terminationReason == .uncaughtSignal)
-        _ = try PostgresServer.psql(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()",
-            database: "postgres")
+        try PostgresServer.endSessions(database)
         locker.waitUntilExit()
         // The server rolled the killed load back: every table and row as before.
-        _ = try waitFor("SELECT count(*) = 0 FROM pg_stat_activity WHERE datname = '\(database)'")
+        try PostgresServer.waitForNone("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)'")
         #expect(try PostgresServer.value(digest, database: database) == before)
         #expect(try PostgresServer.value("SELECT count(*) FROM \"Every_intList\"", database: database) == rowsBefore)
         // And the load runs to its end once nothing holds the lock.

@@ -203,6 +203,74 @@ import Testing
         #expect(folder.listing == ["copy.porter"])
     }
 
+    /// An import killed half-way, while it reads the server, leaves every Porter database as it
+    /// was: a new one is not there (only the killed run's recognisable temporary file, which the
+    /// next run removes), an existing one holds what it held. Made deterministic by a lock:
+    /// another session holds `Target`, the import waits for it inside its read, and is killed.
+    @Test(
+        "a killed import leaves no new database and an existing one as it was",
+        .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))
+    func killedImport() throws {
+        let folder = try TemporaryFolder("pg-import-kill")
+        let db = try PostgresServer.createDatabase("killimport")
+        defer { PostgresServer.dropDatabase(db) }
+        let url = PostgresServer.url(db)
+        try #require(try PorterBinary.run(["export", Self.everyType, "--to", url, "--quiet"]).status == 0)
+        let existing = folder.path("existing.porter")
+        try #require(try PorterBinary.run(["import", existing, url, "--create", "--quiet"]).status == 0)
+        let existingBytes = try Data(contentsOf: URL(fileURLWithPath: existing))
+        let locker = try PostgresServer.lockTable("\"Target\"", database: db)
+        defer { if locker.isRunning { locker.terminate() } }
+        let waiting =
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(db)' AND wait_event_type = 'Lock' AND query NOT LIKE '%LOCK TABLE%'"
+        let runs: [[String]] = [
+            ["import", folder.path("new.porter"), url, "--create", "--quiet"],
+            ["import", existing, url, "--mode", "upsert", "--quiet"],
+        ]
+        var killed: [Int32] = []
+        for arguments in runs {
+            let load = Process()
+            load.executableURL = try PorterExecutable.locate()
+            load.arguments = arguments
+            load.standardOutput = FileHandle.nullDevice
+            load.standardError = FileHandle.nullDevice
+            try load.run()
+            let waited = try PostgresServer.waitFor(waiting)
+            kill(load.processIdentifier, SIGKILL)
+            load.waitUntilExit()
+            #expect(waited, "\(arguments[1]): the import never waited for the lock")
+            #expect(load.terminationReason == .uncaughtSignal)
+            killed.append(load.processIdentifier)
+            // Besides the killed runs' temporary files, only SQLite's own write-ahead log of the
+            // existing database (its uncommitted frames are never read).
+            let left = folder.listing.filter {
+                !["existing.porter", "existing.porter-wal", "existing.porter-shm"].contains($0)
+            }
+            #expect(
+                left.allSatisfy { name in killed.contains { name.hasPrefix(".new.porter.porter-\($0)-") } },
+                "\(arguments[1]): \(left)")
+            // A backend blocked on a lock notices its client's death only when the lock is
+            // released: ended here, as the server would end it then.
+            _ = try PostgresServer.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(db)' AND wait_event_type = 'Lock' AND query NOT LIKE '%LOCK TABLE%'",
+                database: "postgres")
+            try PostgresServer.waitForNone(waiting)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == existingBytes, "the existing database changed")
+        try PostgresServer.endSessions(db)
+        locker.waitUntilExit()
+        // With nothing holding the lock: the existing database verifies, and the next run makes
+        // the new one and removes what the killed run left.
+        let checked = try PorterBinary.run(["check", existing])
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        let verified = try PorterBinary.run(["verify", Self.everyType, existing])
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        let again = try PorterBinary.run(["import", folder.path("new.porter"), url, "--create", "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            folder.listing.filter { !$0.hasPrefix("existing.porter") } == ["new.porter"], "\(folder.listing)")
+    }
+
     @Test("import with a bad postgresql:// URL: exit 64", arguments: ["postgresql://host:notaport/db"])
     func badURL(_ url: String) throws {
         let folder = try TemporaryFolder("pg-import-url")

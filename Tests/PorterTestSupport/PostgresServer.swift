@@ -65,6 +65,54 @@ public enum PostgresServer {
         return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
     }
 
+    /// Polls `query` on the maintenance database until it returns something other than `0`:
+    /// true, or false after 15 seconds.
+    public static func waitFor(_ query: String) throws -> Bool {
+        for _ in 0..<300 {
+            if try value(query, database: "postgres") != "0" { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Polls `query` on the maintenance database until it returns `0` (at most 15 seconds).
+    public static func waitForNone(_ query: String) throws {
+        for _ in 0..<300 {
+            if try value(query, database: "postgres") == "0" { return }
+            usleep(50_000)
+        }
+    }
+
+    /// Another session holding `table` of `database` in ACCESS EXCLUSIVE mode (for 120 s at
+    /// most), started and holding the lock when this returns: what reads or drops the table
+    /// waits, deterministically, until the test ends that session (`pg_terminate_backend`).
+    public static func lockTable(_ table: String, database: String) throws -> Process {
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        locker.arguments = [
+            "psql", "-X", "-q", "-h", socket, "-U", "porter", "-d", database, "-c",
+            "BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT",
+        ]
+        locker.standardOutput = FileHandle.nullDevice
+        locker.standardError = FileHandle.nullDevice
+        try locker.run()
+        let held = try waitFor(
+            "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '\(database)' AND l.mode = 'AccessExclusiveLock' AND l.granted"
+        )
+        guard held else {
+            locker.terminate()
+            throw PostgresError(message: "the lock on \(table) was never granted")
+        }
+        return locker
+    }
+
+    /// Ends every other session of `database`.
+    public static func endSessions(_ database: String) throws {
+        _ = try psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()",
+            database: "postgres")
+    }
+
     /// Runs a command found on `PATH` with the server's time zone set to UTC.
     public static func run(_ command: String, _ arguments: [String]) throws -> Run {
         let process = Process()
