@@ -7,14 +7,9 @@ extension ExportCommand {
     /// `--format postgres` and `--to postgresql://…`: the relational layout of `--format sqlite`
     /// with PostgreSQL's types, as one SQL file of DDL and `COPY` data, or loaded into a server
     /// through libpq in one transaction.
-    func exportPostgres(output: CommandOutput) throws {
-        // With `--to`, the check of the file runs beside the load, which commits only after it.
-        guard to != nil else { return try exportPostgres(output: output, beforeCommit: {}) }
-        let inputCheck = BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
-        try inputCheck.around { try exportPostgres(output: output, beforeCommit: inputCheck.wait) }
-    }
-
-    private func exportPostgres(output: CommandOutput, beforeCommit: () throws -> Void) throws {
+    /// - Parameter inputCheck: the check of the file, made meanwhile; the load commits (the file
+    ///   is renamed into place) only after it passed.
+    func exportPostgres(output: CommandOutput, inputCheck: BackgroundInputCheck) throws {
         let store = try StoreFile.open(database, encryption: encryption)
         let options = ExportOptions(classes: classes)
         let bson = try InterchangeFormats.outputFormat(named: "bson")
@@ -27,6 +22,7 @@ extension ExportCommand {
             exporter = Exporter(realmFile: file, schema: schema, format: bson, options: options)
         }
         try select(exporter)
+        exporter.isCancelled = { inputCheck.hasFailed }
         let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         exporter.progress = progress.map { line in { line.update($0) } }
         let report: ExportReport
@@ -35,10 +31,11 @@ extension ExportCommand {
             defer { progress?.finish() }
             if let to {
                 destination = Exporter.displayPostgresURL(to)
-                report = try exporter.load(intoPostgres: to, mode: mode ?? .new, beforeCommit: beforeCommit)
+                report = try exporter.load(intoPostgres: to, mode: mode ?? .new, beforeCommit: inputCheck.wait)
             } else {
                 destination = try postgresFilePath()
-                report = try exporter.export(toPostgresFile: destination, force: force)
+                report = try exporter.export(
+                    toPostgresFile: destination, force: force, beforeCommit: inputCheck.wait)
             }
         }
         let total = report.files.reduce(0) { $0 + $1.documents }

@@ -6,7 +6,9 @@ import PorterRealm
 extension ExportCommand {
     /// `--format sqlite`: one relational SQLite file (a table per class, child tables for
     /// collections and embedded objects), written atomically.
-    func exportSQLite(output: CommandOutput) throws {
+    /// - Parameter inputCheck: the check of the file, made meanwhile; the export file is renamed
+    ///   into place only after it passed.
+    func exportSQLite(output: CommandOutput, inputCheck: BackgroundInputCheck) throws {
         // validate() made sure of one --out file and no option of other formats.
         guard let out else { return }
         let options = ExportOptions(classes: classes)
@@ -23,12 +25,13 @@ extension ExportCommand {
                 options: options)
         }
         try select(exporter)
+        exporter.isCancelled = { inputCheck.hasFailed }
         let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         exporter.progress = progress.map { line in { line.update($0) } }
         let report: ExportReport
         do {
             defer { progress?.finish() }
-            report = try exporter.export(toSQLite: out, force: force)
+            report = try exporter.export(toSQLite: out, force: force, beforeCommit: inputCheck.wait)
         }
         let total = report.files.reduce(0) { $0 + $1.documents }
         output.out(

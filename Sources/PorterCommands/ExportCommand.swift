@@ -220,12 +220,18 @@ public struct ExportCommand: OutputCommand {
             format == .realm || format == .sqlite || format == .postgres
             || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
         writer.apply(sweeping: oneFile && to == nil ? out : archive)
-        // `--to` checks the file while it loads (one transaction, committed only when the check passed).
-        if to != nil { return try exportPostgres(output: output) }
+        // The relational exports check the file while they write (BackgroundInputCheck): their
+        // output is committed at one point, only when the check passed.
+        if format == .postgres || to != nil || format == .sqlite {
+            let inputCheck = BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
+            return try inputCheck.around {
+                format == .sqlite
+                    ? try exportSQLite(output: output, inputCheck: inputCheck)
+                    : try exportPostgres(output: output, inputCheck: inputCheck)
+            }
+        }
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
-        if format == .postgres { return try exportPostgres(output: output) }
         if format == .realm { return try exportRealmFile(output: output) }
-        if format == .sqlite { return try exportSQLite(output: output) }
         if format == .csv, let out, out.lowercased().hasSuffix(".csv") {
             return try exportCSVFile(to: out, output: output)
         }

@@ -41,15 +41,21 @@ enum InputCheck {
     }
 }
 
-/// ``InputCheck/require(_:key:skip:)`` made on another thread while a command whose writes can
-/// be rolled back (`export --to postgresql://…`, one transaction) already reads the file: the
-/// command waits for it before it commits, so a damaged file is still refused and nothing kept,
-/// at the cost of no second pass over the file before the work starts.
+/// ``InputCheck/require(_:key:skip:)`` made on another thread while a command whose output is
+/// committed at one point (`export --to postgresql://…`, one transaction; `--format sqlite` and
+/// `--format postgres`, one temporary file renamed into place) already reads the file: the
+/// command stops early when the check has refused the file and waits for it before it commits,
+/// so a damaged file is still refused and nothing kept, and the check costs no pass over the
+/// file before the work starts.
 final class BackgroundInputCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    // Written by the checking thread before `done` is signalled, read after `wait()` returns.
+    private let lock = NSLock()
+    // Written by the checking thread under `lock`; read after `wait()` returns, or under `lock`.
     private var failure: Error?
     private var finished = false
+
+    /// Whether the check has already refused the file: the work can stop early.
+    var hasFailed: Bool { lock.withLock { failure != nil } }
 
     /// Starts the check of `path` (none when `skip`).
     init(_ path: String, key: [UInt8]?, skip: Bool) {
@@ -58,7 +64,9 @@ final class BackgroundInputCheck: @unchecked Sendable {
             return
         }
         let thread = Thread { [self] in
-            do { try InputCheck.require(path, key: key, skip: false) } catch { failure = error }
+            do { try InputCheck.require(path, key: key, skip: false) } catch {
+                lock.withLock { failure = error }
+            }
             done.signal()
         }
         // The main thread's size: the check walks the file's trees recursively.
@@ -72,7 +80,7 @@ final class BackgroundInputCheck: @unchecked Sendable {
             done.wait()
             finished = true
         }
-        if let failure { throw failure }
+        if let failure = lock.withLock({ failure }) { throw failure }
     }
 
     /// Runs `work`, then waits for the check before returning: the check's refusal wins over

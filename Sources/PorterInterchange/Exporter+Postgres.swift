@@ -64,9 +64,14 @@ extension Exporter {
     /// in one transaction, the tables of the relational layout (as `--format sqlite`) with
     /// PostgreSQL's types, each table's rows as `COPY … FROM stdin`, then indexes and foreign keys.
     /// Written under a temporary name beside `path` and renamed into place when complete.
-    /// - Parameter force: replace an existing file (otherwise that is an error).
+    /// - Parameters:
+    ///   - force: replace an existing file (otherwise that is an error).
+    ///   - beforeCommit: runs once the file is complete, before it is renamed into place; what it
+    ///     throws removes the file (`porter export` waits there for its check of the input).
     /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
-    public func export(toPostgresFile path: String, force: Bool = false) throws -> ExportReport {
+    public func export(toPostgresFile path: String, force: Bool = false, beforeCommit: () throws -> Void = {})
+        throws -> ExportReport
+    {
         let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
         try checkOneFileOutput(path, format: "postgres", force: force)
@@ -74,15 +79,18 @@ extension Exporter {
         // other than its ordinary one, the file is written again with every table's rows spooled
         // first (its types are then known before its CREATE TABLE).
         do {
-            return try writePostgresFile(layout, kept: kept, path: path, optimistic: true)
+            return try writePostgresFile(
+                layout, kept: kept, path: path, optimistic: true, beforeCommit: beforeCommit)
         } catch is PostgresStreamFallback {
-            return try writePostgresFile(layout, kept: kept, path: path, optimistic: false)
+            return try writePostgresFile(
+                layout, kept: kept, path: path, optimistic: false, beforeCommit: beforeCommit)
         }
     }
 
-    private func writePostgresFile(_ layout: RelationalLayout, kept: [String: [Int]], path: String, optimistic: Bool)
-        throws -> ExportReport
-    {
+    private func writePostgresFile(
+        _ layout: RelationalLayout, kept: [String: [Int]], path: String, optimistic: Bool,
+        beforeCommit: () throws -> Void
+    ) throws -> ExportReport {
         let writer = try PostgresCopyWriter(layout: layout, spoolBeside: path, optimistic: optimistic)
         var report = ExportReport()
         if !optimistic { report = try writeRelational(layout, kept: kept, path: path, write: writer.writeObject) }
@@ -109,6 +117,7 @@ extension Exporter {
             }
             try output.write("COMMIT;\n")
             try output.close()
+            try beforeCommit()
             try TemporaryFiles.renameIntoPlace(temp, at: path)
         } catch {
             output.abandon()

@@ -7,9 +7,14 @@ extension Exporter {
     /// Writes the exported classes as one relational SQLite file at `path` (see
     /// ``RelationalLayout``), atomically: a temporary file beside it is filled in one transaction,
     /// its foreign keys checked by SQLite, synced to disk and renamed into place.
-    /// - Parameter force: replace an existing file (otherwise that is an error).
+    /// - Parameters:
+    ///   - force: replace an existing file (otherwise that is an error).
+    ///   - beforeCommit: runs once the file is complete, before it is renamed into place; what it
+    ///     throws removes the file (`porter export` waits there for its check of the input).
     /// - Throws: ``PorterError``; nothing is left behind at `path` or beside it.
-    public func export(toSQLite path: String, force: Bool = false) throws -> ExportReport {
+    public func export(toSQLite path: String, force: Bool = false, beforeCommit: () throws -> Void = {}) throws
+        -> ExportReport
+    {
         let (exportSchema, classes, kept) = try relationalSchema(format: "sqlite")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes)
         try checkOneFileOutput(path, format: "sqlite", force: force)
@@ -42,6 +47,7 @@ extension Exporter {
             }
             file = nil
             try TemporaryFiles.syncFile(temp, name: path)
+            try beforeCommit()
             try TemporaryFiles.renameIntoPlace(temp, at: path)
         } catch {
             TemporaryFiles.remove(temp, sideFiles: true)
