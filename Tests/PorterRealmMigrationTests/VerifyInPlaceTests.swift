@@ -32,7 +32,7 @@ import Testing
         // The side reads the export itself, and nothing was made in the private folder.
         #expect(side.exporter.path == export)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
-        // A Porter database side (what a dump folder is imported into) is a different reader.
+        // The schema is the one the export holds in _porter_schema.
         #expect(side.exporter.schema.classes.map(\.name).contains("Every"))
     }
 
