@@ -15,12 +15,12 @@ public struct VerifyCommand: OutputCommand {
             Objects are matched by primary key (by _key, the object key an export writes, for classes without \
             one) and compared value by value: links as the linked object's key, sets in any order, dates to \
             the millisecond when a side is BSON or Extended JSON (they hold milliseconds), otherwise to the \
-            nanosecond; a float in a mixed value is compared as a double when a side went through an import. \
+            nanosecond; a float in a mixed value is compared as a double when a side is not a Realm file. \
             Prints a table per class (source, target, matched, differing, missing, extra) and exits 0 when \
             everything matches; otherwise the first line names the first difference \
             (Dog[_id=3].age: source 3, target 4, or a missing or extra object) and the exit code is 1. \
-            Neither side is written; folders, SQLite and PostgreSQL exports are read through a private copy in a \
-            temporary folder that is removed afterwards.
+            Neither side is written; SQLite and PostgreSQL exports are read where they are, export folders \
+            through a private copy in a temporary folder that is removed afterwards.
             """)
     /// The original.
     @Argument(help: "The original: a Realm file, a Porter database, a SQLite export or an export folder.")

@@ -222,6 +222,15 @@ final class PostgresRelationalSource: RelationalRowSource {
         return (0..<rows.count).compactMap { rows.text($0, 0) }
     }
 
+    func containsKey(_ table: RelationalTable, _ key: SQLiteCell) throws -> Bool {
+        guard let column = table.keyColumn, let type = columnTypes[table.name]?[column],
+            let text = parameter(key, columnType: type)
+        else { return false }
+        let rows = try connection.rows(
+            "SELECT 1 FROM \(quote(table.name)) WHERE \(quote(column)) = $1 LIMIT 1", parameters: [text])
+        return rows.count > 0
+    }
+
     /// A key cell as the text of a query parameter for a column of `columnType`.
     private func parameter(_ cell: SQLiteCell, columnType: String?) -> String? {
         switch cell {

@@ -104,23 +104,22 @@ final class RelationalReader {
         _ table: RelationalTable, _ statement: RelationalRowCursor, column: inout Int,
         into fields: inout [(key: String, value: DocumentValue)], path: String
     ) throws {
-        var values: [String: DocumentValue] = [:]
-        for property in table.properties where property.collection == .none && table.children[property.name] == nil {
-            let at = path + property.name
-            if property.type == .mixed {
-                values[property.name] = try mixed(statement.cell(column), statement.cell(column + 1), path: at)
-                column += 2
-            } else {
-                values[property.name] = try value(statement.cell(column), property, path: at)
-                column += 1
-            }
-        }
+        // The columns come in property order (a child table's property has none): read as met,
+        // the children by their own statements while this one stays on its row.
         let ownKey = ownerKey(table, statement)
+        fields.reserveCapacity(fields.count + table.properties.count)
         for property in table.properties {
             if let child = table.children[property.name] {
                 fields.append((property.name, try readChild(child, owner: ownKey, path: path + property.name)))
+            } else if property.collection != .none {
+                fields.append((property.name, .null))
+            } else if property.type == .mixed {
+                let cell = statement.cell(column), typeCell = statement.cell(column + 1)
+                fields.append((property.name, try mixed(cell, typeCell, path: path + property.name)))
+                column += 2
             } else {
-                fields.append((property.name, values[property.name] ?? .null))
+                fields.append((property.name, try value(statement.cell(column), property, path: path + property.name)))
+                column += 1
             }
         }
     }

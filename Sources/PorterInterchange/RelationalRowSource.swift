@@ -45,6 +45,9 @@ protocol RelationalRowSource: AnyObject {
         -> RelationalRowCursor
     /// The keys of the null entries `_porter_null_entries` lists for one owner's dictionary.
     func nullEntryKeys(table: String, owner: SQLiteCell) throws -> [String]
+    /// Whether the top-level `table` holds a row whose key column (primary key or `_key`) is
+    /// `key`: a link read in place names an object that exists.
+    func containsKey(_ table: RelationalTable, _ key: SQLiteCell) throws -> Bool
 }
 
 /// Rows being read, one at a time.
@@ -62,6 +65,7 @@ final class SQLiteRelationalSource: RelationalRowSource {
     let file: PlainSQLiteFile
     private var selects: [String: PlainSQLiteStatement] = [:]
     private var nullEntries: PlainSQLiteStatement?
+    private var keyLookups: [String: PlainSQLiteStatement] = [:]
 
     init(path: String) throws { file = try PlainSQLiteFile(readingAt: path) }
 
@@ -117,6 +121,18 @@ final class SQLiteRelationalSource: RelationalRowSource {
             if case .text(let key) = lookup.cell(0) { keys.append(key) }
         }
         return keys
+    }
+
+    func containsKey(_ table: RelationalTable, _ key: SQLiteCell) throws -> Bool {
+        guard let column = table.keyColumn else { return false }
+        // The key column is the table's primary key (or unique): one indexed look-up.
+        let lookup =
+            try keyLookups[table.name]
+            ?? file.prepare("SELECT 1 FROM \(quote(table.name)) WHERE \(quote(column)) = ? LIMIT 1")
+        keyLookups[table.name] = lookup
+        defer { lookup.reset() }
+        lookup.bind(1, key)
+        return try lookup.step()
     }
 
     /// A prepared select being stepped (reset, for its next owner, when closed).

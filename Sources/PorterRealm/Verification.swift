@@ -6,11 +6,11 @@ import PorterRealmFile
 import PorterStore
 
 /// `porter verify`: proves that a copy of a file lost nothing. Both sides are read as an export
-/// reads them (a Realm file or Porter database directly; a relational SQLite export or a dump
-/// folder through a private Porter database it is imported into, its objects keeping their
-/// `_key`s), every object is matched by primary key (or `_key`) and compared value by value.
-/// Nothing is written beside either file: the private copies and the digest table live in a
-/// temporary folder removed at the end (and on a caught signal).
+/// reads them (a Realm file, a Porter database, a relational SQLite export or PostgreSQL database
+/// directly; a dump folder through a private Porter database it is imported into; objects
+/// without a primary key keep their `_key`s), every object is matched by primary key (or `_key`)
+/// and compared value by value. Nothing is written beside either file: the private copies and
+/// the digest table live in a temporary folder removed at the end (and on a caught signal).
 public enum Verification {
     /// Compares every top-level class of `source` and `target` (a Realm file, with its key when
     /// encrypted; a Porter database; a relational SQLite export; an export or dump folder).
@@ -35,8 +35,8 @@ public enum Verification {
         return try Verifier(source: sourceSide, target: targetSide, scratchFile: scratch).run()
     }
 
-    /// Opens one side: read directly when Porter reads it in place, else imported into a private
-    /// Porter database in `folder`.
+    /// Opens one side: read directly when Porter reads it in place (every kind but a dump folder),
+    /// else imported into a private Porter database in `folder`.
     static func side(_ path: String, key: [UInt8]?, folder: String, name: String) throws -> VerifySide {
         if RelationalExportDatabase.isURL(path) {
             if key != nil {
@@ -44,10 +44,10 @@ public enum Verification {
                     .usage, "an encryption key applies to Realm files, not PostgreSQL databases",
                     location: RelationalExportDatabase.display(path))
             }
-            let db = try imported(
-                path, schema: try RelationalExportDatabase.schema(at: path), folder: folder, name: name)
+            // Read in place, in one read-only snapshot; mixed floats come back as doubles.
             return VerifySide(
-                exporter: Exporter(database: db, format: try InterchangeFormats.outputFormat(named: "json")),
+                exporter: try Exporter(
+                    relationalExport: path, side: name, format: try InterchangeFormats.outputFormat(named: "json")),
                 kind: "PostgreSQL export", millisecondDates: false, widenedMixedFloats: true)
         }
         var isDirectory: ObjCBool = false
@@ -81,11 +81,10 @@ public enum Verification {
                     .usage, "an encryption key applies to Realm files; this is an SQLite file", location: path)
             }
             if RelationalExportFile.isExport(path) {
-                let db = try imported(
-                    path, schema: try RelationalExportFile.schema(at: path), folder: folder, name: name)
+                // Read in place (opened read-only); mixed floats come back as doubles, as an import stores them.
                 return VerifySide(
-                    exporter: Exporter(database: db, format: unused), kind: "SQLite export", millisecondDates: false,
-                    widenedMixedFloats: true)
+                    exporter: try Exporter(relationalExport: path, side: name, format: unused), kind: "SQLite export",
+                    millisecondDates: false, widenedMixedFloats: true)
             }
             let db = try Database.open(at: path, readOnly: true)
             return VerifySide(
@@ -111,7 +110,7 @@ public enum Verification {
             widenedMixedFloats: false)
     }
 
-    /// A dump folder or relational export imported into a new Porter database in `folder`, every
+    /// A dump folder imported into a new Porter database in `folder`, every
     /// object without a primary key keeping the `_key` the export wrote (so links and keys compare).
     private static func imported(_ path: String, schema: Schema, format: String? = nil, folder: String, name: String)
         throws -> Database
