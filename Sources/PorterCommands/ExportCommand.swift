@@ -220,18 +220,29 @@ public struct ExportCommand: OutputCommand {
             format == .realm || format == .sqlite || format == .postgres
             || (format == .csv && out?.lowercased().hasSuffix(".csv") == true)
         writer.apply(sweeping: oneFile && to == nil ? out : archive)
-        // The relational exports check the file while they write (BackgroundInputCheck): their
-        // output is committed at one point, only when the check passed.
-        if format == .postgres || to != nil || format == .sqlite {
+        // The exports whose output is committed at one point (files renamed into place, one
+        // transaction) check the file beside the work (BackgroundInputCheck) and commit only when
+        // the check passed; the others (stdout, archives, one CSV file) check it first.
+        let folder = archive == nil && out != nil && out != "-" && !oneFile
+        if format == .postgres || to != nil || format == .sqlite || format == .realm || folder {
             let inputCheck = BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
             return try inputCheck.around {
-                format == .sqlite
-                    ? try exportSQLite(output: output, inputCheck: inputCheck)
-                    : try exportPostgres(output: output, inputCheck: inputCheck)
+                if format == .postgres || to != nil {
+                    return try exportPostgres(output: output, inputCheck: inputCheck)
+                }
+                if format == .sqlite { return try exportSQLite(output: output, inputCheck: inputCheck) }
+                if format == .realm { return try exportRealmFile(output: output, inputCheck: inputCheck) }
+                try exportDocuments(output: output, inputCheck: inputCheck)
             }
         }
         try InputCheck.require(database, key: try encryption.key(), skip: check.skipCheck)
-        if format == .realm { return try exportRealmFile(output: output) }
+        try exportDocuments(output: output, inputCheck: nil)
+    }
+
+    /// The document formats (and one CSV file): to a folder, an archive or stdout.
+    /// - Parameter inputCheck: the check of the file made meanwhile (folders), or nil when it was
+    ///   made first; the folder's files are renamed into place only after it passed.
+    private func exportDocuments(output: CommandOutput, inputCheck: BackgroundInputCheck?) throws {
         if format == .csv, let out, out.lowercased().hasSuffix(".csv") {
             return try exportCSVFile(to: out, output: output)
         }
@@ -250,6 +261,7 @@ public struct ExportCommand: OutputCommand {
             count = { name in try file.table(named: name).map { try file.objectCount(in: $0) } ?? 0 }
         }
         try select(exporter)
+        if let inputCheck { exporter.isCancelled = { inputCheck.hasFailed } }
         exporter.namespaces = try namespaces(exporter)
         let progress = ProgressLine.make(verb: "exported", quiet: progressLine.quiet)
         if let progress {
@@ -276,7 +288,7 @@ public struct ExportCommand: OutputCommand {
             for warning in report.warnings { output.err(warning) }
             return
         }
-        let report = try exporter.export(toDirectory: out)
+        let report = try exporter.export(toDirectory: out) { try inputCheck?.wait() }
         let total = report.files.reduce(0) { $0 + $1.documents }
         output.out(
             "Exported \(total) document\(total == 1 ? "" : "s") from \(database) as \(format.rawValue) to \(out):")
@@ -353,8 +365,9 @@ public struct ExportCommand: OutputCommand {
         for warning in report.warnings { output.err(warning) }
     }
 
-    /// `--format realm`: one Realm file (format 24) holding every object, written atomically.
-    private func exportRealmFile(output: CommandOutput) throws {
+    /// `--format realm`: one Realm file (format 24) holding every object, written atomically,
+    /// renamed into place only after `inputCheck` (made meanwhile) passed.
+    private func exportRealmFile(output: CommandOutput, inputCheck: BackgroundInputCheck) throws {
         guard let out, out != "-" else {
             throw PorterError(.usage, "--format realm writes one file: pass --out FILE.realm")
         }
@@ -375,14 +388,17 @@ public struct ExportCommand: OutputCommand {
         let store = try StoreFile.open(database, encryption: encryption)
         switch store {
         case .porter(let db):
-            try RealmFileOutput.write(db, to: out, encryptionKey: key, fileFormat: fileFormat.value)
+            try RealmFileOutput.write(
+                db, to: out, encryptionKey: key, fileFormat: fileFormat.value, beforeReplacing: inputCheck.wait)
             let total = try db.read { try RealmFileOutput.topLevelCount(db) }
             output.out(
                 "Exported \(total) object\(total == 1 ? "" : "s") from \(database) to the Realm file \(out) (file format \(fileFormat.value), schema version \(db.schemaVersion)\(key == nil ? "" : ", encrypted"))"
             )
         case .realm(let file):
             let schema = store.schema(models: try loadModels(models.path), notes: output.err)
-            try RealmFileOutput.write(file, schema: schema, to: out, encryptionKey: key, fileFormat: fileFormat.value)
+            try RealmFileOutput.write(
+                file, schema: schema, to: out, encryptionKey: key, fileFormat: fileFormat.value,
+                beforeReplacing: inputCheck.wait)
             output.out(
                 "Rewrote \(database) (file format \(file.fileFormat)) as the Realm file \(out) (file format \(fileFormat.value), schema version \(file.schemaVersion ?? 0)\(key == nil ? "" : ", encrypted"))"
             )

@@ -95,8 +95,11 @@ public final class Exporter {
         }
     }
 
-    /// Writes `schema.json` and the class files into `directory` (created when missing).
-    public func export(toDirectory directory: String) throws -> ExportReport {
+    /// Writes `schema.json` and the class files into `directory` (created when missing), each
+    /// under a temporary name renamed into place once every file is complete.
+    /// - Parameter beforeCommit: runs once every file is complete, before the renames; what it
+    ///   throws removes them (`porter export` waits there for its check of the input).
+    public func export(toDirectory directory: String, beforeCommit: () throws -> Void = {}) throws -> ExportReport {
         let classes = try exportedClasses()
         if let namespaces {
             guard format.fileExtension == "bson" || !namespaces.validators else {
@@ -177,6 +180,7 @@ public final class Exporter {
                     try $0.write(schema.jsonString(pretty: true))
                 }
             }
+            try beforeCommit()
             for file in staged {
                 guard rename(file.temp, file.final) == 0 else {
                     throw PorterError(

@@ -75,29 +75,34 @@ package enum RealmFileOutput {
     /// Writes every object of `database` to a new Realm file at `path`, at the database's schema
     /// version, atomically (a temporary file, fsync, rename); encrypted with `encryptionKey`.
     /// `fileFormat`: 24, or 23/22 for an app built with an older SDK.
+    /// `beforeReplacing` runs once the file is complete, before it is renamed into place; what it
+    /// throws leaves `path` untouched.
     package static func write(
         _ database: Database, to path: String, encryptionKey: [UInt8]? = nil,
-        fileFormat: Int = WriterFileFormat.current
+        fileFormat: Int = WriterFileFormat.current, beforeReplacing: () throws -> Void = {}
     ) throws {
         try database.read {
             let writer = try RealmFileWriter(
                 schema: database.schema, schemaVersion: database.schemaVersion, fileFormat: fileFormat)
             try writer.write(
-                to: path, source: DatabaseRealmWriteSource(database: database), encryptionKey: encryptionKey)
+                to: path, source: DatabaseRealmWriteSource(database: database), encryptionKey: encryptionKey,
+                beforeReplacing: beforeReplacing)
         }
     }
 
     /// Rewrites a Realm file as a new format-24 file at `path` (compacted; older formats upgraded).
     package static func write(
         _ file: RealmFile, schema: Schema? = nil, to path: String, encryptionKey: [UInt8]? = nil,
-        fileFormat: Int = WriterFileFormat.current
+        fileFormat: Int = WriterFileFormat.current, beforeReplacing: () throws -> Void = {}
     ) throws {
         let schema = schema ?? file.schema
         var writer = try RealmFileWriter(
             schema: schema, schemaVersion: file.schemaVersion.map { UInt64(max(0, $0)) } ?? schema.version,
             fileFormat: fileFormat)
         writer.mixedSetStringsInCoreOrder = file.fileFormat <= 23
-        try writer.write(to: path, source: RealmFileWriteSource(file: file), encryptionKey: encryptionKey)
+        try writer.write(
+            to: path, source: RealmFileWriteSource(file: file), encryptionKey: encryptionKey,
+            beforeReplacing: beforeReplacing)
     }
 
     /// The number of objects of top-level classes (for summaries).

@@ -27,9 +27,9 @@ package final class PlainSQLiteFile {
         guard stat(path, &info) == 0, info.st_size == 0 else {
             throw PorterError(.io, "not an empty file", location: displayPath)
         }
-        connection = try SQLiteConnection(
-            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-            displayPath: displayPath)
+        // Without SQLITE_OPEN_CREATE: a temporary file a caught signal removed in the meantime
+        // must not be made again by SQLite (the process would die leaving it behind).
+        connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE, displayPath: displayPath)
         // A 32 MB page cache (SQLite's default is 2 MB): primary keys such as ObjectIds arrive in
         // random order, and a small cache rereads their index pages from disk on most inserts.
         try connection.execute(

@@ -90,9 +90,10 @@ struct DamagedRealmFileTests {
             let runs: [[String]] = [
                 ["migrate", file, "--to", schema], ["import", file, source, "--class", "Item"],
                 ["export", file, "--out", dir.path("\(name)-out")],
-                // The relational exports check while they write: refused all the same.
+                // The exports that commit at one point check while they write: refused all the same.
                 ["export", file, "--format", "sqlite", "--out", dir.path("\(name).sqlite")],
                 ["export", file, "--format", "postgres", "--out", dir.path("\(name).sql")],
+                ["export", file, "--format", "realm", "--out", dir.path("\(name).sql-realm")],
             ]
             for args in runs {
                 let result = try Hardening.porter(args)
@@ -119,7 +120,9 @@ struct DamagedRealmFileTests {
                     "\(name) --to: tables were left")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "\(name): the file changed")
-            let left = dir.listing.filter { $0.hasPrefix("\(name).sql") || $0.hasPrefix(".\(name).sql") }
+            let left = dir.listing.filter {
+                $0.hasPrefix("\(name).sql") || $0.hasPrefix(".\(name).sql") || $0 == "\(name)-out"
+            }
             #expect(left.isEmpty, "\(name): the refused exports left \(left)")
             // --skip-check: the user takes over (the migration runs on the file as it is).
             let skipped = try Hardening.porter(["export", file, "--out", dir.path("\(name)-skipped"), "--skip-check"])

@@ -57,11 +57,16 @@ public struct RealmFileWriter {
     /// (AES-256-CBC + HMAC-SHA224 per 4096-byte page).
     /// - Throws: `PorterError` (`invalidValue`, `duplicatePrimaryKey`, `notFound` for a dangling
     ///   link, `io`); the destination is then untouched and no temporary file is left.
-    public func write(to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil) throws {
+    /// `beforeReplacing` runs once the file is complete and synced, before the rename; what it
+    /// throws leaves the destination untouched.
+    public func write(
+        to path: String, source: RealmWriteSource, encryptionKey: [UInt8]? = nil,
+        beforeReplacing: () throws -> Void = {}
+    ) throws {
         try Self.checkKey(encryptionKey, for: path)
         var plan = try WriterTablePlan(schema: schema, fileFormat: fileFormat)
         plan.mixedSetStringsInCoreOrder = mixedSetStringsInCoreOrder
-        try Self.writeAtomically(to: path, encryptionKey: encryptionKey) { output in
+        try Self.writeAtomically(to: path, encryptionKey: encryptionKey, beforeReplacing: beforeReplacing) { output in
             var builder = WriterFileBuilder(plan: plan, source: source, out: output, schemaVersion: schemaVersion)
             try builder.build()
         }
