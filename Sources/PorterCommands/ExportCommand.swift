@@ -225,7 +225,7 @@ public struct ExportCommand: OutputCommand {
         // the check passed; the others (stdout, archives, one CSV file) check it first.
         let folder = archive == nil && out != nil && out != "-" && !oneFile
         if format == .postgres || to != nil || format == .sqlite || format == .realm || folder {
-            let inputCheck = BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
+            let inputCheck = try BackgroundInputCheck(database, key: try encryption.key(), skip: check.skipCheck)
             return try inputCheck.around {
                 if format == .postgres || to != nil {
                     return try exportPostgres(output: output, inputCheck: inputCheck)

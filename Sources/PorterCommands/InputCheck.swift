@@ -41,7 +41,7 @@ enum InputCheck {
     }
 }
 
-/// ``InputCheck/require(_:key:skip:)`` made on another thread while a command whose output is
+/// ``InputCheck/require(_:key:skip:)`` of a Realm file made on another thread while a command whose output is
 /// committed at one point (`export --to postgresql://…`, one transaction; `--format sqlite` and
 /// `--format postgres`, one temporary file renamed into place) already reads the file: the
 /// command stops early when the check has refused the file and waits for it before it commits,
@@ -57,9 +57,13 @@ final class BackgroundInputCheck: @unchecked Sendable {
     /// Whether the check has already refused the file: the work can stop early.
     var hasFailed: Bool { lock.withLock { failure != nil } }
 
-    /// Starts the check of `path` (none when `skip`).
-    init(_ path: String, key: [UInt8]?, skip: Bool) {
-        guard !skip else {
+    /// Starts the check of `path` (none when `skip`). A Porter database is checked here, before
+    /// the work: a read-only SQLite connection that closes after the command's own cannot remove
+    /// the database's `-wal` and `-shm` files, which would then stay beside the user's file.
+    /// - Throws: the refusal of a Porter database that fails its check.
+    init(_ path: String, key: [UInt8]?, skip: Bool) throws {
+        guard !skip, StoredFileKind.of(path: path) != .porterDatabase else {
+            if !skip { try InputCheck.require(path, key: key, skip: false) }
             finished = true
             return
         }
