@@ -75,6 +75,8 @@ extension Exporter {
         let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
         try checkOneFileOutput(path, format: "postgres", force: force)
+        translatesQuery = true
+        defer { translatesQuery = false }
         // Top-level tables are written as their objects are read; when a value needs a column type
         // other than its ordinary one, the file is written again with every table's rows spooled
         // first (its types are then known before its CREATE TABLE).
@@ -144,6 +146,8 @@ extension Exporter {
         let (exportSchema, classes, kept) = try relationalSchema(format: "postgres")
         let layout = try RelationalLayout(schema: exportSchema, classes: classes, dialect: .postgres)
         let connection = try PostgresConnection(url: url)
+        translatesQuery = true
+        defer { translatesQuery = false }
         let schemaName = try connection.query("SELECT current_schema()").first?.first ?? nil
         guard let schemaName else {
             throw PorterError(

@@ -66,6 +66,10 @@ final class CompiledSelection {
     let projection: ExportProjection?
     /// Reads what the query, the sort keys and the projection need beyond the streamed values.
     let reader: StreamedObjectReader
+    /// The query's translation selecting the matching keys on the Porter database exported
+    /// (``QueryTranslator/storageSelection(_:className:schema:)``), when it is used instead of
+    /// the evaluator: an export into PostgreSQL with a query that has an exact translation.
+    var keysSQL: String?
 
     /// `properties`: those the streamed values are parallel to.
     init(
@@ -170,8 +174,12 @@ extension Exporter {
     /// is none for it.
     func compiledSelection(for cls: ObjectSchema, source: ExportObjectSource) throws -> CompiledSelection? {
         guard let selection, selection.className == cls.name else { return nil }
-        return try CompiledSelection(
+        let compiled = try CompiledSelection(
             selection, cls: cls, schema: schema, base: queryReader(), properties: source.properties)
+        if translatesQuery, case .database = origin, let query = selection.query {
+            compiled.keysSQL = QueryTranslator.storageSelection(query, className: cls.name, schema: schema)
+        }
+        return compiled
     }
 
     /// Checks the selection against the schema before anything is written.
@@ -194,14 +202,28 @@ extension Exporter {
         guard let selected, selected.selects else { return try source.forEachObject(body) }
         let reader = selected.reader
         let matcher = selected.matcher
+        // The objects the query keeps, in key order: those its translation selects in the
+        // database (read one by one), or every object the evaluator keeps.
+        func forEachMatching(_ each: (ObjectKey, [Value]) throws -> Void) throws {
+            if let sql = selected.keysSQL, case .database(let database) = origin {
+                return try database.forEachKey(selectedBy: sql) { key in
+                    guard let values = try source.object(at: key) else { return }
+                    reader.move(to: key, values: values)
+                    try each(key, values)
+                }
+            }
+            try source.forEachObject { key, values in
+                reader.move(to: key, values: values)
+                if selected.filters, try !matcher.matches(key, reader: reader) { return }
+                try each(key, values)
+            }
+        }
         if selected.sortKeys.isEmpty {
             var skipped = 0
             var taken = 0
             if selected.limit == 0 { return }
             do {
-                try source.forEachObject { key, values in
-                    reader.move(to: key, values: values)
-                    if selected.filters, try !matcher.matches(key, reader: reader) { return }
+                try forEachMatching { key, values in
                     if skipped < selected.skip {
                         skipped += 1
                         return
@@ -214,9 +236,7 @@ extension Exporter {
             return
         }
         var rows: [(key: ObjectKey, values: [Value])] = []
-        try source.forEachObject { key, values in
-            reader.move(to: key, values: values)
-            if selected.filters, try !matcher.matches(key, reader: reader) { return }
+        try forEachMatching { key, values in
             let object = ObjectLink(matcher.className, key)
             rows.append(
                 (

@@ -36,6 +36,9 @@ public final class Exporter {
     /// Databases, collections and validators of a mongodump export (``DumpNamespaces``); nil: one
     /// flat folder of files named after the classes, as before.
     public var namespaces: DumpNamespaces?
+    /// Whether `--query` selects a Porter database's objects by its SQL translation where it has
+    /// an exact one (exports into PostgreSQL: issue #40), rather than by the evaluator.
+    var translatesQuery = false
     private var written = 0
 
     /// Creates an exporter of a Porter database.

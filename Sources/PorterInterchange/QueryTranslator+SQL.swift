@@ -38,12 +38,17 @@ struct SQLQueryTranslator {
     let schema: Schema
     let layout: RelationalLayout
     let postgres: Bool
+    /// Whether the clause selects what Porter's evaluator selects in every text, for running on
+    /// the database itself (``QueryTranslator/storageSelection(_:className:schema:)``): substring
+    /// operators, which match on code points where Porter matches whole characters, are refused.
+    let exact: Bool
     let root: Scope
     private var aliases = 0
 
-    init(schema: Schema, className: String, postgres: Bool) throws {
+    init(schema: Schema, className: String, postgres: Bool, exact: Bool = false) throws {
         self.schema = schema
         self.postgres = postgres
+        self.exact = exact
         layout = try RelationalLayout(
             schema: schema, classes: schema.classes.filter { !$0.isEmbedded }, dialect: postgres ? .postgres : .sqlite)
         guard let table = layout.topLevel.first(where: { $0.name == className }) else {
@@ -546,6 +551,11 @@ struct SQLQueryTranslator {
                 switch op {
                 case .equal, .notEqual:
                     return negate("(\(column) IS NOT NULL AND \(subject) = \(text(needle)))")
+                case .beginsWith where exact, .endsWith where exact, .contains where exact, .like where exact:
+                    throw QueryTranslator.refuse(
+                        part,
+                        "Porter matches substrings on whole characters, SQL on code points (not exact for the database)"
+                    )
                 case .beginsWith, .endsWith, .contains:
                     if needle.isEmpty { return "\(column) IS NOT NULL" }
                     let n = needle.count

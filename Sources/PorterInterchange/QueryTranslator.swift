@@ -59,6 +59,22 @@ public enum QueryTranslator {
         }
     }
 
+    /// The SQL that selects, in key order, the keys of the objects of `className` that `query`
+    /// keeps, on a Porter database: the SQLite translation over the relational export's tables,
+    /// those tables presented over the database's own (``StorageRelationalView``). Nil when the
+    /// query has no translation that is exact in every text (substring operators, and what
+    /// ``translate(_:className:schema:to:)`` refuses): Porter's evaluator selects those.
+    package static func storageSelection(_ query: String, className: String, schema: Schema) -> String? {
+        guard let predicate = try? QueryParser.parseQuery(query),
+            var translator = try? SQLQueryTranslator(
+                schema: schema, className: className, postgres: false, exact: true),
+            let clause = try? translator.translate(predicate)
+        else { return nil }
+        let root = quote(className)
+        return StorageRelationalView.withClause(translator.layout)
+            + " SELECT \(root).\"_key\" FROM \(root) WHERE \(clause) ORDER BY \(root).\"_key\""
+    }
+
     /// The error for a part of the query without an exact translation.
     static func refuse(_ part: String, _ why: String) -> PorterError {
         PorterError(.usage, "no translation: `\(part)` — \(why)")

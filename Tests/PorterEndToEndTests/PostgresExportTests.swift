@@ -255,6 +255,75 @@ import Testing
 
     /// A second load into a schema that holds tables is refused (nothing changes); `--mode replace`
     /// replaces this export's tables in one transaction.
+    /// Queries over every-type.realm's values (NaN, -0, infinities, nulls, mixed kinds, links to
+    /// a class with a primary key and without, embedded objects), most of them translated to SQL.
+    static let selectionQueries = [
+        "double == 0", "double < 0", "double >= 0", "doubleOpt > 1", "doubleOpt == nil", "float < 0",
+        "float >= 0", "floatOpt > 0", "NOT (double < 0)", "ANY doubleList > 0", "ALL floatList >= 0",
+        "ANY doubleOptList == nil", "floatSet.@count > 1", "doubleMap.@count == 0", "mixed == nil",
+        "mixed.@type == 'double'", "mixed.@type IN {'float', 'data', 'date', 'decimal128', 'objectId', 'uuid'}",
+        "mixed.@type IN {'link', 'list', 'dictionary', 'bool', 'int', 'string'}", "mixed == true", "mixed == 'a'",
+        "ANY mixedList.@type == 'string'", "mixedMap.@count > 0", "target == nil", "target.name == 'a'",
+        "target.n > 0", "ANY targets.n > 0", "targets.@count > 1", "plain.n > 0", "ANY plains.n == 1",
+        "emb.label == 'x'", "emb.inner.v > 0", "ANY embList.inners.v > 0", "ANY embList.label == 'b'",
+        "embList.@count > 0", "boolOpt == false", "NOT (intOpt > 0)", "intOptList.@sum > 0", "stringOpt == nil",
+        "ANY stringList BEGINSWITH 'a'",
+    ]
+
+    /// The `_id`s of the `Every` rows a `--format postgres` file holds (its first column).
+    static func copiedKeys(_ path: String) throws -> [String] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "COPY \"Every\" FROM stdin;"))
+        return lines[(start + 1)...].prefix { $0 != "\\." }.map { String($0.prefix { $0 != "\t" }) }
+    }
+
+    @Test(
+        "--query of a Porter database exported into PostgreSQL selects what the SQLite export's evaluator selects",
+        arguments: selectionQueries)
+    func querySelection(_ query: String) throws {
+        let folder = try TemporaryFolder("pg-query")
+        let database = folder.path("copy.porter")
+        let source = Self.realmFolder.appendingPathComponent("every-type.realm").path
+        let made = try PorterBinary.run(["import", database, source, "--create", "--quiet"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let selection = ["--class", "Every", "--query", query, "--quiet"]
+        let lite = try PorterBinary.run(
+            ["export", database, "--format", "sqlite", "--out", folder.path("s.sqlite")] + selection)
+        try #require(lite.status == 0, "\(lite.stderr)")
+        let keys = try PostgresServer.run(
+            "sqlite3", [folder.path("s.sqlite"), "SELECT \"_id\" FROM \"Every\" ORDER BY rowid"])
+        let expected = keys.stdout.split(separator: "\n").map(String.init)
+        let pg = try PorterBinary.run(
+            ["export", database, "--format", "postgres", "--out", folder.path("p.sql")] + selection)
+        try #require(pg.status == 0, "\(pg.stderr)")
+        #expect(try Self.copiedKeys(folder.path("p.sql")) == expected, "\(query)")
+        guard PostgresServer.available else { return }
+        let db = try PostgresServer.createDatabase("query")
+        defer { PostgresServer.dropDatabase(db) }
+        let to = try PorterBinary.run(["export", database, "--to", PostgresServer.url(db)] + selection)
+        try #require(to.status == 0, "\(to.stderr)")
+        let loaded = try PostgresServer.psql("SELECT \"_id\" FROM \"Every\" ORDER BY 1", database: db)
+        #expect(loaded.stdout.split(separator: "\n").map(String.init) == expected.sorted { Int($0)! < Int($1)! })
+    }
+
+    @Test("most selection queries select some but not all objects of every-type.realm")
+    func selectionQueriesDiscriminate() throws {
+        let folder = try TemporaryFolder("pg-query-counts")
+        let source = Self.realmFolder.appendingPathComponent("every-type.realm").path
+        var some = 0
+        for query in Self.selectionQueries {
+            let run = try PorterBinary.run(
+                [
+                    "export", source, "--class", "Every", "--query", query, "--format", "postgres", "--out",
+                    folder.path("c.sql"), "--force", "--quiet",
+                ])
+            try #require(run.status == 0, "\(query): \(run.stderr)")
+            let count = try Self.copiedKeys(folder.path("c.sql")).count
+            if count > 0 && count < 3 { some += 1 }
+        }
+        #expect(some > Self.selectionQueries.count / 2)
+    }
+
     @Test(
         "a second --to load is refused unless --mode replace",
         .enabled(if: PostgresServer.available, "\(PostgresServer.missing)"))

@@ -232,6 +232,84 @@ import Testing
         }
     }
 
+    /// Whether a query uses an operator matching substrings (which Porter matches on whole
+    /// characters and SQL on code points: no selection on the database itself translates them).
+    static func matchesSubstrings(_ query: String) -> Bool {
+        let upper = query.uppercased()
+        return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"].contains { upper.contains($0) }
+    }
+
+    /// `--query` of an export from a Porter database into PostgreSQL selects by the SQL
+    /// translation, run on the database itself over the export's tables presented as views of its
+    /// own (issue #40): every query with an exact translation selects, by the system `sqlite3` on
+    /// the database, what the typed API's `filter` selects; the others are exactly the SQL
+    /// refusals plus queries matching substrings (left to Porter's evaluator).
+    @Test(arguments: corpora)
+    func everySelectionOnTheDatabaseSelectsWhatPorterSelects(_ corpus: Corpus) throws {
+        let (realm, folder) = try corpus.seed()
+        defer { withExtendedLifetime(folder) {} }
+        let schema = realm.database.schema
+        var refused = Set<String>()
+        var nonEmpty = 0
+        for (className, query) in corpus.queries {
+            let key = "\(className): \(query)"
+            guard let sql = QueryTranslator.storageSelection(query, className: className, schema: schema) else {
+                refused.insert(key)
+                continue
+            }
+            let run = try PostgresServer.run(
+                "sqlite3",
+                [
+                    "-bail", "-readonly", realm.database.path,
+                    "SELECT \"name\" FROM \(quoted("class_" + className)) WHERE \"_key\" IN (\(sql))",
+                ])
+            #expect(run.status == 0, "\(key): \(sql): \(run.stderr)")
+            let expected = try Self.expected(realm, className, query)
+            if !expected.isEmpty { nonEmpty += 1 }
+            #expect(Self.lines(run) == expected, "\(key): \(sql)")
+        }
+        #expect(corpus.refusedBySQL.isSubset(of: refused))
+        for key in refused.subtracting(corpus.refusedBySQL) {
+            #expect(Self.matchesSubstrings(key), "\(key) has no selection on the database")
+        }
+        #expect(nonEmpty > (corpus.queries.count - refused.count) / 2)
+    }
+
+    /// The names in the `COPY` rows of `table` in a SQL file of `porter export --format postgres`.
+    static func copiedNames(_ sql: String, table: String) throws -> [String] {
+        let lines = sql.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The columns in their CREATE TABLE order (`"name" type …`, one per comma).
+        let create = "CREATE TABLE \(quoted(table)) ("
+        let definition = try #require(lines.first { $0.hasPrefix(create) }, "no table \(table)")
+        let columns = definition.dropFirst(create.count).components(separatedBy: ", ")
+        let name = try #require(columns.firstIndex { $0.hasPrefix("\"name\" ") })
+        let start = try #require(lines.firstIndex(of: "COPY \(quoted(table)) FROM stdin;"), "no COPY of \(table)")
+        var names: [String] = []
+        for line in lines[(start + 1)...] {
+            if line == "\\." { break }
+            names.append(String(line.split(separator: "\t", omittingEmptySubsequences: false)[name]))
+        }
+        return names.sorted()
+    }
+
+    /// The export itself: `porter export DB --class C --query Q --format postgres` writes exactly
+    /// the objects the typed API selects, for every query of the corpus (translated on the database
+    /// where it can be, else evaluated).
+    @Test(arguments: corpora)
+    func postgresExportsOfADatabaseSelectWhatPorterSelects(_ corpus: Corpus) throws {
+        let (realm, folder) = try corpus.seed()
+        for (index, (className, query)) in corpus.queries.enumerated() {
+            let exporter = Exporter(
+                database: realm.database, format: SharedQueryTranslationFormats.ejson,
+                options: ExportOptions(classes: [className]))
+            exporter.selection = ExportSelection(className: className, query: query)
+            let path = folder.path("selection-\(index).sql")
+            _ = try exporter.export(toPostgresFile: path)
+            let names = try Self.copiedNames(try String(contentsOfFile: path, encoding: .utf8), table: className)
+            #expect(names == (try Self.expected(realm, className, query)), "\(className): \(query)")
+        }
+    }
+
     /// The Python of the virtual environment `make test` installs mongomock into, when it can
     /// import mongomock and bson (otherwise the MongoDB test is skipped, saying so).
     static let python: String? = {
